@@ -1,0 +1,41 @@
+"""Simulated devices: what the shell drives on the sim board, recording what a real one would do."""
+
+
+class VirtualClock:
+    """Milliseconds since power-on of the simulation; only the runner moves it."""
+
+    def __init__(self):
+        self.now = 0
+
+
+class SimGate:
+    """A fail-secure gate: locked unless something positively holds it open (S-FAILSAFE)."""
+
+    def __init__(self):
+        self.is_open = False
+        self.releases = 0
+
+    def open(self):
+        self.is_open = True
+        self.releases += 1
+
+    def close(self):
+        self.is_open = False
+
+
+class SimIndicator:
+    def __init__(self):
+        self.state = -1
+
+    def show(self, state):
+        self.state = state
+
+
+class SimBuzzer:
+    def __init__(self):
+        self.sounded = 0
+        self.last = 0
+
+    def sound(self, pattern):
+        self.sounded += 1
+        self.last = pattern

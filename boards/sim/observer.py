@@ -1,0 +1,103 @@
+"""What the sim shows of a run: the readable timeline and the JSON Lines trace of events and commands.
+
+Both are written on CPython and on the MicroPython VM alike, so their outputs can be compared byte for byte.
+"""
+
+import struct
+
+from boards.sim import names
+from firmware import games
+from firmware.cards import name as card_name
+from firmware.controller import (
+    CMD_BUZZER,
+    CMD_INDICATOR,
+    R_ALARM,
+    R_BOOT,
+    R_CARD,
+    R_CLEAR,
+    R_CLOSED,
+    R_COUP_END,
+    R_FINDING,
+    R_LOAD,
+    R_NO_MORE_BETS,
+    R_SEANCE,
+)
+from firmware.journal import BODY
+
+
+def _stamp(ms):
+    return "%4d.%03d" % (ms // 1000, ms % 1000)
+
+
+class Observer:
+    def __init__(self, timeline=None, trace=None):
+        self.timeline = timeline  # a stream for people, or None
+        self.trace = trace  # a stream for JSON Lines, or None
+        self.cards = 0  # card records journalled
+        self.findings = 0
+        self.alarms = 0
+
+    def note(self, now, text):
+        """A line about the physical world (an action, an unseen card)."""
+        if self.timeline:
+            self.timeline.write("%s  %s\n" % (_stamp(now), text))
+        if self.trace:
+            self.trace.write('{"t":%d,"note":"%s"}\n' % (now, text.replace('"', "'")))
+
+    def event(self, event, arg, now, ctl):
+        if self.trace:
+            refused = ',"refused":"%s"' % names.REFUSALS[ctl.refused] if ctl.refused else ""
+            self.trace.write('{"t":%d,"event":"%s","arg":%d%s}\n' % (now, names.EVENTS[event], arg, refused))
+        if ctl.refused and self.timeline:
+            self.timeline.write("%s  refused %s: %s\n" % (_stamp(now), names.EVENTS[event].replace("_", " "),
+                                                         names.REFUSALS[ctl.refused]))
+
+    def command(self, command, arg, now):
+        if self.trace:
+            word = ""
+            if command == CMD_INDICATOR:
+                word = ',"state":"%s"' % names.INDICATOR[arg]
+            elif command == CMD_BUZZER:
+                word = ',"pattern":%d' % arg
+            self.trace.write('{"t":%d,"cmd":"%s"%s}\n' % (now, names.COMMANDS[command], word))
+
+    def record(self, body, seq):
+        rtype, time, seance, taille, coup, position, card, disposition, condition, code = struct.unpack(BODY, body)
+        if self.trace:
+            self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (time, names.RECORDS[rtype], seq))
+        if rtype == R_CARD:
+            self.cards += 1
+        elif rtype == R_FINDING:
+            self.findings += 1
+        elif rtype == R_ALARM:
+            self.alarms += 1
+        if not self.timeline:
+            return
+        if rtype == R_CARD:
+            where = "coup %d" % coup if disposition == 0 else "       "
+            text = "%s  card %3d  %-4s %s" % (where, position, card_name(card), names.DISPOSITIONS[disposition])
+            if condition:
+                text += " (%s)" % names.CONDITIONS[condition].replace("_", " ")
+        elif rtype == R_NO_MORE_BETS:
+            text = "coup %d: no more bets, shoe unlocked" % coup
+        elif rtype == R_COUP_END:
+            text = "coup %d ends: %s, shoe locked" % (coup, names.ENDS[code])
+        elif rtype == R_LOAD:
+            row = games.GAMES[code]
+            text = "taille %d: %s shoe loaded, %d decks, stop card before the last %d" % (
+                taille, row[games.NAME], row[games.DECKS], row[games.STOP_BEFORE])
+        elif rtype == R_ALARM:
+            text = "ALARM %s: shoe locked until the supervisor clears it" % names.ALARMS[code]
+        elif rtype == R_CLEAR:
+            text = "supervisor cleared: %s" % names.ALARMS[code]
+        elif rtype == R_FINDING:
+            text = "FINDING %s%s" % (names.FINDINGS[code], (" at card %d" % position) if card else "")
+        elif rtype == R_CLOSED:
+            text = "shoe closed: no other coup until a new shoe is loaded"
+        elif rtype == R_SEANCE:
+            text = "séance %d opens at table %d" % (seance, code)
+        elif rtype == R_BOOT:
+            text = "power-up: gate locked, waiting for the croupier"
+        else:
+            text = names.RECORDS[rtype]
+        self.timeline.write("%s  %s\n" % (_stamp(time), text))

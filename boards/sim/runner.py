@@ -1,0 +1,127 @@
+"""Plays a scenario on the sim board. Runs as is on CPython and inside the MicroPython unix port:
+
+    micropython -m boards.sim.runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock]
+"""
+
+import sys
+
+from boards.sim.board import SimBoard
+from boards.sim.observer import Observer
+from boards.sim.scenario import ScenarioError, parse
+from boards.sim.shoe import shuffled_shoe, with_stop_card
+from firmware import games
+from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
+
+GAP_MS = 500  # the croupier's rhythm between two actions
+
+_BUTTONS = {"no_more_bets": EV_NO_MORE_BETS, "coup_end": EV_COUP_END, "clear_alarm": EV_CLEAR}
+
+
+def run(commands, board):
+    """Carry out parsed commands on a board whose power is off; leaves it powered as the scenario says."""
+    game = games.CHEMIN_DE_FER
+    board.power_on()
+    for _, command, a, b in commands:
+        if command == "game":
+            game = a
+        elif command == "shoe_seed" or command == "shoe_cards":
+            board.advance(GAP_MS)
+            board.shoe.load(shuffled_shoe(game, a) if command == "shoe_seed"
+                            else (a if b < 0 else with_stop_card(a, b)))
+            board.press(EV_LOAD, game)
+        elif command == "seance":
+            board.advance(GAP_MS)
+            board.press(EV_SEANCE, a)
+        elif command in _BUTTONS:
+            board.advance(GAP_MS)
+            board.press(_BUTTONS[command])
+        elif command == "draw" or command == "burn":
+            for _ in range(a):
+                board.advance(GAP_MS)
+                board.press(EV_DRAW if command == "draw" else EV_BURN)
+                board.shoe.pull()
+        elif command == "force":
+            for _ in range(a):
+                board.advance(GAP_MS)
+                board.shoe.force()
+        elif command == "double":
+            board.shoe.double = True
+        elif command == "jam":
+            board.shoe.jam = True
+        elif command == "wait":
+            board.advance(a)
+        elif command == "power_cut":
+            board.advance(GAP_MS)
+            board.power_cut()
+            _note(board, "power cut: gate de-energised, locked")
+        elif command == "power_on":
+            board.advance(GAP_MS)
+            if not board.shell:
+                board.power_on()
+    board.advance(GAP_MS)
+
+
+def _note(board, text):
+    if board.observer:
+        board.observer.note(board.clock.now, text)
+
+
+def summary(board, observer):
+    shoe = board.shoe
+    lines = ["%d cards out of the shoe, %d journalled, %d left in it; %d findings, %d alarms" % (
+        shoe.out, observer.cards, shoe.remaining(), observer.findings, observer.alarms)]
+    if board.unseen:
+        lines.append("%d cards pulled while the shoe had no power: no record" % board.unseen)
+    return "\n".join(lines)
+
+
+def main(argv):
+    usage = "usage: runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock]"
+    path, log, trace_path, quiet, heap_lock = None, None, None, False, False
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--log", "--trace") and i + 1 < len(argv):
+            i += 1
+            if arg == "--log":
+                log = argv[i]
+            else:
+                trace_path = argv[i]
+        elif arg == "--quiet":
+            quiet = True
+        elif arg == "--heap-lock":
+            heap_lock = quiet = True
+        elif path is None and not arg.startswith("--"):
+            path = arg
+        else:
+            print(usage)
+            return 2
+        i += 1
+    if path is None or log is None:
+        print(usage)
+        return 2
+    try:
+        with open(path) as f:
+            commands = parse(f.read(), path)
+    except OSError as e:
+        print("error: cannot read scenario %s: %s" % (path, e))
+        return 2
+    except (ScenarioError, UnicodeError) as e:
+        print("error: %s" % e)
+        return 2
+    trace = open(trace_path, "w") if trace_path and not heap_lock else None
+    observer = Observer(None if quiet else sys.stdout, trace)
+    board = SimBoard(log, observer=None if heap_lock else observer, heap_lock=heap_lock)
+    try:
+        run(commands, board)
+    finally:
+        board.close()
+        if trace:
+            trace.close()
+    if not heap_lock:
+        print(summary(board, observer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,109 @@
+"""Scenario files: one command per line, '#' comments. Parsed whole, and refused whole, before anything runs.
+
+docs/scenarios.md lists the vocabulary. parse() returns (line, command, a, b) tuples for the runner.
+"""
+
+from firmware import cards, games
+
+_COUNTED = ("draw", "burn", "force")  # optional count N, default 1
+_PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm")
+_NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam")
+_MAX_COUNT = 10000
+
+
+class ScenarioError(Exception):
+    pass
+
+
+def _number(text, what, low=0):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < low or value > 1 << 30 or not text.isdigit():
+        raise ValueError("%s must be a whole number of at least %d, not %r" % (what, low, text))
+    return value
+
+
+def _options(words, allowed):
+    found = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or key not in allowed:
+            raise ValueError("expected %s, not %r" % (" or ".join(k + "=..." for k in allowed), word))
+        if key in found:
+            raise ValueError("%s= given twice" % key)
+        found[key] = value
+    return found
+
+
+def _shoe(words):
+    found = _options(words, ("seed", "cards", "stop_after"))
+    if "seed" in found:
+        if len(found) > 1:
+            raise ValueError("shoe seed=N takes no other option")
+        return "shoe_seed", _number(found["seed"], "seed"), 0
+    if "cards" not in found:
+        raise ValueError("shoe needs seed=N or cards=AS,TH,... [stop_after=K]")
+    stack = []
+    for text in found["cards"].split(","):
+        card = cards.parse(text)
+        if card >= cards.STOP:
+            raise ValueError("%s is not a playing card (place the stop card with stop_after=K)" % text)
+        stack.append(card)
+    stop_after = -1
+    if "stop_after" in found:
+        stop_after = _number(found["stop_after"], "stop_after")
+        if stop_after > len(stack):
+            raise ValueError("stop_after=%d is past the %d cards given" % (stop_after, len(stack)))
+    return "shoe_cards", stack, stop_after
+
+
+def _command(words):
+    name, rest = words[0], words[1:]
+    if name in _COUNTED:
+        if len(rest) > 1:
+            raise ValueError("%s takes at most one count" % name)
+        count = _number(rest[0], "the count", 1) if rest else 1
+        if count > _MAX_COUNT:
+            raise ValueError("count %d is over %d" % (count, _MAX_COUNT))
+        return name, count, 0
+    if name in _PLAIN:
+        if rest:
+            raise ValueError("%s takes no argument" % name)
+        return name, 0, 0
+    if name == "game":
+        if len(rest) != 1:
+            raise ValueError("game needs one name")
+        return name, games.by_name(rest[0]), 0
+    if name == "shoe":
+        return _shoe(rest)
+    if name == "wait":
+        if len(rest) != 1:
+            raise ValueError("wait needs a time in milliseconds")
+        return name, _number(rest[0], "wait"), 0
+    if name == "seance":
+        return name, _number(_options(rest, ("table",)).get("table", "1"), "table", 1), 0
+    raise ValueError("unknown command %r" % name)
+
+
+def parse(text, path="<scenario>"):
+    """The commands of a scenario, or ScenarioError('path:line: what is wrong') for the first fault."""
+    commands = []
+    loaded = False
+    number = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        try:
+            command = _command(words)
+            if command[0] in _NEED_SHOE and not loaded:
+                raise ValueError("%s before any shoe is loaded (add a 'shoe seed=N' line first)" % words[0])
+        except ValueError as e:
+            raise ScenarioError("%s:%d: %s" % (path, number, e.args[0])) from None
+        loaded = loaded or command[0].startswith("shoe")
+        commands.append((number,) + command)
+    if not loaded:
+        raise ScenarioError("%s:%d: the scenario loads no shoe (add a 'shoe seed=N' line)" % (path, max(number, 1)))
+    return commands

@@ -1,0 +1,78 @@
+"""The physical shoe: a stack of cards behind a gate, and a sensor at the mouth that sees what passes."""
+
+from firmware import games
+from firmware.cards import STOP
+
+_DOUBLE_GAP_MS = 5  # the stuck second card crosses the sensor this long after the first
+
+
+def shuffled_shoe(game, seed):
+    """A full shoe of the game's decks in a seeded order, the stop card before the last ones (Article 58).
+
+    xorshift32 rather than random, so CPython and MicroPython deal the very same shoe.
+    """
+    row = games.GAMES[game]
+    stack = [card for _ in range(row[games.DECKS]) for card in range(52)]
+    state = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
+    for i in range(len(stack) - 1, 0, -1):
+        state ^= (state << 13) & 0xFFFFFFFF
+        state ^= state >> 17
+        state ^= (state << 5) & 0xFFFFFFFF
+        j = state % (i + 1)
+        stack[i], stack[j] = stack[j], stack[i]
+    return with_stop_card(stack, len(stack) - row[games.STOP_BEFORE])
+
+
+def with_stop_card(cards, after):
+    """The stack with the stop card right after its first `after` cards."""
+    return cards[:after] + [STOP] + cards[after:]
+
+
+class PhysicalShoe:
+    """What a hand at the mouth can get out: one card through an open gate, any card by force."""
+
+    def __init__(self, gate, clock, sensor):
+        self.gate = gate
+        self.clock = clock
+        self.sensor = sensor  # called with each card that crosses the mouth
+        self.stack = []
+        self.next = 0
+        self.double = False
+        self.jam = False
+        self.out = 0
+
+    def load(self, cards):
+        self.stack = cards
+        self.next = 0
+
+    def remaining(self):
+        return len(self.stack) - self.next
+
+    def pull(self):
+        """The dealer pulls at the mouth; returns how many cards came out."""
+        if not self.gate.is_open:
+            return 0
+        if self.jam:
+            self.jam = False
+            return 0
+        count = 2 if self.double else 1
+        self.double = False
+        for i in range(count):
+            if i:
+                self.clock.now += _DOUBLE_GAP_MS
+            if not self._leave():
+                return i
+        return count
+
+    def force(self):
+        """A card pulled past the gate, open or not."""
+        return self._leave()
+
+    def _leave(self):
+        if self.next >= len(self.stack):
+            return False
+        card = self.stack[self.next]
+        self.next += 1
+        self.out += 1
+        self.sensor(card)
+        return True

@@ -1,0 +1,361 @@
+"""The shoe's states and rules, as pure logic: events in, device commands and journal records out.
+
+Every change of the shoe's lasting state is a journal record, applied through _apply() both live and when
+the board replays the journal at power-up: the journal is the state, and nothing is known that it lacks.
+step() allocates nothing, so a board may run it right after its sensor interrupt has closed the gate.
+"""
+
+import struct
+
+from firmware import games
+from firmware.cards import KINDS, STOP, UNKNOWN
+from firmware.compat import const
+from firmware.journal import BODY, BODY_SIZE, pack_body
+
+# Events, with their argument.
+EV_POWER_UP = const(1)
+EV_SEANCE = const(2)  # a séance opens; arg: table number (S-IDENT)
+EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
+EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
+EV_COUP_END = const(5)
+EV_BURN = const(6)  # burn button: release one card to burn, between coups only
+EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
+EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
+EV_TICK = const(9)
+EV_CLEAR = const(10)  # supervisor key
+EV_JOURNAL_FAILED = const(11)  # the board could not make a record durable
+
+# Commands to the devices: (command, argument) pairs in cmds[].
+CMD_GATE_OPEN = const(1)  # release exactly one card
+CMD_GATE_CLOSE = const(2)
+CMD_INDICATOR = const(3)  # arg: IND_*
+CMD_BUZZER = const(4)  # arg: BUZZ_*
+
+IND_LOCKED = const(0)
+IND_DEALING = const(1)
+IND_ALARM = const(2)
+IND_CLOSED = const(3)
+BUZZ_REFUSED = const(1)
+BUZZ_ALARM = const(2)
+
+# Phases. The gate is locked in all but DEALING, and in DEALING too while an alarm is raised.
+IDLE = const(0)  # no shoe loaded
+BETS = const(1)  # bets open, or a coup paused by a fault or a power cut
+DEALING = const(2)  # coup open: card requests are honoured, one card per release
+CLOSED = const(3)  # the stop card's coup is over: no other coup until a new shoe (S-STOP)
+
+# Alarms (security) and faults (equipment), the code of R_ALARM. Any of them holds the lock until the
+# supervisor clears it (S-FORCED, S-ONE).
+ALARM_FORCED = const(1)
+FAULT_DOUBLE_FEED = const(2)
+FAULT_JAM = const(3)
+FAULT_JOURNAL = const(4)
+
+# Journal record types.
+R_BOOT = const(1)
+R_SEANCE = const(2)  # code: table
+R_LOAD = const(3)  # code: game
+R_NO_MORE_BETS = const(4)
+R_CARD = const(5)
+R_COUP_END = const(6)  # code: END_*
+R_ALARM = const(7)  # code: ALARM_* / FAULT_*
+R_CLEAR = const(8)  # code: the alarm cleared
+R_FINDING = const(9)  # code: F_*; card: the card concerned
+R_CLOSED = const(10)
+
+# Card dispositions and conditions (J-EVERY).
+DEALT = const(0)
+BURNED = const(1)
+STOP_CARD = const(2)
+NORMAL = const(0)
+FORCED = const(1)
+DOUBLE_FEED = const(2)
+
+END_BUTTON = const(0)
+END_MAXIMUM = const(1)
+
+# Findings: what the shoe sees that breaks a rule it cannot prevent.
+F_STOP_POSITION = const(1)  # S-STOPPOS; position: where the stop card was
+F_FOREIGN_CARD = const(2)  # S-COUNT
+F_SHORT_COUP = const(3)  # coup ended under the game's minimum (G-*)
+
+# Why an input was refused (refused is 0 when it was accepted).
+REF_NO_SHOE = const(1)
+REF_LOCKED = const(2)
+REF_CLOSED = const(3)
+REF_ALARM = const(4)
+REF_BUSY = const(5)
+REF_IN_COUP = const(6)
+REF_NOT_IN_COUP = const(7)
+REF_TAILLES = const(8)
+REF_NO_ALARM = const(9)
+REF_BAD_GAME = const(10)
+
+_REL_NONE = const(0)
+_REL_DEAL = const(1)
+_REL_BURN = const(2)
+
+JAM_MS = const(3000)  # a release with no card by then is a jam (S-ONE)
+SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
+_MAX_CMDS = const(8)
+_MAX_RECS = const(6)
+
+
+class Controller:
+    def __init__(self):
+        self.cmds = bytearray(2 * _MAX_CMDS)
+        self.n_cmds = 0
+        self.recs = [bytearray(BODY_SIZE) for _ in range(_MAX_RECS)]
+        self.n_recs = 0
+        self.refused = 0
+        self.counts = bytearray(KINDS)  # identities seen in this taille (S-COUNT)
+        self.now = 0
+        self.phase = IDLE
+        self.game = 0
+        self.seance = 0
+        self.table = 0
+        self.taille = 0
+        self.tailles_in_seance = 0
+        self.coup = 0
+        self.in_coup = False
+        self.coup_cards = 0
+        self.position = 0  # cards out of the current shoe, the stop card included
+        self.stop_seen = False
+        self.alarm = 0
+        self.journal_ok = True
+        self._release = _REL_NONE
+        self._release_at = 0
+        self._settle_until = 0
+        self._shown = -1
+
+    # The board's side: feed an event, then read cmds/n_cmds and recs/n_recs and carry them out in order.
+
+    def step(self, event, arg, now):
+        self.n_cmds = 0
+        self.n_recs = 0
+        self.refused = 0
+        self.now = now
+        if event == EV_CARD:
+            self._on_card(arg)
+        elif event == EV_DRAW:
+            self._on_release_request(_REL_DEAL)
+        elif event == EV_TICK:
+            if self._release and now - self._release_at >= JAM_MS:
+                self._release = _REL_NONE
+                self._cmd(CMD_GATE_CLOSE, 0)
+                self._raise(FAULT_JAM)
+        elif event == EV_NO_MORE_BETS:
+            self._on_no_more_bets()
+        elif event == EV_COUP_END:
+            if not self.in_coup:
+                self._refuse(REF_NOT_IN_COUP)
+            elif self._release:
+                self._refuse(REF_BUSY)
+            else:
+                self._end_coup(END_BUTTON)
+        elif event == EV_BURN:
+            self._on_release_request(_REL_BURN)
+        elif event == EV_CLEAR:
+            if not self.alarm and self.journal_ok:
+                self._refuse(REF_NO_ALARM)
+            else:
+                self.journal_ok = True
+                self._emit(R_CLEAR, 0, 0, 0, self.alarm)
+        elif event == EV_LOAD:
+            self._on_load(arg)
+        elif event == EV_SEANCE:
+            if self.in_coup:
+                self._refuse(REF_IN_COUP)
+            else:
+                self._emit(R_SEANCE, 0, 0, 0, arg)
+        elif event == EV_POWER_UP:
+            self._emit(R_BOOT, 0, 0, 0, 0)
+        elif event == EV_JOURNAL_FAILED:
+            self.journal_ok = False
+            self._release = _REL_NONE
+            self._cmd(CMD_GATE_CLOSE, 0)
+            self._raise(FAULT_JOURNAL)
+        self._show()
+
+    def deadline(self):
+        """When the board must send EV_TICK next, or -1 when no timer is needed."""
+        return self._release_at + JAM_MS if self._release else -1
+
+    def locked(self):
+        return self.phase != DEALING or self.alarm != 0 or not self.journal_ok
+
+    def restore(self, body):
+        """Replay one journal record at power-up, before EV_POWER_UP."""
+        self._apply(*struct.unpack(BODY, body))
+
+    # Inputs.
+
+    def _on_release_request(self, kind):
+        if self._release or self.now < self._settle_until:
+            return self._refuse(REF_BUSY)
+        if self.alarm or not self.journal_ok:
+            return self._refuse(REF_ALARM)
+        if self.phase == IDLE:
+            return self._refuse(REF_NO_SHOE)
+        if self.phase == CLOSED:
+            return self._refuse(REF_CLOSED)
+        if kind == _REL_DEAL and self.phase != DEALING:
+            return self._refuse(REF_LOCKED)  # S-LOCK
+        if kind == _REL_BURN and self.in_coup:
+            return self._refuse(REF_IN_COUP)  # S-BURN: between coups only
+        self._release = kind
+        self._release_at = self.now
+        self._cmd(CMD_GATE_OPEN, 0)
+
+    def _on_card(self, card):
+        # Whatever happens, the gate shuts first (S-ONE, S-FAILSAFE); the board's interrupt already did.
+        self._cmd(CMD_GATE_CLOSE, 0)
+        kind = self._release
+        if kind:
+            self._release = _REL_NONE
+            self._settle_until = self.now + SETTLE_MS
+            disposition = STOP_CARD if card == STOP else (BURNED if kind == _REL_BURN else DEALT)
+            self._emit(R_CARD, card, disposition, NORMAL, 0)
+        elif self.now < self._settle_until:
+            # A second card out of one release (S-ONE): it cannot be played, so it is burned.
+            self._emit(R_CARD, card, STOP_CARD if card == STOP else BURNED, DOUBLE_FEED, 0)
+            self._raise(FAULT_DOUBLE_FEED)
+        else:
+            # Pulled past the locked gate: burned, never returned to the shoe (S-FORCED, Article 58).
+            self._emit(R_CARD, card, STOP_CARD if card == STOP else BURNED, FORCED, 0)
+            self._raise(ALARM_FORCED)
+        if card == STOP:
+            behind = games.shoe_size(self.game) - self.position
+            if behind != games.GAMES[self.game][games.STOP_BEFORE]:
+                self._emit(R_FINDING, STOP, 0, 0, F_STOP_POSITION)  # S-STOPPOS
+            if not self.in_coup:
+                self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: no other coup
+        elif card != UNKNOWN and self.counts[card] > games.GAMES[self.game][games.DECKS]:
+            self._emit(R_FINDING, card, 0, 0, F_FOREIGN_CARD)  # S-COUNT
+        if self.in_coup and self.coup_cards >= games.GAMES[self.game][games.COUP_MAX]:
+            self._end_coup(END_MAXIMUM)  # S-LOCK: the coup's maximum locks the shoe
+
+    def _on_no_more_bets(self):
+        if self.phase == IDLE:
+            return self._refuse(REF_NO_SHOE)
+        if self.phase == CLOSED:
+            return self._refuse(REF_CLOSED)  # S-STOP
+        if self.alarm or not self.journal_ok:
+            return self._refuse(REF_ALARM)
+        if self.phase == DEALING:
+            return self._refuse(REF_IN_COUP)
+        self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
+
+    def _on_load(self, game):
+        if game < 0 or game >= len(games.GAMES):
+            return self._refuse(REF_BAD_GAME)
+        if self.in_coup:
+            return self._refuse(REF_IN_COUP)
+        if self.alarm or not self.journal_ok or self._release:
+            return self._refuse(REF_ALARM)
+        limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
+        if limit and self.tailles_in_seance >= limit:
+            return self._refuse(REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
+        self._emit(R_LOAD, 0, 0, 0, game)
+
+    def _end_coup(self, how):
+        if self.coup_cards < games.GAMES[self.game][games.COUP_MIN]:
+            self._emit(R_FINDING, 0, 0, 0, F_SHORT_COUP)
+        self._emit(R_COUP_END, 0, 0, 0, how)
+        if self.stop_seen:
+            self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: the coup in progress was the last one
+
+    def _raise(self, code):
+        self._emit(R_ALARM, 0, 0, 0, code)
+        self._cmd(CMD_BUZZER, BUZZ_ALARM)
+
+    def _refuse(self, why):
+        self.refused = why
+        self._cmd(CMD_BUZZER, BUZZ_REFUSED)
+
+    def _show(self):
+        if self.alarm or not self.journal_ok:
+            shown = IND_ALARM
+        elif self.phase == DEALING:
+            shown = IND_DEALING
+        elif self.phase == CLOSED:
+            shown = IND_CLOSED
+        else:
+            shown = IND_LOCKED
+        if shown != self._shown:
+            self._shown = shown
+            self._cmd(CMD_INDICATOR, shown)
+
+    def _cmd(self, command, arg):
+        i = 2 * self.n_cmds
+        self.cmds[i] = command
+        self.cmds[i + 1] = arg
+        self.n_cmds += 1
+
+    # Records: the only way lasting state changes.
+
+    def _emit(self, rtype, card, disposition, condition, code):
+        seance = self.seance
+        taille = self.taille
+        coup = self.coup
+        position = self.position
+        if rtype == R_CARD:
+            position += 1
+        elif rtype == R_SEANCE:
+            seance += 1
+        elif rtype == R_LOAD:
+            taille += 1
+            coup = 0
+            position = 0
+        elif rtype == R_NO_MORE_BETS and not self.in_coup:
+            coup += 1
+        pack_body(self.recs[self.n_recs], rtype, self.now, seance, taille, coup, position, card, disposition,
+                  condition, code)
+        self.n_recs += 1
+        self._apply(rtype, self.now, seance, taille, coup, position, card, disposition, condition, code)
+
+    def _apply(self, rtype, time, seance, taille, coup, position, card, disposition, condition, code):
+        self.seance = seance
+        self.taille = taille
+        self.coup = coup
+        self.position = position
+        if rtype == R_CARD:
+            if card < STOP:
+                self.counts[card] += 1
+            if card == STOP:
+                self.stop_seen = True
+            elif disposition == DEALT:
+                self.coup_cards += 1
+        elif rtype == R_NO_MORE_BETS:
+            if not self.in_coup:
+                self.coup_cards = 0
+            self.in_coup = True
+            self.phase = DEALING
+        elif rtype == R_COUP_END:
+            self.in_coup = False
+            self.phase = BETS
+        elif rtype == R_CLOSED:
+            self.phase = CLOSED
+        elif rtype == R_ALARM:
+            self.alarm = code
+            if self.phase == DEALING:
+                self.phase = BETS  # the coup pauses; "no more bets" resumes it after the clear
+        elif rtype == R_CLEAR:
+            self.alarm = 0
+        elif rtype == R_LOAD:
+            self.game = code
+            self.phase = BETS
+            self.in_coup = False
+            self.coup_cards = 0
+            self.stop_seen = False
+            self.tailles_in_seance += 1
+            for i in range(KINDS):
+                self.counts[i] = 0
+        elif rtype == R_SEANCE:
+            self.table = code
+            self.tailles_in_seance = 0
+            self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
+        elif rtype == R_BOOT:
+            if self.phase == DEALING:
+                self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
+
