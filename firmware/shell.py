@@ -30,6 +30,13 @@ class Shell:
         self.handle(EV_POWER_UP, 0, now)
 
     def handle(self, event, arg, now):
+        try:
+            self._handle(event, arg, now)
+        except BaseException:
+            self.gate.close()  # S-FAILSAFE: whatever went wrong, the gate is not left open
+            raise
+
+    def _handle(self, event, arg, now):
         ctl = self.ctl
         ctl.step(event, arg, now)
         observer = self.observer
@@ -41,7 +48,7 @@ class Shell:
             except OSError:
                 self.gate.close()
                 if event != EV_JOURNAL_FAILED:
-                    self.handle(EV_JOURNAL_FAILED, 0, now)
+                    self._handle(EV_JOURNAL_FAILED, 0, now)
                 return
             if observer:
                 observer.record(ctl.recs[i], self.writer.seq)

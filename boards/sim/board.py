@@ -1,4 +1,4 @@
-"""The sim board: the shell wired to simulated devices, a physical shoe and a journal file.
+"""The sim board: the shell wired to simulated devices, a physical shoe and a journal storage.
 
 It plays the part of a real board's drivers: the sensor "interrupt" locks the gate before the controller
 hears of the card, buttons are dead while the power is off, and power-up replays the journal.
@@ -12,13 +12,13 @@ from firmware.shell import Shell
 
 
 class SimBoard:
-    def __init__(self, journal_path, sabot=1, observer=None, heap_lock=False):
+    def __init__(self, storage, sabot=1, observer=None, heap_lock=False):
         self.clock = VirtualClock()
         self.gate = SimGate()
         self.indicator = SimIndicator()
         self.buzzer = SimBuzzer()
         self.shoe = PhysicalShoe(self.gate, self.clock, self._sensed)
-        self.journal_path = journal_path
+        self.storage = storage
         self.sabot = sabot
         self.observer = observer
         self.heap_lock = heap_lock
@@ -29,18 +29,14 @@ class SimBoard:
     def power_on(self):
         shell = Shell(self.gate, self.indicator, self.buzzer, None, self.observer)
         seq = 0
-        try:
-            old = open(self.journal_path, "rb")
-        except OSError:
-            old = None
+        old = self.storage.reader()
         if old:
             with old:
                 journal.check_header(old.read(journal.HEADER_SIZE))
                 seq = journal.replay(old, shell.ctl.restore)
         else:
-            with open(self.journal_path, "wb") as new:
-                new.write(journal.header(self.sabot))
-        self._stream = open(self.journal_path, "ab")
+            self.storage.create(journal.header(self.sabot))
+        self._stream = self.storage.appender()
         shell.writer = journal.Writer(self._stream, seq)
         self.shell = shell
         shell.boot(self.clock.now)

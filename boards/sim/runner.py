@@ -7,8 +7,9 @@ import sys
 
 from boards.sim.board import SimBoard
 from boards.sim.observer import Observer
-from boards.sim.scenario import ScenarioError, parse
+from boards.sim.scenario import ScenarioError, commands
 from boards.sim.shoe import shuffled_shoe, with_stop_card
+from boards.sim.storage import FileStorage
 from firmware import games
 from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
 
@@ -17,17 +18,17 @@ GAP_MS = 500  # the croupier's rhythm between two actions
 _BUTTONS = {"no_more_bets": EV_NO_MORE_BETS, "coup_end": EV_COUP_END, "clear_alarm": EV_CLEAR}
 
 
-def run(commands, board):
-    """Carry out parsed commands on a board whose power is off; leaves it powered as the scenario says."""
+def run(steps, board):
+    """Carry out checked scenario commands on a board whose power is off."""
     game = games.CHEMIN_DE_FER
     board.power_on()
-    for _, command, a, b in commands:
+    for _, command, a, b in steps:
         if command == "game":
             game = a
         elif command == "shoe_seed" or command == "shoe_cards":
             board.advance(GAP_MS)
             board.shoe.load(shuffled_shoe(game, a) if command == "shoe_seed"
-                            else (a if b < 0 else with_stop_card(a, b)))
+                            else (bytearray(a) if b < 0 else with_stop_card(a, b)))
             board.press(EV_LOAD, game)
         elif command == "seance":
             board.advance(GAP_MS)
@@ -102,7 +103,8 @@ def main(argv):
         return 2
     try:
         with open(path) as f:
-            commands = parse(f.read(), path)
+            for _ in commands(f, path):  # the whole file is checked before anything runs
+                pass
     except OSError as e:
         print("error: cannot read scenario %s: %s" % (path, e))
         return 2
@@ -111,9 +113,10 @@ def main(argv):
         return 2
     trace = open(trace_path, "w") if trace_path and not heap_lock else None
     observer = Observer(None if quiet else sys.stdout, trace)
-    board = SimBoard(log, observer=None if heap_lock else observer, heap_lock=heap_lock)
+    board = SimBoard(FileStorage(log), observer=None if heap_lock else observer, heap_lock=heap_lock)
     try:
-        run(commands, board)
+        with open(path) as f:
+            run(commands(f, path), board)
     finally:
         board.close()
         if trace:

@@ -1,6 +1,6 @@
-"""Scenario files: one command per line, '#' comments. Parsed whole, and refused whole, before anything runs.
+"""Scenario files: one command per line, '#' comments; a faulty file is refused whole, before anything runs.
 
-docs/scenarios.md lists the vocabulary. parse() returns (line, command, a, b) tuples for the runner.
+docs/scenarios.md lists the vocabulary.
 """
 
 from firmware import cards, games
@@ -87,12 +87,12 @@ def _command(words):
     raise ValueError("unknown command %r" % name)
 
 
-def parse(text, path="<scenario>"):
-    """The commands of a scenario, or ScenarioError('path:line: what is wrong') for the first fault."""
-    commands = []
+def commands(lines, path="<scenario>"):
+    """Yield (line, command, a, b) for each command of an iterable of lines; ScenarioError('path:line: what
+    is wrong') at the first fault. Streams, so a long scenario never has to fit in a small heap."""
     loaded = False
     number = 0
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(lines, 1):
         words = line.split("#", 1)[0].split()
         if not words:
             continue
@@ -103,7 +103,11 @@ def parse(text, path="<scenario>"):
         except ValueError as e:
             raise ScenarioError("%s:%d: %s" % (path, number, e.args[0])) from None
         loaded = loaded or command[0].startswith("shoe")
-        commands.append((number,) + command)
+        yield (number,) + command
     if not loaded:
         raise ScenarioError("%s:%d: the scenario loads no shoe (add a 'shoe seed=N' line)" % (path, max(number, 1)))
-    return commands
+
+
+def parse(text, path="<scenario>"):
+    """All the commands of a scenario's text, checked."""
+    return list(commands(text.split("\n"), path))

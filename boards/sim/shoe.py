@@ -12,7 +12,9 @@ def shuffled_shoe(game, seed):
     xorshift32 rather than random, so CPython and MicroPython deal the very same shoe.
     """
     row = games.GAMES[game]
-    stack = [card for _ in range(row[games.DECKS]) for card in range(52)]
+    stack = bytearray(row[games.DECKS] * 52)
+    for i in range(len(stack)):
+        stack[i] = i % 52
     state = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
     for i in range(len(stack) - 1, 0, -1):
         state ^= (state << 13) & 0xFFFFFFFF
@@ -24,8 +26,12 @@ def shuffled_shoe(game, seed):
 
 
 def with_stop_card(cards, after):
-    """The stack with the stop card right after its first `after` cards."""
-    return cards[:after] + [STOP] + cards[after:]
+    """The stack (a bytearray: one byte a card) with the stop card right after its first `after` cards."""
+    stack = bytearray(len(cards) + 1)
+    stack[:after] = bytes(cards[:after])
+    stack[after] = STOP
+    stack[after + 1:] = bytes(cards[after:])
+    return stack
 
 
 class PhysicalShoe:

@@ -1,0 +1,39 @@
+"""Runs the firmware test modules inside the MicroPython VM: each test_* function, one line per result.
+
+    micropython tests/mp_runner.py tests.core.test_shoe_rules [...]
+
+micropython-lib's unittest is not installable from PyPI, and these tests need no more than assert.
+"""
+
+import sys
+
+
+def _module(name):
+    module = __import__(name)
+    for part in name.split(".")[1:]:
+        module = getattr(module, part)
+    return module
+
+
+def main(names):
+    passed = failed = 0
+    for name in names:
+        module = _module(name)
+        for attr in sorted(dir(module)):
+            if not attr.startswith("test_"):
+                continue
+            try:
+                getattr(module, attr)()
+            except Exception as e:  # noqa: BLE001 - report every failure, then go on
+                failed += 1
+                print("FAIL %s::%s" % (name, attr))
+                sys.print_exception(e)
+            else:
+                passed += 1
+                print("PASS %s::%s" % (name, attr))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
