@@ -1,0 +1,25 @@
+"""Shared fixtures: the repository, the mpy build and the MicroPython unix port from the venv."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "boards" / "sim" / "scenarios"
+MICROPYTHON = str(Path(sys.executable).parent / "micropython")
+
+
+@pytest.fixture(scope="session")
+def mpy_build():
+    """build/mpy as `make mpy` leaves it: the firmware as a device loads it."""
+    subprocess.run(["make", "-s", "-C", str(ROOT), "mpy"], check=True, capture_output=True)
+    return ROOT / "build" / "mpy"
+
+
+def micropython(args, path, cwd, heapsize=None):
+    """Run the micropython binary with only `path` to import from (cwd must not hold the sources)."""
+    command = [MICROPYTHON] + (["-X", "heapsize=%s" % heapsize] if heapsize else []) + list(args)
+    return subprocess.run(command, cwd=cwd, env={"MICROPYPATH": path, "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=600)

@@ -1,0 +1,83 @@
+"""The same firmware tests inside the MicroPython VM, and the firmware's budgets there (H-SIM)."""
+
+import importlib
+import re
+import shutil
+
+import pytest
+
+from tests.conftest import ROOT, SCENARIOS, micropython
+from tests.core.req import COVERED
+
+CORE_MODULES = sorted("tests.core." + p.stem for p in (ROOT / "tests" / "core").glob("test_*.py"))
+FULL_SHOE = SCENARIOS / "full_shoe_chemin_de_fer.txt"
+
+
+def _core_tests():
+    for name in CORE_MODULES:
+        module = importlib.import_module(name)
+        for attr in sorted(dir(module)):
+            if attr.startswith("test_"):
+                yield pytest.param(name, attr, marks=pytest.mark.req(*COVERED[attr]), id=attr)
+
+
+@pytest.fixture(scope="module")
+def vm_results(mpy_build, tmp_path_factory):
+    """Every core test run once by tests/mp_runner.py in micropython, firmware loaded from the mpy build."""
+    run = micropython([str(ROOT / "tests" / "mp_runner.py")] + CORE_MODULES,
+                      "%s:%s" % (mpy_build, ROOT), cwd=tmp_path_factory.mktemp("vm"))
+    results = {name: status for status, name in re.findall(r"^(PASS|FAIL) (\S+)$", run.stdout, re.M)}
+    return results, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("module,test", list(_core_tests()))
+def test_core_test_passes_on_the_micropython_vm(vm_results, module, test):
+    results, output = vm_results
+    assert results.get("%s::%s" % (module, test)) == "PASS", output
+
+
+def _run_full_shoe(mpy_build, tmp_path, *flags, heapsize="64K"):
+    journal = tmp_path / "vm.journal"
+    run = micropython(["-m", "boards.sim.runner", str(FULL_SHOE), "--log", str(journal)] + list(flags),
+                      str(mpy_build), cwd=tmp_path, heapsize=heapsize)
+    return run, journal
+
+
+def _cpython_journal(tmp_path):
+    import boards.sim.runner
+
+    journal = tmp_path / "cpython.journal"
+    assert boards.sim.runner.main([str(FULL_SHOE), "--log", str(journal), "--quiet"]) == 0
+    return journal.read_bytes()
+
+
+@pytest.mark.req("H-SIM", "G-CF")
+def test_a_whole_shoe_runs_from_the_mpy_build_in_a_64k_heap(mpy_build, tmp_path):
+    run, journal = _run_full_shoe(mpy_build, tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "310 cards out of the shoe, 310 journalled" in run.stdout
+    assert journal.read_bytes() == _cpython_journal(tmp_path)
+
+
+@pytest.mark.req("H-SIM", "S-ONE", "J-EVERY")
+def test_the_card_path_allocates_nothing_over_a_whole_shoe(mpy_build, tmp_path):
+    """Every event of a whole shoe, from the sensed card to the gate and the journal, under heap_lock()."""
+    run, journal = _run_full_shoe(mpy_build, tmp_path, "--heap-lock")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert journal.read_bytes() == _cpython_journal(tmp_path)
+
+
+@pytest.mark.req("H-SIM")
+def test_the_heap_lock_check_would_catch_an_allocation(mpy_build, tmp_path):
+    """The same run with a firmware that allocates on the card path must fail, or the check proves nothing."""
+    patched = tmp_path / "mpy"
+    shutil.copytree(mpy_build, patched)
+    source = (ROOT / "firmware" / "shell.py").read_text()
+    step = "        ctl.step(event, arg, now)\n"
+    leaky = source.replace(step, step + "        [event]  # a list: one allocation per event\n")
+    assert leaky != source
+    (patched / "firmware" / "shell.mpy").unlink()
+    (patched / "firmware" / "shell.py").write_text(leaky)
+    run, _ = _run_full_shoe(patched, tmp_path, "--heap-lock", heapsize="128K")
+    assert run.returncode != 0
+    assert "MemoryError" in run.stderr
