@@ -109,5 +109,8 @@ def commands(lines, path="<scenario>"):
 
 
 def parse(text, path="<scenario>"):
-    """All the commands of a scenario's text, checked."""
-    return list(commands(text.split("\n"), path))
+    """All the commands of a scenario's text, checked; lines counted as a file's lines are."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return list(commands(lines, path))

@@ -44,7 +44,7 @@ def test_unknown_cards_are_named():
 @covers("H-SIM")
 def test_a_scenario_that_loads_no_shoe_is_refused():
     no_shoe = "the scenario loads no shoe (add a 'shoe seed=N' line)"
-    assert refusal("# nothing\ngame chemin_de_fer\n") == "s.txt:3: " + no_shoe
+    assert refusal("# nothing\ngame chemin_de_fer\n") == "s.txt:2: " + no_shoe
     assert refusal("") == "s.txt:1: " + no_shoe
     assert refusal("no_more_bets\nshoe seed=1") == (
         "s.txt:1: no_more_bets before any shoe is loaded (add a 'shoe seed=N' line first)")

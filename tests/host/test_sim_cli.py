@@ -1,0 +1,101 @@
+"""`sabot sim` as a technician uses it: the same journal on both runtimes, and clear refusals (H-SIM)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware import journal
+from tests.conftest import SCENARIOS
+
+SABOT = str(Path(sys.executable).parent / "sabot")
+ALL_SCENARIOS = sorted(SCENARIOS.glob("*.txt"))
+
+
+def sabot(*args, cwd=None):
+    return subprocess.run([SABOT, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+@pytest.mark.req("H-SIM")
+@pytest.mark.parametrize("scenario", ALL_SCENARIOS, ids=[p.stem for p in ALL_SCENARIOS])
+def test_same_scenario_same_journal_trace_and_timeline_on_cpython_and_micropython(scenario, tmp_path):
+    outputs = {}
+    for runtime in ("cpython", "micropython"):
+        log, trace = tmp_path / (runtime + ".journal"), tmp_path / (runtime + ".jsonl")
+        run = sabot("sim", scenario, "--runtime", runtime, "--log", log, "--trace", trace)
+        assert run.returncode == 0, run.stderr
+        timeline = run.stdout.split("journal: ")[0]
+        outputs[runtime] = (log.read_bytes(), trace.read_bytes(), timeline)
+    assert outputs["cpython"] == outputs["micropython"]
+    data, trace, timeline = outputs["cpython"]
+    cards = sum(1 for _, fields in journal.records(data) if fields[0] == 5)
+    assert len(data) == journal.HEADER_SIZE + journal.FRAME_SIZE * len(list(journal.records(data)))
+    assert "%d journalled" % cards in timeline
+    for line in trace.decode().splitlines():
+        assert set(json.loads(line)) & {"event", "cmd", "record", "note"}
+
+
+@pytest.mark.req("H-SIM", "S-STOP", "G-CF")
+def test_make_sim_default_scenario_shows_a_whole_shoe_coup_by_coup(tmp_path):
+    run = sabot("sim", SCENARIOS / "full_shoe_chemin_de_fer.txt", "--log", tmp_path / "j")
+    assert run.returncode == 0
+    assert "coup 1: no more bets, shoe unlocked" in run.stdout
+    assert "coup 63 ends: coup end pressed, shoe locked" in run.stdout
+    assert "card 306  STOP stop" in run.stdout
+    assert "shoe closed: no other coup until a new shoe is loaded" in run.stdout
+    assert "refused no more bets: shoe closed after the stop card" in run.stdout
+    assert "FINDING" not in run.stdout
+
+
+@pytest.mark.req("H-SIM", "S-FORCED", "S-ONE")
+def test_the_trace_holds_every_event_and_command(tmp_path):
+    trace = tmp_path / "t.jsonl"
+    assert sabot("sim", SCENARIOS / "incidents.txt", "--log", tmp_path / "j", "--trace", trace).returncode == 0
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    events = [x["event"] for x in lines if "event" in x]
+    assert events.count("card") == 23 and "tick" in events
+    refused = [x for x in lines if x.get("refused")]
+    assert {"event": "draw", "arg": 0, "refused": "shoe locked"}.items() <= refused[0].items()
+    opens = sum(1 for x in lines if x.get("cmd") == "gate_open")
+    closes = sum(1 for x in lines if x.get("cmd") == "gate_close")
+    assert opens >= 20 and closes >= opens
+
+
+@pytest.mark.req("H-SIM")
+@pytest.mark.parametrize("text,message", [
+    ("shoe seed=1\ndraw 2\ndraw x\n", "bad.txt:3: the count must be a whole number of at least 1, not 'x'"),
+    ("shoe cards=AS,ZZ\n", "bad.txt:1: unknown card 'ZZ'"),
+    ("game chemin_de_fer\nno_more_bets\n", "bad.txt:2: no_more_bets before any shoe is loaded"),
+    ("game chemin_de_fer\n", "bad.txt:1: the scenario loads no shoe"),
+    (b"shoe seed=1\n\xff\xfe\n", "bad.txt is not a UTF-8 text file"),
+], ids=["count", "card", "shoe-late", "no-shoe", "binary"])
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_a_bad_scenario_is_refused_before_anything_runs_and_nothing_is_lost(tmp_path, text, message, runtime):
+    scenario = tmp_path / "bad.txt"
+    scenario.write_bytes(text if isinstance(text, bytes) else text.encode())
+    log = tmp_path / "kept.journal"
+    log.write_bytes(b"an earlier journal")
+    run = sabot("sim", "bad.txt", "--runtime", runtime, "--log", log, cwd=tmp_path)
+    assert run.returncode == 2
+    assert message in run.stderr and "Traceback" not in run.stderr
+    assert log.read_bytes() == b"an earlier journal"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "kept.journal"]
+
+
+@pytest.mark.req("H-SIM")
+def test_an_unwritable_log_path_is_refused_before_anything_runs(tmp_path):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    run = sabot("sim", SCENARIOS / "incidents.txt", "--log", blocker / "j.journal")
+    assert run.returncode == 2
+    assert "sabot sim: error: cannot write %s" % (blocker / "j.journal.partial") in run.stderr
+    assert "Traceback" not in run.stderr and run.stdout == ""
+
+
+@pytest.mark.req("H-SIM")
+def test_a_missing_scenario_is_named():
+    run = sabot("sim", "no/such/scenario.txt")
+    assert run.returncode == 2
+    assert "cannot read scenario no/such/scenario.txt: No such file or directory" in run.stderr
