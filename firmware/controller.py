@@ -10,10 +10,10 @@ import struct
 from firmware import games
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
-from firmware.journal import BODY, BODY_SIZE, pack_body
+from firmware.journal import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_FIXED, pack_body
 
 # Events, with their argument.
-EV_POWER_UP = const(1)
+EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
 EV_SEANCE = const(2)  # a séance opens; arg: table number (S-IDENT)
 EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
 EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
@@ -23,7 +23,7 @@ EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
 EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
 EV_TICK = const(9)
 EV_CLEAR = const(10)  # supervisor key
-EV_JOURNAL_FAILED = const(11)  # the board could not make a record durable
+EV_JOURNAL_FAILED = const(11)  # arg: FAULT_JOURNAL (a write failed) or FAULT_JOURNAL_FULL (no room left)
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card
@@ -50,6 +50,7 @@ ALARM_FORCED = const(1)
 FAULT_DOUBLE_FEED = const(2)
 FAULT_JAM = const(3)
 FAULT_JOURNAL = const(4)
+FAULT_JOURNAL_FULL = const(5)
 
 # Journal record types.
 R_BOOT = const(1)
@@ -62,6 +63,8 @@ R_ALARM = const(7)  # code: ALARM_* / FAULT_*
 R_CLEAR = const(8)  # code: the alarm cleared
 R_FINDING = const(9)  # code: F_*; card: the card concerned
 R_CLOSED = const(10)
+R_RELEASE = const(11)  # intent, durable before the gate opens; code: 1 deal, 2 burn (J-DURABLE)
+R_RECOVERY = const(12)  # code: torn bytes cut (at most 65535); condition: the release left uncertain, if any
 
 # Card dispositions and conditions (J-EVERY).
 DEALT = const(0)
@@ -91,9 +94,9 @@ REF_TAILLES = const(8)
 REF_NO_ALARM = const(9)
 REF_BAD_GAME = const(10)
 
-_REL_NONE = const(0)
-_REL_DEAL = const(1)
-_REL_BURN = const(2)
+REL_NONE = const(0)
+REL_DEAL = const(1)
+REL_BURN = const(2)
 
 JAM_MS = const(3000)  # a release with no card by then is a jam (S-ONE)
 SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
@@ -123,7 +126,7 @@ class Controller:
         self.stop_seen = False
         self.alarm = 0
         self.journal_ok = True
-        self._release = _REL_NONE
+        self._release = REL_NONE
         self._release_at = 0
         self._settle_until = 0
         self._shown = -1
@@ -138,10 +141,9 @@ class Controller:
         if event == EV_CARD:
             self._on_card(arg)
         elif event == EV_DRAW:
-            self._on_release_request(_REL_DEAL)
+            self._on_release_request(REL_DEAL)
         elif event == EV_TICK:
             if self._release and now - self._release_at >= JAM_MS:
-                self._release = _REL_NONE
                 self._cmd(CMD_GATE_CLOSE, 0)
                 self._raise(FAULT_JAM)
         elif event == EV_NO_MORE_BETS:
@@ -154,7 +156,7 @@ class Controller:
             else:
                 self._end_coup(END_BUTTON)
         elif event == EV_BURN:
-            self._on_release_request(_REL_BURN)
+            self._on_release_request(REL_BURN)
         elif event == EV_CLEAR:
             if not self.alarm and self.journal_ok:
                 self._refuse(REF_NO_ALARM)
@@ -169,12 +171,15 @@ class Controller:
             else:
                 self._emit(R_SEANCE, 0, 0, 0, arg)
         elif event == EV_POWER_UP:
+            uncertain = self._release
             self._emit(R_BOOT, 0, 0, 0, 0)
+            if arg or uncertain:
+                # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
+                self._emit(R_RECOVERY, 0, 0, uncertain, arg if arg < 65535 else 65535)
         elif event == EV_JOURNAL_FAILED:
             self.journal_ok = False
-            self._release = _REL_NONE
             self._cmd(CMD_GATE_CLOSE, 0)
-            self._raise(FAULT_JOURNAL)
+            self._raise(arg)
         self._show()
 
     def deadline(self):
@@ -186,7 +191,24 @@ class Controller:
 
     def restore(self, body):
         """Replay one journal record at power-up, before EV_POWER_UP."""
-        self._apply(*struct.unpack(BODY, body))
+        fields = struct.unpack(BODY, body)
+        self._apply(fields[0], fields[3], fields[4], fields[5], fields[6], fields[7], fields[8], fields[9],
+                    fields[10])
+
+    def snapshot(self, buf):
+        """The lasting state into buf (journal.SNAPSHOT_SIZE bytes), for a segment header."""
+        struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
+                         self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarm,
+                         self.phase, self._release)
+        buf[SNAPSHOT_FIXED:] = self.counts
+
+    def load_snapshot(self, buf):
+        (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
+         self.coup_cards, self.position, stop_seen, self.alarm, self.phase, self._release) = struct.unpack_from(
+            SNAPSHOT, buf, 0)
+        self.in_coup = bool(in_coup)
+        self.stop_seen = bool(stop_seen)
+        self.counts[:] = buf[SNAPSHOT_FIXED:]
 
     # Inputs.
 
@@ -199,11 +221,11 @@ class Controller:
             return self._refuse(REF_NO_SHOE)
         if self.phase == CLOSED:
             return self._refuse(REF_CLOSED)
-        if kind == _REL_DEAL and self.phase != DEALING:
+        if kind == REL_DEAL and self.phase != DEALING:
             return self._refuse(REF_LOCKED)  # S-LOCK
-        if kind == _REL_BURN and self.in_coup:
+        if kind == REL_BURN and self.in_coup:
             return self._refuse(REF_IN_COUP)  # S-BURN: between coups only
-        self._release = kind
+        self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
         self._cmd(CMD_GATE_OPEN, 0)
 
@@ -212,9 +234,8 @@ class Controller:
         self._cmd(CMD_GATE_CLOSE, 0)
         kind = self._release
         if kind:
-            self._release = _REL_NONE
             self._settle_until = self.now + SETTLE_MS
-            disposition = STOP_CARD if card == STOP else (BURNED if kind == _REL_BURN else DEALT)
+            disposition = STOP_CARD if card == STOP else (BURNED if kind == REL_BURN else DEALT)
             self._emit(R_CARD, card, disposition, NORMAL, 0)
         elif self.now < self._settle_until:
             # A second card out of one release (S-ONE): it cannot be played, so it is burned.
@@ -309,17 +330,17 @@ class Controller:
             position = 0
         elif rtype == R_NO_MORE_BETS and not self.in_coup:
             coup += 1
-        pack_body(self.recs[self.n_recs], rtype, self.now, seance, taille, coup, position, card, disposition,
-                  condition, code)
+        pack_body(self.recs[self.n_recs], rtype, seance, taille, coup, position, card, disposition, condition, code)
         self.n_recs += 1
-        self._apply(rtype, self.now, seance, taille, coup, position, card, disposition, condition, code)
+        self._apply(rtype, seance, taille, coup, position, card, disposition, condition, code)
 
-    def _apply(self, rtype, time, seance, taille, coup, position, card, disposition, condition, code):
+    def _apply(self, rtype, seance, taille, coup, position, card, disposition, condition, code):
         self.seance = seance
         self.taille = taille
         self.coup = coup
         self.position = position
         if rtype == R_CARD:
+            self._release = REL_NONE
             if card < STOP:
                 self.counts[card] += 1
             if card == STOP:
@@ -336,7 +357,10 @@ class Controller:
             self.phase = BETS
         elif rtype == R_CLOSED:
             self.phase = CLOSED
+        elif rtype == R_RELEASE:
+            self._release = code
         elif rtype == R_ALARM:
+            self._release = REL_NONE  # whatever was under way, the gate is shut
             self.alarm = code
             if self.phase == DEALING:
                 self.phase = BETS  # the coup pauses; "no more bets" resumes it after the clear
@@ -355,6 +379,8 @@ class Controller:
             self.table = code
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
+        elif rtype == R_RECOVERY:
+            self._release = REL_NONE
         elif rtype == R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself

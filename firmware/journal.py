@@ -1,104 +1,229 @@
-"""The card journal's on-flash format: a header, then one fixed-size frame per record.
+"""The card journal on flash: segments of CRC-framed records in a SHA-256 chain, each tagged with HMAC-SHA256
+under the shoe's key. docs/journal-format.md describes the bytes; this module writes and recovers them.
 
-docs/journal-format.md describes the bytes. Writing reuses one preallocated frame, so journalling a card
-allocates nothing (J-EVERY, J-DURABLE: each frame is flushed before the controller may release again).
+A record is flushed before the shell carries out any command (J-DURABLE). Each segment's header holds a
+snapshot of the controller, so recovery at boot reads the last segment only, however long the journal.
 """
 
 import struct
 from binascii import crc32
+from hashlib import sha256
 
 from firmware.compat import const
 
 MAGIC = b"SBJ"
-VERSION = const(1)
-HEADER = "<3sBHH"  # magic, format version, sabot number, reserved
-HEADER_SIZE = const(8)
+VERSION = const(2)
 
-# Record body: type, time (ms), séance, taille, coup, position in the shoe, card, disposition, condition, code.
-BODY = "<BIHHHHBBBH"
-BODY_SIZE = const(18)
-FIELDS = ("type", "time", "seance", "taille", "coup", "position", "card", "disposition", "condition", "code")
+# Record body: type, time (seconds since 2020-01-01 UTC and milliseconds), séance, taille, coup, position in
+# the shoe, card, disposition, condition, code. The 2020 epoch keeps seconds a small int on 32-bit ports.
+BODY = "<BIHHHHHBBBH"
+BODY_SIZE = const(20)
+FIELDS = ("type", "seconds", "ms", "seance", "taille", "coup", "position", "card", "disposition", "condition",
+          "code")
+EPOCH_2020 = 1577836800  # 2020-01-01T00:00:00Z in Unix seconds
 
+# Frame: sync, body length, sequence number, body, link (previous chain value's first bytes), tag, CRC-32.
 SYNC = const(0xA5)
-_SEQ_AT = const(2)
-_BODY_AT = const(6)
-_CRC_AT = const(24)  # CRC-32 of bytes 1.._CRC_AT: length, sequence number and body
-FRAME_SIZE = const(28)
+SEQ_AT = const(2)
+BODY_AT = const(6)
+LINK_AT = const(26)
+TAG_AT = const(34)
+CRC_AT = const(50)
+FRAME_SIZE = const(54)
+LINK_SIZE = const(8)
+TAG_SIZE = const(16)
+
+# Segment header: fixed fields, the controller's snapshot, tag, CRC-32.
+HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key id, firmware, previous chain,
+HEADER_FIXED = const(76)  # previous segment's valid length, sequence number of the record before this segment
+SNAPSHOT = "<HHHBBHBBHBBBB"  # see Controller.snapshot()
+SNAPSHOT_FIXED = const(18)
+SNAPSHOT_SIZE = const(72)  # the fixed part, then one count a card code (S-COUNT)
+HEADER_TAG_AT = const(148)
+HEADER_CRC_AT = const(164)
+HEADER_SIZE = const(168)
+
+SEGMENT_RECORDS = const(4096)
+RESERVE_BYTES = const(64 * FRAME_SIZE)  # flash kept free for a coup under way and its faults; no coup starts below
+NO_CHAIN = bytes(32)
 
 
-def header(sabot):
-    return struct.pack(HEADER, MAGIC, VERSION, sabot, 0)
+class JournalError(Exception):
+    """The journal cannot be read as this format: another file, a newer version, a damaged header."""
 
 
-def pack_body(buf, rtype, time, seance, taille, coup, position, card, disposition, condition, code):
-    struct.pack_into(BODY, buf, 0, rtype, time & 0xFFFFFFFF, seance, taille, coup, position, card, disposition,
-                     condition, code)
+class Key:
+    """The shoe's secret, provisioned at commissioning; HMAC-SHA256 by hand (MicroPython has no hmac)."""
+
+    def __init__(self, secret):
+        if len(secret) < 16:
+            raise ValueError("a journal key has at least 16 bytes")
+        padded = (sha256(secret).digest() if len(secret) > 64 else secret) + bytes(64)
+        self._inner = bytes(b ^ 0x36 for b in padded[:64])
+        self._outer = bytes(b ^ 0x5C for b in padded[:64])
+        self.id = sha256(b"sabot key id " + secret).digest()[:8]
+
+    def tag(self, message):
+        inner = sha256(self._inner)
+        inner.update(message)
+        outer = sha256(self._outer)
+        outer.update(inner.digest())
+        return outer.digest()[:TAG_SIZE]
 
 
-class Writer:
-    """Appends records to an open binary stream, one flushed frame each."""
+def chained(chain, data):
+    """The chain value after data: SHA-256 of the previous value and the data."""
+    h = sha256(chain)
+    h.update(data)
+    return h.digest()
 
-    def __init__(self, stream, seq=0):
-        self.stream = stream
-        self.seq = seq
+
+def pack_body(buf, rtype, seance, taille, coup, position, card, disposition, condition, code):
+    """The controller's side of a body; the journal stamps the time when it writes it."""
+    struct.pack_into(BODY, buf, 0, rtype, 0, 0, seance, taille, coup, position, card, disposition, condition, code)
+
+
+def parse_header(data):
+    """The header's fields as a tuple (HEADER's, then the snapshot bytes), or JournalError."""
+    if len(data) < 4 or data[:3] != MAGIC:
+        raise JournalError("not a sabot journal (no SBJ magic)")
+    if data[3] != VERSION:
+        raise JournalError("journal format version %d; this reads version %d" % (data[3], VERSION))
+    if len(data) < HEADER_SIZE:
+        raise JournalError("journal header cut short")
+    if crc32(memoryview(data)[:HEADER_CRC_AT]) != struct.unpack_from("<I", data, HEADER_CRC_AT)[0]:
+        raise JournalError("journal header damaged (CRC)")
+    return struct.unpack_from(HEADER, data, 0) + (bytes(data[HEADER_FIXED:HEADER_FIXED + SNAPSHOT_SIZE]),)
+
+
+def header_chain(data):
+    """The chain value a segment's records start from: its previous chain and its header, tag excluded."""
+    return chained(bytes(data[36:68]), memoryview(data)[:HEADER_TAG_AT])
+
+
+class Journal:
+    """The shoe's journal: recovers at boot, then appends one flushed frame a record."""
+
+    def __init__(self, storage, key, sabot, firmware, wall_ms, segment_records=SEGMENT_RECORDS):
+        self.storage = storage
+        self.key = key
+        self.sabot = sabot
+        self.firmware = firmware  # 16 bytes that name the firmware build
+        self.wall_ms = wall_ms  # milliseconds since 2020-01-01 UTC, from the board's RTC
+        self.segment_records = segment_records
+        self.segment = 0
+        self.records = 0  # in the current segment
+        self.seq = 0
+        self.chain = NO_CHAIN
+        self._stream = None
+        self.broken = True  # until recover() has found the journal's end, nothing may be written
         self._frame = bytearray(FRAME_SIZE)
         self._frame[0] = SYNC
         self._frame[1] = BODY_SIZE
-        self._checked = memoryview(self._frame)[1:_CRC_AT]
+        self.body = memoryview(self._frame)[BODY_AT:LINK_AT]  # the last record written, time stamped
+
+    def recover(self, ctl):
+        """Restore ctl from the last segment; cut a torn tail by going on in a new segment. Returns the number
+        of bytes cut. Reads one segment, one frame at a time: boot time does not grow with the journal."""
+        self.broken = True
+        segments = self.storage.segments()
+        if not segments:
+            self._start(1, ctl, 0)
+            self.broken = False
+            return 0
+        last = segments[-1]
+        with self.storage.reader(last) as stream:
+            header = stream.read(HEADER_SIZE)
+            fields = parse_header(header)
+            if fields[5] != self.key.id:
+                raise JournalError("journal written under another key")
+            self.chain = header_chain(header)
+            if self.key.tag(self.chain) != header[HEADER_TAG_AT:HEADER_CRC_AT]:
+                raise JournalError("journal header fails its HMAC")
+            ctl.load_snapshot(fields[10])
+            self.seq = fields[9]
+            self.records = 0
+            frame = self._frame
+            while stream.readinto(frame) == FRAME_SIZE and self._accept(frame):
+                ctl.restore(self.body)
+                self.records += 1
+        valid = HEADER_SIZE + self.records * FRAME_SIZE
+        cut = self.storage.size(last) - valid
+        if cut:
+            self._start(last + 1, ctl, valid)
+        else:
+            self.segment = last
+            self._stream = self.storage.appender(last)
+        self.broken = False
+        return cut
+
+    def _accept(self, frame):
+        """Whether frame is the next intact record; if so, the chain and seq move on to it."""
+        if frame[0] != SYNC or frame[1] != BODY_SIZE:
+            return False
+        if crc32(memoryview(frame)[:CRC_AT]) != struct.unpack_from("<I", frame, CRC_AT)[0]:
+            return False
+        if struct.unpack_from("<I", frame, SEQ_AT)[0] != self.seq + 1:
+            return False
+        if frame[LINK_AT:TAG_AT] != self.chain[:LINK_SIZE]:
+            return False
+        chain = chained(self.chain, memoryview(frame)[:TAG_AT])
+        if frame[TAG_AT:CRC_AT] != self.key.tag(chain):
+            return False
+        self.chain = chain
+        self.seq += 1
+        return True
+
+    def due(self):
+        """Whether the segment is full: the shell starts a new one before the next event."""
+        return self.records >= self.segment_records
+
+    def rotate(self, ctl):
+        self._start(self.segment + 1, ctl, HEADER_SIZE + self.records * FRAME_SIZE)
+
+    def free(self):
+        return self.storage.free()
+
+    def _start(self, segment, ctl, previous_valid):
+        if self._stream:
+            self._stream.close()
+            self._stream = None
+        header = bytearray(HEADER_SIZE)
+        struct.pack_into(HEADER, header, 0, MAGIC, VERSION, HEADER_SIZE, self.sabot, segment, self.key.id,
+                         self.firmware, self.chain, previous_valid, self.seq)
+        ctl.snapshot(memoryview(header)[HEADER_FIXED:HEADER_FIXED + SNAPSHOT_SIZE])
+        self.chain = header_chain(header)
+        header[HEADER_TAG_AT:HEADER_CRC_AT] = self.key.tag(self.chain)
+        struct.pack_into("<I", header, HEADER_CRC_AT, crc32(memoryview(header)[:HEADER_CRC_AT]))
+        self.storage.create(segment, header)  # atomic: a segment exists whole or not at all
+        self.segment = segment
+        self.records = 0
+        self._stream = self.storage.appender(segment)
 
     def append(self, body):
+        """Write one record and flush it. After a failed write nothing more is written until recovery."""
+        if self.broken:
+            raise OSError(5)
         frame = self._frame
+        now = self.wall_ms()
+        frame[BODY_AT:LINK_AT] = body
+        struct.pack_into("<I", frame, SEQ_AT, self.seq + 1)
+        struct.pack_into("<IH", frame, BODY_AT + 1, now // 1000, now % 1000)
+        frame[LINK_AT:TAG_AT] = self.chain[:LINK_SIZE]
+        chain = chained(self.chain, memoryview(frame)[:TAG_AT])
+        frame[TAG_AT:CRC_AT] = self.key.tag(chain)
+        struct.pack_into("<I", frame, CRC_AT, crc32(memoryview(frame)[:CRC_AT]))
+        try:
+            self._stream.write(frame)
+            self._stream.flush()
+        except OSError:
+            self.broken = True
+            raise
+        self.chain = chain
         self.seq += 1
-        struct.pack_into("<I", frame, _SEQ_AT, self.seq)
-        frame[_BODY_AT:_CRC_AT] = body
-        struct.pack_into("<I", frame, _CRC_AT, crc32(self._checked))
-        self.stream.write(frame)
-        self.stream.flush()
+        self.records += 1
 
-
-def check_header(data):
-    """The sabot number from a journal's first bytes; ValueError if they are not a journal of this format."""
-    if len(data) < HEADER_SIZE or data[:3] != MAGIC:
-        raise ValueError("not a sabot journal (bad magic)")
-    magic, version, sabot, _ = struct.unpack(HEADER, data[:HEADER_SIZE])
-    if version != VERSION:
-        raise ValueError("journal format version %d is not supported (this firmware reads %d)" % (version, VERSION))
-    return sabot
-
-
-def frame_at(data, offset):
-    """(seq, body bytes) of the intact frame at offset, or None where the journal's valid end is."""
-    end = offset + FRAME_SIZE
-    if end > len(data) or data[offset] != SYNC or data[offset + 1] != BODY_SIZE:
-        return None
-    mv = memoryview(data)
-    if crc32(mv[offset + 1:offset + _CRC_AT]) != struct.unpack_from("<I", data, offset + _CRC_AT)[0]:
-        return None
-    return struct.unpack_from("<I", data, offset + _SEQ_AT)[0], bytes(mv[offset + _BODY_AT:offset + _CRC_AT])
-
-
-def records(data):
-    """Yield (seq, fields tuple) for each intact frame after the header, up to the valid end."""
-    offset = HEADER_SIZE
-    while True:
-        frame = frame_at(data, offset)
-        if frame is None:
-            return
-        yield frame[0], struct.unpack(BODY, frame[1])
-        offset += FRAME_SIZE
-
-
-def replay(stream, restore):
-    """Feed each intact record body to restore(), from a stream just past the header; return the last seq.
-
-    Reads one frame at a time, so a long journal never has to fit in RAM.
-    """
-    frame = bytearray(FRAME_SIZE)
-    seq = 0
-    while stream.readinto(frame) == FRAME_SIZE:
-        found = frame_at(frame, 0)
-        if found is None:
-            break
-        seq = found[0]
-        restore(found[1])
-    return seq
+    def close(self):
+        if self._stream:
+            self._stream.close()
+            self._stream = None

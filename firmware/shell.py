@@ -1,7 +1,7 @@
-"""The imperative shell every board shares: controller records made durable, then its commands carried out.
+"""The imperative shell every board shares: the controller's records made durable, then its commands carried out.
 
-A board gives it a gate, an indicator, a buzzer and a journal Writer; its sensor interrupt closes the
-gate itself and then hands the card to handle(EV_CARD, ...). No machine import here: the boards own pins.
+A board gives it a gate, an indicator, a buzzer and a Journal; its sensor interrupt closes the gate itself and
+then hands the card to handle(EV_CARD, ...). No machine import here: the boards own the pins.
 """
 
 from firmware.controller import (
@@ -10,24 +10,37 @@ from firmware.controller import (
     CMD_GATE_OPEN,
     CMD_INDICATOR,
     EV_JOURNAL_FAILED,
+    EV_LOAD,
+    EV_NO_MORE_BETS,
     EV_POWER_UP,
+    EV_SEANCE,
+    FAULT_JOURNAL,
+    FAULT_JOURNAL_FULL,
     Controller,
 )
+from firmware.journal import RESERVE_BYTES, JournalError
 
 
 class Shell:
-    def __init__(self, gate, indicator, buzzer, writer, observer=None):
+    def __init__(self, gate, indicator, buzzer, journal, observer=None):
         self.ctl = Controller()
         self.gate = gate
         self.indicator = indicator
         self.buzzer = buzzer
-        self.writer = writer
+        self.journal = journal
         self.observer = observer  # sim and diagnostics only: it may allocate
+        self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
 
     def boot(self, now):
-        """Power-up, once the board has replayed the journal into ctl.restore: the gate locks first."""
-        self.gate.close()  # S-FAILSAFE
-        self.handle(EV_POWER_UP, 0, now)
+        """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
+        self.gate.close()
+        try:
+            cut = self.journal.recover(self.ctl)
+        except (OSError, JournalError):
+            # An unreadable journal: nothing is written after it, and the shoe stays locked for a technician.
+            self.handle(EV_JOURNAL_FAILED, FAULT_JOURNAL, now)
+            return
+        self.handle(EV_POWER_UP, cut, now)
 
     def handle(self, event, arg, now):
         try:
@@ -36,22 +49,43 @@ class Shell:
             self.gate.close()  # S-FAILSAFE: whatever went wrong, the gate is not left open
             raise
 
+    def decide(self, event, arg, now):
+        """The controller's part alone: what a board runs right after its sensor interrupt. Allocates nothing."""
+        self.ctl.step(event, arg, now)
+
     def _handle(self, event, arg, now):
+        journal = self.journal
+        if not journal.broken and (event == EV_SEANCE or journal.due()):
+            journal.rotate(self.ctl)  # segments per séance, and by size
+        if (event == EV_NO_MORE_BETS or event == EV_LOAD) and journal.free() < RESERVE_BYTES:
+            event, arg = EV_JOURNAL_FAILED, FAULT_JOURNAL_FULL  # never let flash fill silently
+        guard = self.guard
+        if guard:
+            guard[0]()
+        try:
+            self.decide(event, arg, now)
+        finally:
+            if guard:
+                guard[1]()
+        self.carry_out(event, arg, now)
+
+    def carry_out(self, event, arg, now):
+        """Make the step's records durable, then run its commands; a failed write locks instead (J-DURABLE)."""
         ctl = self.ctl
-        ctl.step(event, arg, now)
         observer = self.observer
         if observer:
             observer.event(event, arg, now, ctl)
         for i in range(ctl.n_recs):
             try:
-                self.writer.append(ctl.recs[i])  # J-DURABLE: flushed before any command runs
+                self.journal.append(ctl.recs[i])
             except OSError:
                 self.gate.close()
                 if event != EV_JOURNAL_FAILED:
-                    self._handle(EV_JOURNAL_FAILED, 0, now)
+                    self.decide(EV_JOURNAL_FAILED, FAULT_JOURNAL, now)
+                    self.carry_out(EV_JOURNAL_FAILED, FAULT_JOURNAL, now)
                 return
             if observer:
-                observer.record(ctl.recs[i], self.writer.seq)
+                observer.record(self.journal.body, self.journal.seq)
         cmds = ctl.cmds
         for i in range(ctl.n_cmds):
             command = cmds[2 * i]

@@ -1,18 +1,22 @@
 """The sim board: the shell wired to simulated devices, a physical shoe and a journal storage.
 
 It plays the part of a real board's drivers: the sensor "interrupt" locks the gate before the controller
-hears of the card, buttons are dead while the power is off, and power-up replays the journal.
+hears of the card, buttons are dead while the power is off, and power-up recovers the journal.
 """
 
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, VirtualClock
+from boards.sim.devkey import DEVELOPMENT_KEY
 from boards.sim.shoe import PhysicalShoe
-from firmware import journal
 from firmware.controller import EV_CARD, EV_TICK
+from firmware.journal import Journal, Key
 from firmware.shell import Shell
+
+FIRMWARE = b"sabot 0.2.0 sim\x00"  # 16 bytes naming the build in each segment header
+START_MS = 218188800000  # 2026-11-30T08:00:00Z in ms since 2020-01-01: the sim's wall clock at power-on
 
 
 class SimBoard:
-    def __init__(self, storage, sabot=1, observer=None, heap_lock=False):
+    def __init__(self, storage, sabot=1, observer=None, heap_lock=False, segment_records=None):
         self.clock = VirtualClock()
         self.gate = SimGate()
         self.indicator = SimIndicator()
@@ -20,34 +24,33 @@ class SimBoard:
         self.shoe = PhysicalShoe(self.gate, self.clock, self._sensed)
         self.storage = storage
         self.sabot = sabot
+        self.key = Key(DEVELOPMENT_KEY)
         self.observer = observer
         self.heap_lock = heap_lock
+        self.segment_records = segment_records
         self.shell = None
-        self._stream = None
         self.unseen = 0  # cards that left while the shoe had no power
 
+    def wall_ms(self):
+        return START_MS + self.clock.now
+
     def power_on(self):
-        shell = Shell(self.gate, self.indicator, self.buzzer, None, self.observer)
-        seq = 0
-        old = self.storage.reader()
-        if old:
-            with old:
-                journal.check_header(old.read(journal.HEADER_SIZE))
-                seq = journal.replay(old, shell.ctl.restore)
-        else:
-            self.storage.create(journal.header(self.sabot))
-        self._stream = self.storage.appender()
-        shell.writer = journal.Writer(self._stream, seq)
-        self.shell = shell
-        shell.boot(self.clock.now)
+        journal = Journal(self.storage, self.key, self.sabot, FIRMWARE, self.wall_ms)
+        if self.segment_records:
+            journal.segment_records = self.segment_records
+        self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer)
+        if self.heap_lock:
+            import micropython  # the no-allocation test, on the MicroPython VM only
+
+            self.shell.guard = (micropython.heap_lock, micropython.heap_unlock)
+        self.shell.boot(self.clock.now)
 
     def power_cut(self):
         """Everything stops; the de-energised gate locks by itself (S-FAILSAFE)."""
+        if self.shell:
+            self.shell.journal.close()
         self.shell = None
         self.gate.close()
-        if self._stream:
-            self._stream.close()
-            self._stream = None
 
     def press(self, event, arg=0):
         """A button or input of the board; dead while the power is off."""
@@ -78,13 +81,4 @@ class SimBoard:
             self.unseen += 1
 
     def _handle(self, event, arg):
-        if not self.heap_lock:
-            self.shell.handle(event, arg, self.clock.now)
-            return
-        import micropython
-
-        micropython.heap_lock()  # the test of "no allocation" (MicroPython VM only)
-        try:
-            self.shell.handle(event, arg, self.clock.now)
-        finally:
-            micropython.heap_unlock()
+        self.shell.handle(event, arg, self.clock.now)

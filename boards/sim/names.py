@@ -4,13 +4,15 @@ EVENTS = ("", "power_up", "seance", "load", "no_more_bets", "coup_end", "burn", 
           "clear_alarm", "journal_failed")
 COMMANDS = ("", "gate_open", "gate_close", "indicator", "buzzer")
 INDICATOR = ("locked", "dealing", "alarm", "closed")
-RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding", "closed")
+RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding", "closed",
+           "release", "recovery")
 DISPOSITIONS = ("dealt", "burned", "stop")
 CONDITIONS = ("normal", "forced", "double_feed")
-ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written")
+ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full")
 FINDINGS = ("", "stop card misplaced (S-STOPPOS)", "identity over the deck count (S-COUNT)",
             "coup under the game's minimum")
 REFUSALS = ("", "no shoe loaded", "shoe locked", "shoe closed after the stop card", "alarm raised",
             "a release is under way", "a coup is under way", "no coup under way",
             "two tailles already in this séance", "no alarm to clear", "unknown game")
 ENDS = ("coup end pressed", "maximum reached")
+RELEASES = ("", "deal", "burn")

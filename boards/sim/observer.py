@@ -20,13 +20,17 @@ from firmware.controller import (
     R_FINDING,
     R_LOAD,
     R_NO_MORE_BETS,
+    R_RECOVERY,
+    R_RELEASE,
     R_SEANCE,
 )
 from firmware.journal import BODY
 
 
-def _stamp(ms):
-    return "%4d.%03d" % (ms // 1000, ms % 1000)
+def _clock(seconds, ms):
+    """The time of day (UTC) of a journal time, for the timeline."""
+    day = seconds % 86400
+    return "%02d:%02d:%02d.%03d" % (day // 3600, day // 60 % 60, day % 60, ms)
 
 
 class Observer:
@@ -36,20 +40,23 @@ class Observer:
         self.cards = 0  # card records journalled
         self.findings = 0
         self.alarms = 0
+        self.now = 0
+        self.wall_ms = None  # the board's clock, to time lines that are not records
 
     def note(self, now, text):
         """A line about the physical world (an action, an unseen card)."""
         if self.timeline:
-            self.timeline.write("%s  %s\n" % (_stamp(now), text))
+            self.timeline.write("%s  %s\n" % (self._stamp(), text))
         if self.trace:
             self.trace.write('{"t":%d,"note":"%s"}\n' % (now, text.replace('"', "'")))
 
     def event(self, event, arg, now, ctl):
+        self.now = now
         if self.trace:
             refused = ',"refused":"%s"' % names.REFUSALS[ctl.refused] if ctl.refused else ""
             self.trace.write('{"t":%d,"event":"%s","arg":%d%s}\n' % (now, names.EVENTS[event], arg, refused))
         if ctl.refused and self.timeline:
-            self.timeline.write("%s  refused %s: %s\n" % (_stamp(now), names.EVENTS[event].replace("_", " "),
+            self.timeline.write("%s  refused %s: %s\n" % (self._stamp(), names.EVENTS[event].replace("_", " "),
                                                          names.REFUSALS[ctl.refused]))
 
     def command(self, command, arg, now):
@@ -62,16 +69,17 @@ class Observer:
             self.trace.write('{"t":%d,"cmd":"%s"%s}\n' % (now, names.COMMANDS[command], word))
 
     def record(self, body, seq):
-        rtype, time, seance, taille, coup, position, card, disposition, condition, code = struct.unpack(BODY, body)
+        rtype, seconds, ms, seance, taille, coup, position, card, disposition, condition, code = struct.unpack(
+            BODY, body)
         if self.trace:
-            self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (time, names.RECORDS[rtype], seq))
+            self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (self.now, names.RECORDS[rtype], seq))
         if rtype == R_CARD:
             self.cards += 1
         elif rtype == R_FINDING:
             self.findings += 1
         elif rtype == R_ALARM:
             self.alarms += 1
-        if not self.timeline:
+        if not self.timeline or rtype == R_RELEASE:
             return
         if rtype == R_CARD:
             where = "coup %d" % coup if disposition == 0 else "       "
@@ -98,6 +106,14 @@ class Observer:
             text = "séance %d opens at table %d" % (seance, code)
         elif rtype == R_BOOT:
             text = "power-up: gate locked, waiting for the croupier"
+        elif rtype == R_RECOVERY:
+            text = "RECOVERY: %d torn bytes cut from the journal" % code
+            if condition:
+                text += "; a %s release was under way: whether a card left is UNKNOWN" % names.RELEASES[condition]
         else:
             text = names.RECORDS[rtype]
-        self.timeline.write("%s  %s\n" % (_stamp(time), text))
+        self.timeline.write("%s  %s\n" % (_clock(seconds, ms), text))
+
+    def _stamp(self):
+        now = self.wall_ms()
+        return _clock(now // 1000, now % 1000)

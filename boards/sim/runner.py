@@ -6,7 +6,6 @@
 import sys
 
 from boards.sim.board import SimBoard
-from boards.sim.observer import Observer
 from boards.sim.scenario import ScenarioError, commands
 from boards.sim.shoe import shuffled_shoe, with_stop_card
 from boards.sim.storage import FileStorage
@@ -112,8 +111,14 @@ def main(argv):
         print("error: %s" % e)
         return 2
     trace = open(trace_path, "w") if trace_path and not heap_lock else None
-    observer = Observer(None if quiet else sys.stdout, trace)
-    board = SimBoard(FileStorage(log), observer=None if heap_lock else observer, heap_lock=heap_lock)
+    observer = None
+    if trace or not quiet:
+        from boards.sim.observer import Observer  # only when someone looks: it costs RAM on a small heap
+
+        observer = Observer(None if quiet else sys.stdout, trace)
+    board = SimBoard(FileStorage(log), observer=observer, heap_lock=heap_lock)
+    if observer:
+        observer.wall_ms = board.wall_ms
     try:
         with open(path) as f:
             run(commands(f, path), board)
@@ -121,7 +126,7 @@ def main(argv):
         board.close()
         if trace:
             trace.close()
-    if not heap_lock:
+    if observer:
         print(summary(board, observer))
     return 0
 

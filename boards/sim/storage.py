@@ -1,72 +1,45 @@
-"""Where the sim board keeps its journal: a file, as on a board's littlefs, or a fixed block of RAM.
+"""Journal segments as files in a folder: what the sim board writes, as a board writes them on littlefs."""
 
-MemoryStorage is preallocated, so appending allocates nothing, and full is full: a write past its capacity
-fails as a full flash does (OSError ENOSPC).
-"""
+import os
 
-from io import BytesIO
+_SUFFIX = ".sbj"
 
-_ENOSPC = 28
+
+def segment_name(segment):
+    return "%08d%s" % (segment, _SUFFIX)
 
 
 class FileStorage:
-    def __init__(self, path):
-        self.path = path
-
-    def reader(self):
-        """The journal to replay, or None when there is none yet."""
+    def __init__(self, folder):
+        self.folder = folder
         try:
-            return open(self.path, "rb")
+            os.mkdir(folder)
         except OSError:
-            return None
+            pass  # already there
 
-    def create(self, header):
-        with open(self.path, "wb") as f:
+    def _path(self, segment):
+        return self.folder + "/" + segment_name(segment)
+
+    def segments(self):
+        return sorted(int(name[:-4]) for name in os.listdir(self.folder)
+                      if name.endswith(_SUFFIX) and name[:-4].isdigit())
+
+    def size(self, segment):
+        return os.stat(self._path(segment))[6]
+
+    def reader(self, segment):
+        return open(self._path(segment), "rb")
+
+    def create(self, segment, header):
+        """Atomically: written under a temporary name, then renamed (atomic on littlefs and POSIX)."""
+        temporary = self.folder + "/new.tmp"
+        with open(temporary, "wb") as f:
             f.write(header)
+        os.rename(temporary, self._path(segment))
 
-    def appender(self):
-        return open(self.path, "ab")
+    def appender(self, segment):
+        return open(self._path(segment), "ab")
 
-
-class MemoryStorage:
-    def __init__(self, capacity=65536):
-        self.buf = bytearray(capacity)
-        self.size = 0
-        self.failing = False  # set to make every write fail as a broken flash would (EIO)
-
-    def bytes(self):
-        return bytes(self.buf[:self.size])
-
-    def reader(self):
-        return BytesIO(self.bytes()) if self.size else None
-
-    def create(self, header):
-        self.size = 0
-        self._append(header)
-
-    def appender(self):
-        return _Appender(self)
-
-    def _append(self, data):
-        if self.failing:
-            raise OSError(5)
-        end = self.size + len(data)
-        if end > len(self.buf):
-            raise OSError(_ENOSPC)
-        self.buf[self.size:end] = data
-        self.size = end
-
-
-class _Appender:
-    def __init__(self, storage):
-        self.storage = storage
-
-    def write(self, data):
-        self.storage._append(data)
-        return len(data)
-
-    def flush(self):
-        pass
-
-    def close(self):
-        pass
+    def free(self):
+        stat = os.statvfs(self.folder)
+        return stat[0] * stat[4]

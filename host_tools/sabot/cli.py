@@ -3,7 +3,9 @@
 import argparse
 import sys
 
+from sabot.logview import export, show
 from sabot.simulate import simulate
+from sabot.verify import verify
 
 
 def main(argv=None):
@@ -13,13 +15,42 @@ def main(argv=None):
     sim.add_argument("scenario", help="scenario file (see docs/scenarios.md)")
     sim.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
                      help="run the firmware in this Python or inside the MicroPython unix port")
-    sim.add_argument("--log", help="journal to write (default build/sim/NAME.journal)")
+    sim.add_argument("--log", help="journal folder to write (default build/sim/NAME.journal)")
     sim.add_argument("--trace", help="JSON Lines trace to write (default beside the journal)")
+    log = commands.add_parser("log", help="verify, export or show a card journal").add_subparsers(
+        dest="action", required=True)
+    key_help = "the shoe's key file (hexadecimal); without it, the development key"
+    check = log.add_parser("verify", help="check integrity and the rules; exit 0 clean, 1 findings, 2 unusable")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="journal folders or segment files")
+    check.add_argument("--key", help=key_help)
+    check.add_argument("--json", action="store_true", help="print the result as JSON")
+    out = log.add_parser("export", help="one row per record, for other programs")
+    out.add_argument("paths", nargs="+", metavar="PATH")
+    out.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    out.add_argument("--key", help=key_help)
+    table = log.add_parser("show", help="a readable table, coup by coup")
+    table.add_argument("paths", nargs="+", metavar="PATH")
+    table.add_argument("--key", help=key_help)
     args = parser.parse_args(argv)
     if args.command == "sim":
         return simulate(args.scenario, args.runtime, args.log, args.trace)
-    return 2
+    if args.action == "verify":
+        return verify(args.paths, args.key, args.json)
+    if args.action == "export":
+        return export(args.paths, args.format, args.key)
+    return show(args.paths, args.key)
+
+
+def run():
+    """The console entry point: a closed pipe (sabot log export ... | head) ends quietly."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stderr.close()
+        status = 1
+    return status
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -1,6 +1,7 @@
 """`sabot sim`: plays a scenario on the sim board, in this CPython or inside the MicroPython unix port."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,7 +29,8 @@ def run_on_micropython(argv, path=None, heapsize=None):
 
 
 def simulate(scenario, runtime, log, trace):
-    """Check everything a run needs before it starts, then run; the journal appears only when complete."""
+    """Check everything a run needs before it starts, then run; the journal (a folder of segments) takes its
+    place only when complete, so a failed run loses nothing that was there."""
     try:
         parse(Path(scenario).read_text(encoding="utf-8"), scenario)
     except OSError as e:
@@ -40,24 +42,29 @@ def simulate(scenario, runtime, log, trace):
     stem = Path(scenario).stem
     log = Path(log or Path("build/sim") / (stem + ".journal"))
     trace = Path(trace or log.with_suffix(".trace.jsonl"))
+    if log.exists() and not log.is_dir():
+        return _fail("%s exists and is not a journal folder: give another --log" % log)
     partial = log.with_name(log.name + ".partial")
-    for target in (partial, trace):
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(b"")
-        except OSError as e:
-            return _fail("cannot write %s: %s" % (target, e.strerror or e))
-    partial.unlink()
+    try:
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        trace.parent.mkdir(parents=True, exist_ok=True)
+        trace.write_bytes(b"")
+    except OSError as e:
+        return _fail("cannot write %s: %s" % (e.filename or partial, e.strerror or e))
     argv = [str(scenario), "--log", str(partial), "--trace", str(trace)]
     if runtime == "micropython":
         status = run_on_micropython(argv)
     else:
         sys.stdout.flush()
         status = boards.sim.runner.main(argv)
-    if status == 0 and partial.exists():
-        partial.replace(log)
-        print("journal: %s\ntrace:   %s" % (log, trace))
-    return status
+    if status != 0:
+        return status
+    if log.is_dir():
+        shutil.rmtree(log)
+    partial.replace(log)
+    print("journal: %s\ntrace:   %s" % (log, trace))
+    return 0
 
 
 def _fail(message):

@@ -3,7 +3,7 @@
 Runs under pytest on CPython and under tests/mp_runner.py on the MicroPython VM.
 """
 
-from firmware import cards, games
+from firmware import cards, games, journal
 from firmware.controller import (
     ALARM_FORCED,
     BETS,
@@ -236,5 +236,6 @@ def test_a_seance_records_its_table_and_every_card_record_says_where_it_belongs(
         assert r["seance"] == 1 and r["taille"] == 1 and r["card"] < cards.STOP
     assert [r["position"] for r in records] == [1, 2, 3, 4, 5]
     assert [r["coup"] for r in records] == [0, 1, 1, 1, 1]
-    times = [r["time"] for r in records]
-    assert times == sorted(times) and times[0] > 0
+    times = [r["seconds"] * 1000 + r["ms"] for r in records]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert times[0] // 1000 + journal.EPOCH_2020 > 1764460800  # after 2025-11-30: a wall clock, not uptime

@@ -4,15 +4,17 @@ import struct
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sabot.journalfile import CARD, DISPOSITION, TYPE
 
 from boards.sim.board import SimBoard
+from boards.sim.flash import MemoryStorage
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from boards.sim.storage import MemoryStorage
 from firmware import cards
 from firmware.controller import DEALING, DEALT, R_ALARM, R_CARD, R_CLEAR, R_COUP_END, R_LOAD, R_NO_MORE_BETS
-from firmware.journal import BODY, records
+from firmware.journal import BODY, FIELDS
+from tests.core.play import journal_records
 from tests.core.req import covers
 
 _ACTIONS = st.one_of(
@@ -55,7 +57,7 @@ class Watcher(Observer):
     def record(self, body, seq):
         super().record(body, seq)
         fields = struct.unpack(BODY, body)
-        if fields[0] == R_CARD and fields[7] == DEALT:
+        if fields[TYPE] == R_CARD and fields[DISPOSITION] == DEALT:
             # Never two dealt cards out of one release (S-ONE).
             assert self.release not in self.dealt_by_release
             self.dealt_by_release[self.release] = seq
@@ -79,8 +81,8 @@ def test_random_scenarios_keep_the_shoes_invariants(actions):
     board.gate.open = open_and_check
     run(watcher.watch(parse(text)), board)
 
-    journal = [fields for _, fields in records(storage.bytes())]
-    card_records = [r for r in journal if r[0] == R_CARD]
+    journal = [tuple(r[name] for name in FIELDS) for r in journal_records(storage)]
+    card_records = [r for r in journal if r[TYPE] == R_CARD]
     # Every card that left a powered shoe has its record (J-EVERY); none is recorded twice.
     assert len(card_records) == board.shoe.out - board.unseen
     assert not board.gate.is_open or board.shell.ctl.phase == DEALING or board.shell.ctl.deadline() >= 0
@@ -88,20 +90,20 @@ def test_random_scenarios_keep_the_shoes_invariants(actions):
     # Read from the card records alone, not from the controller's own R_CLOSED.
     stop = in_coup = closed = alarmed = False
     for r in journal:
-        if r[0] == R_LOAD:
+        if r[TYPE] == R_LOAD:
             stop = in_coup = closed = False
-        elif r[0] == R_NO_MORE_BETS:
+        elif r[TYPE] == R_NO_MORE_BETS:
             in_coup = True
-        elif r[0] == R_COUP_END:
+        elif r[TYPE] == R_COUP_END:
             in_coup = False
             closed = stop
-        elif r[0] == R_CARD and r[6] == cards.STOP:
+        elif r[TYPE] == R_CARD and r[CARD] == cards.STOP:
             stop = True
             closed = not in_coup
-        elif r[0] == R_ALARM:
+        elif r[TYPE] == R_ALARM:
             alarmed = True
-        elif r[0] == R_CLEAR:
+        elif r[TYPE] == R_CLEAR:
             alarmed = False
-        elif r[0] == R_CARD and r[7] == DEALT:
+        elif r[TYPE] == R_CARD and r[DISPOSITION] == DEALT:
             assert not closed, "a card dealt after the stop card's coup (S-STOP)"
             assert not alarmed, "a card dealt under an alarm (S-FORCED)"

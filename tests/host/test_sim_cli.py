@@ -6,8 +6,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from sabot.journalfile import TYPE, Reader, load_segments
+from sabot.verify import check
 
-from firmware import journal
+from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.controller import R_CARD
 from tests.conftest import SCENARIOS
 
 SABOT = str(Path(sys.executable).parent / "sabot")
@@ -27,11 +30,15 @@ def test_same_scenario_same_journal_trace_and_timeline_on_cpython_and_micropytho
         run = sabot("sim", scenario, "--runtime", runtime, "--log", log, "--trace", trace)
         assert run.returncode == 0, run.stderr
         timeline = run.stdout.split("journal: ")[0]
-        outputs[runtime] = (log.read_bytes(), trace.read_bytes(), timeline)
+        segments = {p.name: p.read_bytes() for p in sorted(log.iterdir())}
+        outputs[runtime] = (segments, trace.read_bytes(), timeline)
     assert outputs["cpython"] == outputs["micropython"]
-    data, trace, timeline = outputs["cpython"]
-    cards = sum(1 for _, fields in journal.records(data) if fields[0] == 5)
-    assert len(data) == journal.HEADER_SIZE + journal.FRAME_SIZE * len(list(journal.records(data)))
+    _, trace, timeline = outputs["cpython"]
+    _, reader, findings = check([tmp_path / "micropython.journal"], DEVELOPMENT_KEY)
+    assert reader.records > 10 and reader.torn == 0
+    assert not [f for f in findings if f.id == "J-TAMPER"]
+    cards = sum(1 for r in Reader(load_segments([tmp_path / "cpython.journal"]), DEVELOPMENT_KEY)
+                if r.fields[TYPE] == R_CARD)
     assert "%d journalled" % cards in timeline
     for line in trace.decode().splitlines():
         assert set(json.loads(line)) & {"event", "cmd", "record", "note"}

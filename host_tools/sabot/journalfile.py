@@ -1,0 +1,186 @@
+"""Reads journal segments on the host and checks their integrity: framing, CRCs, the SHA-256 chain, the HMAC
+tags, sequence continuity and time order (J-TAMPER). Written with CPython's own hmac and hashlib, apart from
+the firmware's writer, so that one bug cannot hide itself; the format's numbers come from firmware.journal.
+"""
+
+import hmac
+import struct
+from binascii import crc32
+from hashlib import sha256
+from pathlib import Path
+
+from firmware import journal as fmt
+
+FRAME = struct.Struct("<BBI" + fmt.BODY[1:] + "%ds%dsI" % (fmt.LINK_SIZE, fmt.TAG_SIZE))
+HEADER = struct.Struct(fmt.HEADER)
+# Indexes in a record's fields, which follow fmt.FIELDS.
+(TYPE, SECONDS, MS, SEANCE, TAILLE, COUP, POSITION, CARD, DISPOSITION, CONDITION, CODE) = range(len(fmt.FIELDS))
+
+
+class Unusable(Exception):
+    """Input that is not a journal this tool can read: exit status 2."""
+
+
+class Segment:
+    def __init__(self, path, data):
+        self.path = path
+        self.data = data
+        fields = HEADER.unpack_from(data, 0)
+        (_, self.version, self.header_size, self.sabot, self.number, self.key_id, self.firmware,
+         self.previous_chain, self.previous_valid, self.seq_before) = fields
+        self.snapshot = data[fmt.HEADER_FIXED:fmt.HEADER_FIXED + fmt.SNAPSHOT_SIZE]
+        self.valid = fmt.HEADER_SIZE  # bytes up to the end of the last intact frame
+
+
+class Record:
+    __slots__ = ("seq", "fields", "segment", "offset")
+
+    def __init__(self, seq, fields, segment, offset):
+        self.seq = seq
+        self.fields = fields
+        self.segment = segment
+        self.offset = offset
+
+    @property
+    def time_ms(self):
+        """Milliseconds since 2020-01-01 UTC."""
+        return self.fields[SECONDS] * 1000 + self.fields[MS]
+
+
+class Finding:
+    def __init__(self, rid, seq, message):
+        self.id = rid
+        self.seq = seq
+        self.message = message
+
+
+def load_segments(paths):
+    """Segments from files and folders of *.sbj, in segment order; Unusable when a file is not a journal."""
+    files = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = sorted(path.glob("*.sbj"))
+            if not found:
+                raise Unusable("%s: no journal segments (*.sbj) in this folder" % path)
+            files += found
+        elif path.exists():
+            files.append(path)
+        else:
+            raise Unusable("%s: no such file or folder" % path)
+    segments = []
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise Unusable("%s: %s" % (path, e.strerror)) from None
+        if not data:
+            raise Unusable("%s: empty file" % path)
+        if data[:3] != fmt.MAGIC:
+            raise Unusable("%s: not a sabot journal (it does not start with SBJ)" % path)
+        if data[3] != fmt.VERSION:
+            raise Unusable("%s: journal format version %d; this verifier reads version %d" % (
+                path, data[3], fmt.VERSION))
+        if len(data) < fmt.HEADER_SIZE:
+            raise Unusable("%s: cut short inside its header (%d bytes)" % (path, len(data)))
+        segments.append(Segment(path, data))
+    segments.sort(key=lambda s: s.number)
+    return segments
+
+
+class Reader:
+    """Walks the segments once, yielding records and collecting integrity findings."""
+
+    def __init__(self, segments, key):
+        self.segments = segments
+        self.key = key
+        self.key_id = fmt.Key(key).id
+        self.findings = []
+        self.records = 0
+        self.first_seq = self.last_seq = 0
+        self.torn = 0  # bytes after the last intact record of the journal
+
+    def _finding(self, seq, message):
+        self.findings.append(Finding("J-TAMPER", seq, message))
+
+    def _tag(self, chain):
+        return hmac.digest(self.key, chain, "sha256")[:fmt.TAG_SIZE]
+
+    def __iter__(self):
+        seq = 0
+        chain = fmt.NO_CHAIN
+        last_time = 0
+        previous = None
+        for segment in self.segments:
+            data = segment.data
+            name = segment.path.name
+            if crc32(memoryview(data)[:fmt.HEADER_CRC_AT]) != struct.unpack_from("<I", data, fmt.HEADER_CRC_AT)[0]:
+                self._finding(seq, "%s: segment header altered (CRC)" % name)
+            if segment.key_id != self.key_id:
+                self._finding(seq, "%s: written under another key (key id %s)" % (name, segment.key_id.hex()))
+            header_chain = sha256(segment.previous_chain + data[:fmt.HEADER_TAG_AT]).digest()
+            if self._tag(header_chain) != data[fmt.HEADER_TAG_AT:fmt.HEADER_CRC_AT]:
+                self._finding(seq, "%s: segment header fails its HMAC" % name)
+            if previous is None:
+                if segment.number != 1 or segment.seq_before != 0:
+                    self._finding(segment.seq_before, "%s: the journal's first segments are missing (segment %d, "
+                                  "after seq %d)" % (name, segment.number, segment.seq_before))
+                seq = segment.seq_before
+            else:
+                if segment.number != previous.number + 1:
+                    self._finding(seq, "%s: segments %d to %d are missing" % (
+                        name, previous.number + 1, segment.number - 1))
+                if segment.seq_before != seq or (segment.previous_chain != chain and not previous.broken):
+                    self._finding(seq, "%s: does not continue segment %s (records removed or replaced)" % (
+                        name, previous.path.name))
+                if segment.previous_valid != previous.valid:
+                    self._finding(seq, "%s: segment %s was %d bytes long when this one began, now %d" % (
+                        name, previous.path.name, segment.previous_valid, previous.valid))
+            chain = header_chain
+            seq = segment.seq_before
+            broken = False
+            end = len(data)
+            offset = fmt.HEADER_SIZE
+            view = memoryview(data)
+            while offset + fmt.FRAME_SIZE <= end:
+                frame = FRAME.unpack_from(data, offset)
+                sync, length, frame_seq = frame[0], frame[1], frame[2]
+                if sync != fmt.SYNC or length != fmt.BODY_SIZE or crc32(
+                        view[offset:offset + fmt.CRC_AT]) != frame[-1]:
+                    if offset + fmt.FRAME_SIZE < end:
+                        self._finding(seq + 1, "%s: record at byte %d altered (CRC)" % (name, offset))
+                        broken = True
+                        offset += fmt.FRAME_SIZE
+                        seq += 1
+                        continue
+                    break  # a torn last frame: see below
+                if frame_seq != seq + 1:
+                    self._finding(frame_seq, "sequence jumps from %d to %d: records removed, duplicated or "
+                                  "reordered" % (seq, frame_seq))
+                if not broken and frame[-3] != chain[:fmt.LINK_SIZE]:
+                    self._finding(frame_seq, "chain broken before seq %d: a record removed, inserted or "
+                                  "reordered; records after it in %s cannot be authenticated" % (frame_seq, name))
+                    broken = True
+                h = sha256(chain)
+                h.update(view[offset:offset + fmt.TAG_AT])
+                chain = h.digest()
+                if not broken and self._tag(chain) != frame[-2]:
+                    self._finding(frame_seq, "record seq %d fails its HMAC: altered or forged" % frame_seq)
+                    broken = True
+                fields = frame[3:3 + len(fmt.FIELDS)]
+                time = fields[SECONDS] * 1000 + fields[MS]
+                if time < last_time:
+                    self._finding(frame_seq, "time goes back at seq %d" % frame_seq)
+                last_time = time
+                seq = frame_seq
+                offset += fmt.FRAME_SIZE
+                segment.valid = offset
+                self.records += 1
+                if not self.first_seq:
+                    self.first_seq = seq
+                yield Record(seq, fields, segment, offset - fmt.FRAME_SIZE)
+            self.last_seq = seq
+            self.torn = end - segment.valid  # in a middle segment, its successor's header must declare it
+            segment.broken = broken
+            previous = segment
+        if self.torn:
+            self._finding(seq, "journal truncated: %d bytes after seq %d are not a whole record" % (self.torn, seq))

@@ -1,0 +1,110 @@
+"""What a journal shows of the rules (H-VERIFY): re-derived from the card records on the host, independently
+of the controller that wrote them, so a controller that broke a rule cannot also hide it."""
+
+from firmware import cards, games
+from firmware.controller import (
+    DEALT,
+    DOUBLE_FEED,
+    FORCED,
+    R_CARD,
+    R_COUP_END,
+    R_LOAD,
+    R_NO_MORE_BETS,
+    R_RECOVERY,
+    R_SEANCE,
+)
+from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, POSITION, TYPE, Finding
+
+GAME_IDS = ("G-CF", "G-DTL", "G-DTO")
+ARTICLES = {
+    "G-CF": "Article 58", "G-DTL": "Article 58", "G-DTO": "Article 61", "S-ONE": "Article 58",
+    "S-LOCK": "Article 58", "S-FORCED": "Article 58", "S-BURN": "Article 58", "S-STOP": "Article 58",
+    "S-STOPPOS": "Article 58", "S-COUNT": "Article 58", "S-IDENT": "Article 58",
+    # The journal's own requirements serve the approval of the shoe's model (Article 58, "modèle agréé").
+    "J-EVERY": "Article 58", "J-DURABLE": "Article 58", "J-TAMPER": "Article 58", "J-EVENTS": "Article 58",
+}
+
+
+class Rules:
+    """Folds records one at a time; findings collects what breaks a rule."""
+
+    def __init__(self):
+        self.findings = []
+        self.game = games.CHEMIN_DE_FER
+        self.loaded = False
+        self.tailles_in_seance = 0
+        self._new_shoe()
+
+    def _new_shoe(self):
+        self.in_coup = False
+        self.coup_dealt = 0
+        self.stop_seen = False
+        self.closed = False
+        self.counts = [0] * cards.KINDS
+
+    def _find(self, rid, seq, message):
+        self.findings.append(Finding(rid, seq, message))
+
+    def feed(self, record):
+        f = record.fields
+        kind = f[TYPE]
+        seq = record.seq
+        row = games.GAMES[self.game]
+        if kind == R_CARD:
+            self._card(seq, f, row)
+        elif kind == R_NO_MORE_BETS:
+            if self.closed:
+                self._find("S-STOP", seq, "a coup opened after the stop card's coup")
+            if not self.in_coup:
+                self.coup_dealt = 0
+            self.in_coup = True
+        elif kind == R_COUP_END:
+            if self.coup_dealt < row[games.COUP_MIN]:
+                self._find(GAME_IDS[self.game], seq, "coup of %d cards, under the minimum of %d" % (
+                    self.coup_dealt, row[games.COUP_MIN]))
+            self.in_coup = False
+            self.closed = self.stop_seen
+        elif kind == R_LOAD:
+            self.game = f[CODE] if f[CODE] < len(games.GAMES) else self.game
+            self.loaded = True
+            self._new_shoe()
+            self.tailles_in_seance += 1
+            limit = games.GAMES[self.game][games.TAILLES_PER_SEANCE]
+            if limit and self.tailles_in_seance > limit:
+                self._find(GAME_IDS[self.game], seq, "taille %d in one séance: at most %d at banque ouverte" % (
+                    self.tailles_in_seance, limit))
+        elif kind == R_SEANCE:
+            self.tailles_in_seance = 0
+        elif kind == R_RECOVERY and f[CONDITION]:
+            self._find("J-DURABLE", seq, "a release was under way at a power cut: whether a card left is unknown")
+
+    def _card(self, seq, f, row):
+        card, disposition, condition = f[CARD], f[DISPOSITION], f[CONDITION]
+        if condition == FORCED:
+            if disposition == DEALT:
+                self._find("S-FORCED", seq, "a card forced past the locked gate was dealt, not burned")
+            else:
+                self._find("S-FORCED", seq, "card %s forced past the locked gate (burned)" % cards.name(card))
+        elif condition == DOUBLE_FEED:
+            self._find("S-ONE", seq, "double feed: card %s came out with the one before" % cards.name(card))
+        if card == cards.STOP:
+            behind = row[games.DECKS] * 52 + 1 - f[POSITION]
+            if behind != row[games.STOP_BEFORE]:
+                self._find("S-STOPPOS", seq, "stop card with %d cards behind it, not %d" % (
+                    behind, row[games.STOP_BEFORE]))
+            self.stop_seen = True
+            self.closed = self.closed or not self.in_coup
+        elif card < 52:
+            self.counts[card] += 1
+            if self.counts[card] > row[games.DECKS]:
+                self._find("S-COUNT", seq, "%s seen %d times in a shoe of %d decks: a foreign card" % (
+                    cards.name(card), self.counts[card], row[games.DECKS]))
+        if disposition == DEALT and condition != FORCED:
+            if self.closed:
+                self._find("S-STOP", seq, "card dealt after the stop card's coup")
+            elif not self.in_coup:
+                self._find("S-LOCK", seq, "card dealt while the shoe was locked (bets open)")
+            self.coup_dealt += 1
+            if self.coup_dealt > row[games.COUP_MAX]:
+                self._find(GAME_IDS[self.game], seq, "card %d of a coup: the maximum is %d" % (
+                    self.coup_dealt, row[games.COUP_MAX]))
