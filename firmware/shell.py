@@ -57,7 +57,8 @@ class Shell:
         journal = self.journal
         if not journal.broken and (event == EV_SEANCE or journal.due()):
             journal.rotate(self.ctl)  # segments per séance, and by size
-        if (event == EV_NO_MORE_BETS or event == EV_LOAD) and journal.free() < RESERVE_BYTES:
+        if ((event == EV_NO_MORE_BETS or event == EV_LOAD) and self.ctl.alarm != FAULT_JOURNAL_FULL
+                and journal.free() < RESERVE_BYTES):
             event, arg = EV_JOURNAL_FAILED, FAULT_JOURNAL_FULL  # never let flash fill silently
         guard = self.guard
         if guard:

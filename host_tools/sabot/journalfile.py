@@ -3,6 +3,7 @@ tags, sequence continuity and time order (J-TAMPER). Written with CPython's own 
 the firmware's writer, so that one bug cannot hide itself; the format's numbers come from firmware.journal.
 """
 
+import copy
 import hmac
 import struct
 from binascii import crc32
@@ -29,7 +30,6 @@ class Segment:
         (_, self.version, self.header_size, self.sabot, self.number, self.key_id, self.firmware,
          self.previous_chain, self.previous_valid, self.seq_before) = fields
         self.snapshot = data[fmt.HEADER_FIXED:fmt.HEADER_FIXED + fmt.SNAPSHOT_SIZE]
-        self.valid = fmt.HEADER_SIZE  # bytes up to the end of the last intact frame
 
 
 class Record:
@@ -96,8 +96,14 @@ class Reader:
         self.key_id = fmt.Key(key).id
         self.findings = []
         self.records = 0
-        self.first_seq = self.last_seq = 0
-        self.torn = 0  # bytes after the last intact record of the journal
+        self.first_seq = 0
+        self.seq = 0  # the last record's
+        self.chain = fmt.NO_CHAIN
+        self.last_time = 0
+        self.previous = None  # the last segment read
+        self.valid = 0  # its length up to the end of its last intact frame
+        self.broken = False  # whether its chain broke
+        self.torn = 0  # bytes after its last intact frame
 
     def _finding(self, seq, message):
         self.findings.append(Finding("J-TAMPER", seq, message))
@@ -106,81 +112,96 @@ class Reader:
         return hmac.digest(self.key, chain, "sha256")[:fmt.TAG_SIZE]
 
     def __iter__(self):
-        seq = 0
-        chain = fmt.NO_CHAIN
-        last_time = 0
-        previous = None
         for segment in self.segments:
-            data = segment.data
-            name = segment.path.name
-            if crc32(memoryview(data)[:fmt.HEADER_CRC_AT]) != struct.unpack_from("<I", data, fmt.HEADER_CRC_AT)[0]:
-                self._finding(seq, "%s: segment header altered (CRC)" % name)
-            if segment.key_id != self.key_id:
-                self._finding(seq, "%s: written under another key (key id %s)" % (name, segment.key_id.hex()))
-            header_chain = sha256(segment.previous_chain + data[:fmt.HEADER_TAG_AT]).digest()
-            if self._tag(header_chain) != data[fmt.HEADER_TAG_AT:fmt.HEADER_CRC_AT]:
-                self._finding(seq, "%s: segment header fails its HMAC" % name)
-            if previous is None:
-                if segment.number != 1 or segment.seq_before != 0:
-                    self._finding(segment.seq_before, "%s: the journal's first segments are missing (segment %d, "
-                                  "after seq %d)" % (name, segment.number, segment.seq_before))
-                seq = segment.seq_before
-            else:
-                if segment.number != previous.number + 1:
-                    self._finding(seq, "%s: segments %d to %d are missing" % (
-                        name, previous.number + 1, segment.number - 1))
-                if segment.seq_before != seq or (segment.previous_chain != chain and not previous.broken):
-                    self._finding(seq, "%s: does not continue segment %s (records removed or replaced)" % (
-                        name, previous.path.name))
-                if segment.previous_valid != previous.valid:
-                    self._finding(seq, "%s: segment %s was %d bytes long when this one began, now %d" % (
-                        name, previous.path.name, segment.previous_valid, previous.valid))
-            chain = header_chain
-            seq = segment.seq_before
-            broken = False
-            end = len(data)
-            offset = fmt.HEADER_SIZE
-            view = memoryview(data)
-            while offset + fmt.FRAME_SIZE <= end:
-                frame = FRAME.unpack_from(data, offset)
-                sync, length, frame_seq = frame[0], frame[1], frame[2]
-                if sync != fmt.SYNC or length != fmt.BODY_SIZE or crc32(
-                        view[offset:offset + fmt.CRC_AT]) != frame[-1]:
-                    if offset + fmt.FRAME_SIZE < end:
-                        self._finding(seq + 1, "%s: record at byte %d altered (CRC)" % (name, offset))
-                        broken = True
-                        offset += fmt.FRAME_SIZE
-                        seq += 1
-                        continue
-                    break  # a torn last frame: see below
-                if frame_seq != seq + 1:
-                    self._finding(frame_seq, "sequence jumps from %d to %d: records removed, duplicated or "
-                                  "reordered" % (seq, frame_seq))
-                if not broken and frame[-3] != chain[:fmt.LINK_SIZE]:
-                    self._finding(frame_seq, "chain broken before seq %d: a record removed, inserted or "
-                                  "reordered; records after it in %s cannot be authenticated" % (frame_seq, name))
-                    broken = True
-                h = sha256(chain)
-                h.update(view[offset:offset + fmt.TAG_AT])
-                chain = h.digest()
-                if not broken and self._tag(chain) != frame[-2]:
-                    self._finding(frame_seq, "record seq %d fails its HMAC: altered or forged" % frame_seq)
-                    broken = True
-                fields = frame[3:3 + len(fmt.FIELDS)]
-                time = fields[SECONDS] * 1000 + fields[MS]
-                if time < last_time:
-                    self._finding(frame_seq, "time goes back at seq %d" % frame_seq)
-                last_time = time
-                seq = frame_seq
-                offset += fmt.FRAME_SIZE
-                segment.valid = offset
-                self.records += 1
-                if not self.first_seq:
-                    self.first_seq = seq
-                yield Record(seq, fields, segment, offset - fmt.FRAME_SIZE)
-            self.last_seq = seq
-            self.torn = end - segment.valid  # in a middle segment, its successor's header must declare it
-            segment.broken = broken
-            previous = segment
+            yield from self.read(segment)
+        self.finish()
+
+    def checkpoint(self):
+        """A copy of this reader's progress, to go on from here with other segments (tests use it to check
+        many journals that share their first segments without reading those again)."""
+        other = copy.copy(self)
+        other.findings = list(self.findings)
+        return other
+
+    def finish(self):
         if self.torn:
-            self._finding(seq, "journal truncated: %d bytes after seq %d are not a whole record" % (self.torn, seq))
+            self._finding(self.seq, "journal truncated: %d bytes after seq %d are not a whole record" % (
+                self.torn, self.seq))
+
+    def read(self, segment):
+        """Check one segment, after those already read, and yield its records."""
+        data = segment.data
+        name = segment.path.name
+        previous = self.previous
+        if crc32(memoryview(data)[:fmt.HEADER_CRC_AT]) != struct.unpack_from("<I", data, fmt.HEADER_CRC_AT)[0]:
+            self._finding(self.seq, "%s: segment header altered (CRC)" % name)
+        if segment.key_id != self.key_id:
+            self._finding(self.seq, "%s: written under another key (key id %s)" % (name, segment.key_id.hex()))
+        header_chain = sha256(segment.previous_chain + data[:fmt.HEADER_TAG_AT]).digest()
+        if self._tag(header_chain) != data[fmt.HEADER_TAG_AT:fmt.HEADER_CRC_AT]:
+            self._finding(self.seq, "%s: segment header fails its HMAC" % name)
+        if previous is None:
+            if segment.number != 1 or segment.seq_before != 0:
+                self._finding(segment.seq_before, "%s: the journal's first segments are missing (segment %d, "
+                              "after seq %d)" % (name, segment.number, segment.seq_before))
+        else:
+            if segment.number != previous.number + 1:
+                self._finding(self.seq, "%s: segments %d to %d are missing" % (
+                    name, previous.number + 1, segment.number - 1))
+            if segment.seq_before != self.seq or (segment.previous_chain != self.chain and not self.broken):
+                self._finding(self.seq, "%s: does not continue segment %s (records removed or replaced)" % (
+                    name, previous.path.name))
+            if segment.previous_valid != self.valid:
+                self._finding(self.seq, "%s: segment %s was %d bytes long when this one began, now %d" % (
+                    name, previous.path.name, segment.previous_valid, self.valid))
+        chain = header_chain
+        seq = segment.seq_before
+        broken = False
+        last_time = self.last_time
+        end = len(data)
+        offset = valid = fmt.HEADER_SIZE
+        view = memoryview(data)
+        while offset + fmt.FRAME_SIZE <= end:
+            frame = FRAME.unpack_from(data, offset)
+            if frame[0] != fmt.SYNC or frame[1] != fmt.BODY_SIZE or crc32(
+                    view[offset:offset + fmt.CRC_AT]) != frame[-1]:
+                if offset + fmt.FRAME_SIZE < end:
+                    self._finding(seq + 1, "%s: record at byte %d altered (CRC)" % (name, offset))
+                    broken = True
+                    offset += fmt.FRAME_SIZE
+                    seq += 1
+                    continue
+                break  # a torn last frame: judged at the journal's end, or by the next segment's header
+            frame_seq = frame[2]
+            if frame_seq != seq + 1:
+                self._finding(frame_seq, "sequence jumps from %d to %d: records removed, duplicated or "
+                              "reordered" % (seq, frame_seq))
+            if not broken and frame[-3] != chain[:fmt.LINK_SIZE]:
+                self._finding(frame_seq, "chain broken before seq %d: a record removed, inserted or "
+                              "reordered; records after it in %s cannot be authenticated" % (frame_seq, name))
+                broken = True
+            h = sha256(chain)
+            h.update(view[offset:offset + fmt.TAG_AT])
+            chain = h.digest()
+            if not broken and self._tag(chain) != frame[-2]:
+                self._finding(frame_seq, "record seq %d fails its HMAC: altered or forged" % frame_seq)
+                broken = True
+            fields = frame[3:3 + len(fmt.FIELDS)]
+            time = fields[SECONDS] * 1000 + fields[MS]
+            if time < last_time:
+                self._finding(frame_seq, "time goes back at seq %d" % frame_seq)
+            last_time = time
+            seq = frame_seq
+            offset += fmt.FRAME_SIZE
+            valid = offset
+            self.records += 1
+            if not self.first_seq:
+                self.first_seq = seq
+            yield Record(seq, fields, segment, offset - fmt.FRAME_SIZE)
+        self.seq = seq
+        self.chain = chain
+        self.last_time = last_time
+        self.valid = valid
+        self.broken = broken
+        self.torn = end - valid  # in a middle segment, its successor's header must declare it
+        self.previous = segment

@@ -55,7 +55,7 @@ def verify(paths, key_file, as_json, out=sys.stdout):
     first = segments[0]
     out.write("journal: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n" % (
         first.sabot, first.firmware.rstrip(b"\0").decode("ascii", "replace"), len(segments), reader.records,
-        reader.first_seq, reader.last_seq))
+        reader.first_seq, reader.seq))
     if development:
         out.write("key: the DEVELOPMENT key, which signs the simulator's and the tests' journals, never a "
                   "casino shoe's\n")
