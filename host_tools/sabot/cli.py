@@ -1,6 +1,8 @@
 """The `sabot` command for technicians and approvers."""
 
 import argparse
+import os
+import secrets
 import sys
 
 from sabot.logview import export, show
@@ -31,7 +33,13 @@ def main(argv=None):
     table = log.add_parser("show", help="a readable table, coup by coup")
     table.add_argument("paths", nargs="+", metavar="PATH")
     table.add_argument("--key", help=key_help)
+    keys = commands.add_parser("key", help="shoe keys for the journal's HMAC").add_subparsers(
+        dest="action", required=True)
+    new = keys.add_parser("new", help="make a new random key file (docs/keys.md)")
+    new.add_argument("path", help="the key file to create; an existing file is never overwritten")
     args = parser.parse_args(argv)
+    if args.command == "key":
+        return new_key(args.path)
     if args.command == "sim":
         return simulate(args.scenario, args.runtime, args.log, args.trace)
     if args.action == "verify":
@@ -39,6 +47,19 @@ def main(argv=None):
     if args.action == "export":
         return export(args.paths, args.format, args.key)
     return show(args.paths, args.key)
+
+
+def new_key(path):
+    """32 random bytes as hexadecimal text, in a file only its owner can read."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as e:
+        print("sabot key new: error: %s: %s" % (path, e.strerror), file=sys.stderr)
+        return 2
+    with os.fdopen(fd, "w") as f:
+        f.write(secrets.token_hex(32) + "\n")
+    print("key written to %s; copy it to the shoe as /keys/sabot.key (docs/keys.md)" % path)
+    return 0
 
 
 def run():

@@ -1,0 +1,37 @@
+"""A commissioned shoe's key: made by `sabot key new`, used by the verifier, never the development key."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from boards.sim.board import SimBoard
+from boards.sim.runner import run
+from boards.sim.scenario import parse
+from boards.sim.storage import FileStorage
+from firmware.journal import Key
+
+SABOT = str(Path(sys.executable).parent / "sabot")
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY")
+def test_a_journal_under_a_shoes_own_key_verifies_with_that_key_only(tmp_path):
+    key_file = tmp_path / "sabot-0042.key"
+    made = subprocess.run([SABOT, "key", "new", str(key_file)], capture_output=True, text=True)
+    assert made.returncode == 0 and len(bytes.fromhex(key_file.read_text())) == 32
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    again = subprocess.run([SABOT, "key", "new", str(key_file)], capture_output=True, text=True)
+    assert again.returncode == 2 and "File exists" in again.stderr  # a key is never overwritten
+
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    board.key = Key(bytes.fromhex(key_file.read_text()))
+    run(parse("shoe seed=1\nno_more_bets\ndraw 4\ncoup_end"), board)
+    board.close()
+
+    own = subprocess.run([SABOT, "log", "verify", str(tmp_path / "journal"), "--key", str(key_file)],
+                         capture_output=True, text=True)
+    assert own.returncode == 0 and "DEVELOPMENT" not in own.stdout and "result: clean" in own.stdout
+    development = subprocess.run([SABOT, "log", "verify", str(tmp_path / "journal")], capture_output=True, text=True)
+    assert development.returncode == 1
+    assert "the DEVELOPMENT key" in development.stdout and "written under another key" in development.stdout
