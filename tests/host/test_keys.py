@@ -35,3 +35,16 @@ def test_a_journal_under_a_shoes_own_key_verifies_with_that_key_only(tmp_path):
     development = subprocess.run([SABOT, "log", "verify", str(tmp_path / "journal")], capture_output=True, text=True)
     assert development.returncode == 1
     assert "the DEVELOPMENT key" in development.stdout and "written under another key" in development.stdout
+
+
+@pytest.mark.req("J-TAMPER")
+def test_the_verifiers_hmac_is_rfc_2104_as_the_firmware_computes_it():
+    import hashlib
+    import hmac
+
+    from sabot.journalfile import Reader
+
+    for secret in (b"k" * 16, b"a shoe's key of 32 bytes exactly", bytes(range(100))):
+        chain = hashlib.sha256(secret).digest()
+        expected = hmac.digest(secret, chain, "sha256")[:16]
+        assert Reader([], secret)._tag(chain) == expected == Key(secret).tag(chain)
