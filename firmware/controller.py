@@ -23,7 +23,7 @@ EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
 EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
 EV_TICK = const(9)
 EV_CLEAR = const(10)  # supervisor key
-EV_JOURNAL_FAILED = const(11)  # arg: FAULT_JOURNAL (a write failed) or FAULT_JOURNAL_FULL (no room left)
+EV_FAULT = const(11)  # the board found a fault; arg: FAULT_* (journal write failed or full, events lost)
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card
@@ -51,6 +51,7 @@ FAULT_DOUBLE_FEED = const(2)
 FAULT_JAM = const(3)
 FAULT_JOURNAL = const(4)
 FAULT_JOURNAL_FULL = const(5)
+FAULT_OVERRUN = const(6)  # the interrupts' event queue overflowed: something may have gone unseen
 
 # Journal record types.
 R_BOOT = const(1)
@@ -125,7 +126,6 @@ class Controller:
         self.position = 0  # cards out of the current shoe, the stop card included
         self.stop_seen = False
         self.alarm = 0
-        self.journal_ok = True
         self._release = REL_NONE
         self._release_at = 0
         self._settle_until = 0
@@ -158,10 +158,9 @@ class Controller:
         elif event == EV_BURN:
             self._on_release_request(REL_BURN)
         elif event == EV_CLEAR:
-            if not self.alarm and self.journal_ok:
+            if not self.alarm:
                 self._refuse(REF_NO_ALARM)
             else:
-                self.journal_ok = True
                 self._emit(R_CLEAR, 0, 0, 0, self.alarm)
         elif event == EV_LOAD:
             self._on_load(arg)
@@ -176,8 +175,7 @@ class Controller:
             if arg or uncertain:
                 # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
                 self._emit(R_RECOVERY, 0, 0, uncertain, arg if arg < 65535 else 65535)
-        elif event == EV_JOURNAL_FAILED:
-            self.journal_ok = False
+        elif event == EV_FAULT:
             self._cmd(CMD_GATE_CLOSE, 0)
             self._raise(arg)
         self._show()
@@ -187,7 +185,7 @@ class Controller:
         return self._release_at + JAM_MS if self._release else -1
 
     def locked(self):
-        return self.phase != DEALING or self.alarm != 0 or not self.journal_ok
+        return self.phase != DEALING or self.alarm != 0
 
     def restore(self, body):
         """Replay one journal record at power-up, before EV_POWER_UP."""
@@ -215,7 +213,7 @@ class Controller:
     def _on_release_request(self, kind):
         if self._release or self.now < self._settle_until:
             return self._refuse(REF_BUSY)
-        if self.alarm or not self.journal_ok:
+        if self.alarm:
             return self._refuse(REF_ALARM)
         if self.phase == IDLE:
             return self._refuse(REF_NO_SHOE)
@@ -261,7 +259,7 @@ class Controller:
             return self._refuse(REF_NO_SHOE)
         if self.phase == CLOSED:
             return self._refuse(REF_CLOSED)  # S-STOP
-        if self.alarm or not self.journal_ok:
+        if self.alarm:
             return self._refuse(REF_ALARM)
         if self.phase == DEALING:
             return self._refuse(REF_IN_COUP)
@@ -272,7 +270,7 @@ class Controller:
             return self._refuse(REF_BAD_GAME)
         if self.in_coup:
             return self._refuse(REF_IN_COUP)
-        if self.alarm or not self.journal_ok or self._release:
+        if self.alarm or self._release:
             return self._refuse(REF_ALARM)
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
@@ -295,7 +293,7 @@ class Controller:
         self._cmd(CMD_BUZZER, BUZZ_REFUSED)
 
     def _show(self):
-        if self.alarm or not self.journal_ok:
+        if self.alarm:
             shown = IND_ALARM
         elif self.phase == DEALING:
             shown = IND_DEALING

@@ -9,7 +9,7 @@ from firmware.controller import (
     CMD_GATE_CLOSE,
     CMD_GATE_OPEN,
     CMD_INDICATOR,
-    EV_JOURNAL_FAILED,
+    EV_FAULT,
     EV_LOAD,
     EV_NO_MORE_BETS,
     EV_POWER_UP,
@@ -38,7 +38,7 @@ class Shell:
             cut = self.journal.recover(self.ctl)
         except (OSError, JournalError):
             # An unreadable journal: nothing is written after it, and the shoe stays locked for a technician.
-            self.handle(EV_JOURNAL_FAILED, FAULT_JOURNAL, now)
+            self.handle(EV_FAULT, FAULT_JOURNAL, now)
             return
         self.handle(EV_POWER_UP, cut, now)
 
@@ -59,7 +59,7 @@ class Shell:
             journal.rotate(self.ctl)  # segments per séance, and by size
         if ((event == EV_NO_MORE_BETS or event == EV_LOAD) and self.ctl.alarm != FAULT_JOURNAL_FULL
                 and journal.free() < RESERVE_BYTES):
-            event, arg = EV_JOURNAL_FAILED, FAULT_JOURNAL_FULL  # never let flash fill silently
+            event, arg = EV_FAULT, FAULT_JOURNAL_FULL  # never let flash fill silently
         guard = self.guard
         if guard:
             guard[0]()
@@ -81,9 +81,9 @@ class Shell:
                 self.journal.append(ctl.recs[i])
             except OSError:
                 self.gate.close()
-                if event != EV_JOURNAL_FAILED:
-                    self.decide(EV_JOURNAL_FAILED, FAULT_JOURNAL, now)
-                    self.carry_out(EV_JOURNAL_FAILED, FAULT_JOURNAL, now)
+                if event != EV_FAULT:
+                    self.decide(EV_FAULT, FAULT_JOURNAL, now)
+                    self.carry_out(EV_FAULT, FAULT_JOURNAL, now)
                 return
             if observer:
                 observer.record(self.journal.body, self.journal.seq)

@@ -1,14 +1,15 @@
 """Words for the controller's numbers, for the timeline and the trace; indexed by the constants' values."""
 
 EVENTS = ("", "power_up", "seance", "load", "no_more_bets", "coup_end", "burn", "draw", "card", "tick",
-          "clear_alarm", "journal_failed")
+          "clear_alarm", "fault")
 COMMANDS = ("", "gate_open", "gate_close", "indicator", "buzzer")
 INDICATOR = ("locked", "dealing", "alarm", "closed")
 RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding", "closed",
            "release", "recovery")
 DISPOSITIONS = ("dealt", "burned", "stop")
 CONDITIONS = ("normal", "forced", "double_feed")
-ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full")
+ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",
+          "interrupt events lost")
 FINDINGS = ("", "stop card misplaced (S-STOPPOS)", "identity over the deck count (S-COUNT)",
             "coup under the game's minimum")
 REFUSALS = ("", "no shoe loaded", "shoe locked", "shoe closed after the stop card", "alarm raised",
