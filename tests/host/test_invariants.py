@@ -4,7 +4,6 @@ import struct
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sabot.journalfile import CARD, DISPOSITION, TYPE
 
 from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage
@@ -14,6 +13,7 @@ from boards.sim.scenario import parse
 from firmware import cards
 from firmware.controller import DEALING, DEALT, R_ALARM, R_CARD, R_CLEAR, R_COUP_END, R_LOAD, R_NO_MORE_BETS
 from firmware.journal import BODY, FIELDS
+from sabot.journalfile import CARD, DISPOSITION, TYPE
 from tests.core.play import journal_records
 from tests.core.req import covers
 

@@ -10,8 +10,6 @@ import struct
 from pathlib import Path
 
 import pytest
-from sabot.journalfile import CONDITION, TYPE, Reader, Segment
-from sabot.rules import Rules
 
 from boards.sim.board import SimBoard
 from boards.sim.devkey import DEVELOPMENT_KEY
@@ -20,6 +18,8 @@ from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import journal as fmt
 from firmware.controller import R_BOOT, R_RECOVERY, R_RELEASE
+from sabot.journalfile import CONDITION, TYPE, Reader, Segment
+from sabot.rules import Rules
 from tests.conftest import SCENARIOS
 
 SHOE = (SCENARIOS / "full_shoe_chemin_de_fer.txt").read_text()

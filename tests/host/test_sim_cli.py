@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from sabot.journalfile import TYPE, Reader, load_segments
-from sabot.verify import check
 
 from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware.controller import R_CARD
+from sabot.journalfile import TYPE, Reader, load_segments
+from sabot.verify import check
 from tests.conftest import SCENARIOS
 
 SABOT = str(Path(sys.executable).parent / "sabot")

@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from sabot.journalfile import Unusable
-from sabot.verify import check
 
 from boards.sim.board import SimBoard
 from boards.sim.devkey import DEVELOPMENT_KEY
@@ -17,6 +15,8 @@ from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import journal as fmt
+from sabot.journalfile import Unusable
+from sabot.verify import check
 from tests.conftest import SCENARIOS
 
 SABOT = str(Path(sys.executable).parent / "sabot")
