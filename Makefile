@@ -2,11 +2,20 @@
 VENV := .venv
 BIN := $(VENV)/bin
 SETUP := $(VENV)/.setup-done
-MPY_SOURCES := $(wildcard firmware/*.py boards/__init__.py boards/sim/*.py)
-MPY_FILES := $(MPY_SOURCES:%.py=build/mpy/%.mpy)
 SCENARIO ?= boards/sim/scenarios/full_shoe_chemin_de_fer.txt
 
-.PHONY: setup sim test lint mpy clean
+# A board's build: the firmware, its board folder(s), compiled for its processor (docs/architecture.md).
+BOARD ?= sim
+ARCH_rpi_pico := -march=armv6m
+ARCH_esp32 := -march=xtensawin
+DIRS_sim := boards/sim
+DIRS_rpi_pico := boards/mcu boards/rpi_pico
+DIRS_esp32 := boards/mcu boards/esp32
+OUT := build/$(BOARD)
+SOURCES := $(filter-out %/manifest.py,$(wildcard firmware/*.py boards/__init__.py $(addsuffix /*.py,$(DIRS_$(BOARD)))))
+MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py
+
+.PHONY: setup sim test lint mpy deploy vboard clean
 
 setup: $(SETUP)
 
@@ -29,9 +38,22 @@ lint: $(SETUP)
 # The firmware as a device loads it: bytecode from mpy-cross, which rejects what MicroPython cannot compile.
 mpy: $(SETUP) $(MPY_FILES)
 
-build/mpy/%.mpy: %.py $(SETUP)
+$(OUT)/%.mpy: %.py $(SETUP)
 	@mkdir -p $(dir $@)
-	$(BIN)/mpy-cross -s $< -o $@ $<
+	$(BIN)/mpy-cross $(ARCH_$(BOARD)) -s $< -o $@ $<
+
+$(OUT)/main.py: boards/main.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# Copy a board's build to a device with mpremote, then check every file on it by SHA-256.
+deploy: mpy
+	@test -n "$(PORT)" || (echo "usage: make deploy BOARD=rpi_pico PORT=/dev/ttyACM0"; exit 2)
+	$(BIN)/sabot deploy --port $(PORT) $(OUT)
+
+# The virtual board: the sim build inside the MicroPython unix port, reachable by mpremote.
+vboard: mpy
+	$(BIN)/sabot vboard $(if $(SCENARIO_VB),--scenario $(SCENARIO_VB))
 
 clean:
 	rm -rf build

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 from boards.sim.devkey import DEVELOPMENT_KEY
-from boards.sim.storage import FileStorage
 from firmware import journal
 from firmware.cards import STOP
 from firmware.controller import (
@@ -26,6 +25,7 @@ from firmware.controller import (
     STOP_CARD,
     Controller,
 )
+from firmware.storage import FileStorage
 from sabot.verify import check
 
 

@@ -13,9 +13,9 @@ MICROPYTHON = str(Path(sys.executable).parent / "micropython")
 
 @pytest.fixture(scope="session")
 def mpy_build():
-    """build/mpy as `make mpy` leaves it: the firmware as a device loads it."""
+    """build/sim as `make mpy` leaves it: the firmware as a device loads it."""
     subprocess.run(["make", "-s", "-C", str(ROOT), "mpy"], check=True, capture_output=True)
-    return ROOT / "build" / "mpy"
+    return ROOT / "build" / "sim"
 
 
 def micropython(args, path, cwd, heapsize=None):

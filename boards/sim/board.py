@@ -10,8 +10,9 @@ from boards.sim.shoe import PhysicalShoe
 from firmware.controller import EV_CARD, EV_TICK
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
+from firmware.version import identity
 
-FIRMWARE = b"sabot 0.2.0 sim\x00"  # 16 bytes naming the build in each segment header
+FIRMWARE = identity("sim")  # names the build in each segment header
 START_MS = 218188800000  # 2026-11-30T08:00:00Z in ms since 2020-01-01: the sim's wall clock at power-on
 
 

@@ -8,9 +8,9 @@ import sys
 from boards.sim.board import SimBoard
 from boards.sim.scenario import ScenarioError, commands
 from boards.sim.shoe import shuffled_shoe, with_stop_card
-from boards.sim.storage import FileStorage
 from firmware import games
 from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
+from firmware.storage import FileStorage
 
 GAP_MS = 500  # the croupier's rhythm between two actions
 

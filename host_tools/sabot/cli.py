@@ -5,6 +5,7 @@ import os
 import secrets
 import sys
 
+from sabot.device import deploy, pull_log, vboard
 from sabot.logview import export, show
 from sabot.simulate import simulate
 from sabot.verify import verify
@@ -17,7 +18,7 @@ def main(argv=None):
     sim.add_argument("scenario", help="scenario file (see docs/scenarios.md)")
     sim.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
                      help="run the firmware in this Python or inside the MicroPython unix port")
-    sim.add_argument("--log", help="journal folder to write (default build/sim/NAME.journal)")
+    sim.add_argument("--log", help="journal folder to write (default build/runs/NAME.journal)")
     sim.add_argument("--trace", help="JSON Lines trace to write (default beside the journal)")
     log = commands.add_parser("log", help="verify, export or show a card journal").add_subparsers(
         dest="action", required=True)
@@ -37,7 +38,24 @@ def main(argv=None):
         dest="action", required=True)
     new = keys.add_parser("new", help="make a new random key file (docs/keys.md)")
     new.add_argument("path", help="the key file to create; an existing file is never overwritten")
+    board = commands.add_parser("vboard", help="the virtual board: firmware and sim board behind a pty")
+    board.add_argument("--scenario", help="a scenario the board plays at start (config.json names it)")
+    board.add_argument("--fs", help="the board's filesystem folder (default: a new temporary folder)")
+    board.add_argument("--blank", action="store_true", help="start empty, as a new board: deploy with make deploy")
+    put = commands.add_parser("deploy", help="copy a build to a device with mpremote and check it by hash")
+    put.add_argument("build", help="the build folder, e.g. build/rpi_pico (make mpy BOARD=rpi_pico)")
+    put.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
+    put.add_argument("--check-only", action="store_true", help="only compare the device's files with the build")
+    pull = commands.add_parser("pull-log", help="fetch the journal from a device over mpremote")
+    pull.add_argument("dest", nargs="?", default="journal", help="folder for the segments (default ./journal)")
+    pull.add_argument("--port", required=True)
     args = parser.parse_args(argv)
+    if args.command == "vboard":
+        return vboard(args.scenario, args.fs, args.blank)
+    if args.command == "deploy":
+        return deploy(args.port, args.build, args.check_only)
+    if args.command == "pull-log":
+        return pull_log(args.port, args.dest)
     if args.command == "key":
         return new_key(args.path)
     if args.command == "sim":

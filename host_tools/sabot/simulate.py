@@ -40,7 +40,7 @@ def simulate(scenario, runtime, log, trace):
     except ScenarioError as e:
         return _fail(str(e))
     stem = Path(scenario).stem
-    log = Path(log or Path("build/sim") / (stem + ".journal"))
+    log = Path(log or Path("build/runs") / (stem + ".journal"))
     trace = Path(trace or log.with_suffix(".trace.jsonl"))
     if log.exists() and not log.is_dir():
         return _fail("%s exists and is not a journal folder: give another --log" % log)

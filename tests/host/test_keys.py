@@ -9,8 +9,8 @@ import pytest
 from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from boards.sim.storage import FileStorage
 from firmware.journal import Key
+from firmware.storage import FileStorage
 
 SABOT = str(Path(sys.executable).parent / "sabot")
 

@@ -1,4 +1,4 @@
-"""Journal segments as files in a folder: what the sim board writes, as a board writes them on littlefs."""
+"""Journal segments as files in a folder: on a board's littlefs, in the sim, on the virtual board alike."""
 
 import os
 

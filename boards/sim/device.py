@@ -1,0 +1,63 @@
+"""The virtual board's device side: the sim board on the device's own filesystem, for `sabot vboard`.
+
+mpremote reaches it as it reaches a Pico: play() runs a scenario to its end (the journal lands in
+journal/), serve() then runs the controller's loop until a technician interrupts it (Ctrl-C).
+"""
+
+import select
+import sys
+
+from boards.sim.board import SimBoard
+from boards.sim.observer import Observer
+from boards.sim.runner import run
+from boards.sim.scenario import commands
+from firmware.device import JOURNAL
+from firmware.events import EventRing
+from firmware.runtime import Runtime
+from firmware.storage import FileStorage
+
+BOARD = None  # the running board, for a technician's questions over mpremote
+
+
+def play(path="scenario.txt"):
+    """Check, then play a scenario on the board (powered on at first use); it stays powered after."""
+    global BOARD
+    with open(path) as f:
+        for _ in commands(f, path):
+            pass
+    if BOARD is None:
+        observer = Observer(sys.stdout)
+        BOARD = SimBoard(FileStorage(JOURNAL), observer=observer)
+        observer.wall_ms = BOARD.wall_ms
+    with open(path) as f:
+        run(commands(f, path), BOARD)
+
+
+def serve():
+    """The controller's loop on the sim board's devices, on its virtual clock, until interrupted."""
+    global BOARD
+    if BOARD is None or BOARD.shell is None:
+        BOARD = SimBoard(FileStorage(JOURNAL))
+        BOARD.power_on()
+    board = BOARD
+    Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c()).serve()
+
+
+def _idle_until_ctrl_c():
+    """What a board's USB serial does by itself: a Ctrl-C from the technician's mpremote interrupts the loop.
+    The unix port only hears SIGINT, so the virtual board watches its terminal for the byte."""
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+
+    def idle():
+        if poll.poll(5) and sys.stdin.buffer.read(1) == b"\x03":
+            raise KeyboardInterrupt
+
+    return idle
+
+
+def start(config):
+    """main.py's entry: the scenario named in config.json, if any, then the loop."""
+    if config.get("scenario"):
+        play(config["scenario"])
+    serve()

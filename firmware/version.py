@@ -1,0 +1,8 @@
+"""The firmware's version, and the 16 bytes that name a build in every journal segment header."""
+
+VERSION = "0.3.0"
+
+
+def identity(board):
+    text = ("sabot %s %s" % (VERSION, board)).encode()[:16]
+    return text + bytes(16 - len(text))
