@@ -10,7 +10,8 @@ import struct
 from firmware import games
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
-from firmware.journal import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_FIXED, pack_body
+from firmware.journal import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_COUNTS, SNAPSHOT_FIXED, pack_body
+from firmware.tableau import NONE, OPTIONAL, Coup
 
 # Events, with their argument.
 EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
@@ -24,6 +25,7 @@ EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
 EV_TICK = const(9)
 EV_CLEAR = const(10)  # supervisor key
 EV_FAULT = const(11)  # the board found a fault; arg: FAULT_* (journal write failed or full, events lost)
+EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card
@@ -66,6 +68,8 @@ R_FINDING = const(9)  # code: F_*; card: the card concerned
 R_CLOSED = const(10)
 R_RELEASE = const(11)  # intent, durable before the gate opens; code: 1 deal, 2 burn (J-DURABLE)
 R_RECOVERY = const(12)  # code: torn bytes cut (at most 65535); condition: the release left uncertain, if any
+R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
+R_RESULT = const(14)  # the coup's hands: code totals and winners, card their card counts, disposition hands
 
 # Card dispositions and conditions (J-EVERY).
 DEALT = const(0)
@@ -77,6 +81,7 @@ DOUBLE_FEED = const(2)
 
 END_BUTTON = const(0)
 END_MAXIMUM = const(1)
+END_TABLEAU = const(2)  # no hand may draw any more (T-CF, T-DT)
 
 # Findings: what the shoe sees that breaks a rule it cannot prevent.
 F_STOP_POSITION = const(1)  # S-STOPPOS; position: where the stop card was
@@ -94,6 +99,7 @@ REF_NOT_IN_COUP = const(7)
 REF_TAILLES = const(8)
 REF_NO_ALARM = const(9)
 REF_BAD_GAME = const(10)
+REF_NOT_OPTIONAL = const(11)
 
 REL_NONE = const(0)
 REL_DEAL = const(1)
@@ -102,7 +108,7 @@ REL_BURN = const(2)
 JAM_MS = const(3000)  # a release with no card by then is a jam (S-ONE)
 SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
 _MAX_CMDS = const(8)
-_MAX_RECS = const(6)
+_MAX_RECS = const(8)
 
 
 class Controller:
@@ -113,6 +119,7 @@ class Controller:
         self.n_recs = 0
         self.refused = 0
         self.counts = bytearray(KINDS)  # identities seen in this taille (S-COUNT)
+        self.hands = Coup()  # the coup's hands, by the tableau
         self.now = 0
         self.phase = IDLE
         self.game = 0
@@ -157,6 +164,8 @@ class Controller:
                 self._end_coup(END_BUTTON)
         elif event == EV_BURN:
             self._on_release_request(REL_BURN)
+        elif event == EV_STAND:
+            self._on_stand(arg)
         elif event == EV_CLEAR:
             if not self.alarm:
                 self._refuse(REF_NO_ALARM)
@@ -198,7 +207,14 @@ class Controller:
         struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
                          self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarm,
                          self.phase, self._release)
-        buf[SNAPSHOT_FIXED:] = self.counts
+        end = SNAPSHOT_FIXED + SNAPSHOT_COUNTS
+        buf[SNAPSHOT_FIXED:end] = self.counts
+        hands = self.hands
+        buf[end:end + 3] = hands.counts
+        buf[end + 3:end + 6] = hands.totals
+        buf[end + 6:end + 9] = hands.third
+        buf[end + 9:end + 12] = hands.stood
+        buf[end + 12] = hands.known
 
     def load_snapshot(self, buf):
         (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
@@ -206,7 +222,15 @@ class Controller:
             SNAPSHOT, buf, 0)
         self.in_coup = bool(in_coup)
         self.stop_seen = bool(stop_seen)
-        self.counts[:] = buf[SNAPSHOT_FIXED:]
+        end = SNAPSHOT_FIXED + SNAPSHOT_COUNTS
+        self.counts[:] = buf[SNAPSHOT_FIXED:end]
+        hands = self.hands
+        hands.hands = 3 if self.game != games.CHEMIN_DE_FER else 2
+        hands.counts[:] = buf[end:end + 3]
+        hands.totals[:] = buf[end + 3:end + 6]
+        hands.third[:] = buf[end + 6:end + 9]
+        hands.stood[:] = buf[end + 9:end + 12]
+        hands.known = bool(buf[end + 12])
 
     # Inputs.
 
@@ -234,7 +258,8 @@ class Controller:
         if kind:
             self._settle_until = self.now + SETTLE_MS
             disposition = STOP_CARD if card == STOP else (BURNED if kind == REL_BURN else DEALT)
-            self._emit(R_CARD, card, disposition, NORMAL, 0)
+            hand = self.hands.next_hand() if disposition == DEALT and self.hands.known else NONE
+            self._emit(R_CARD, card, disposition, NORMAL, 0 if hand == NONE else hand + 1)
         elif self.now < self._settle_until:
             # A second card out of one release (S-ONE): it cannot be played, so it is burned.
             self._emit(R_CARD, card, STOP_CARD if card == STOP else BURNED, DOUBLE_FEED, 0)
@@ -251,8 +276,23 @@ class Controller:
                 self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: no other coup
         elif card != UNKNOWN and self.counts[card] > games.GAMES[self.game][games.DECKS]:
             self._emit(R_FINDING, card, 0, 0, F_FOREIGN_CARD)  # S-COUNT
-        if self.in_coup and self.coup_cards >= games.GAMES[self.game][games.COUP_MAX]:
+        if not self.in_coup:
+            return
+        if self.coup_cards >= games.GAMES[self.game][games.COUP_MAX]:
             self._end_coup(END_MAXIMUM)  # S-LOCK: the coup's maximum locks the shoe
+        elif self.hands.known and self.hands.next_hand() == NONE:
+            self._end_coup(END_TABLEAU)  # T-CF, T-DT: no hand may draw: lock without waiting for coup end
+
+    def _on_stand(self, hand):
+        hands = self.hands
+        if not self.in_coup or self._release:
+            return self._refuse(REF_NOT_IN_COUP if not self.in_coup else REF_BUSY)
+        if (not hands.known or hand >= hands.hands or hands.counts[hand] != 2 or hands.stood[hand]
+                or hands.rule(hand) != OPTIONAL or hands.dealt() < 2 * hands.hands):
+            return self._refuse(REF_NOT_OPTIONAL)  # a stand the tableau does not leave to choice
+        self._emit(R_STAND, 0, 0, 0, hand)
+        if hands.next_hand() == NONE:
+            self._end_coup(END_TABLEAU)
 
     def _on_no_more_bets(self):
         if self.phase == IDLE:
@@ -280,6 +320,11 @@ class Controller:
     def _end_coup(self, how):
         if self.coup_cards < games.GAMES[self.game][games.COUP_MIN]:
             self._emit(R_FINDING, 0, 0, 0, F_SHORT_COUP)
+        hands = self.hands
+        if hands.known and hands.dealt():
+            winners = hands.winner(0) | (hands.winner(1) << 2 if hands.hands == 3 else 0)
+            self._emit(R_RESULT, hands.counts[0] | hands.counts[1] << 2 | hands.counts[2] << 4, hands.hands, 0,
+                       hands.totals[0] | hands.totals[1] << 4 | hands.totals[2] << 8 | winners << 12)
         self._emit(R_COUP_END, 0, 0, 0, how)
         if self.stop_seen:
             self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: the coup in progress was the last one
@@ -345,9 +390,14 @@ class Controller:
                 self.stop_seen = True
             elif disposition == DEALT:
                 self.coup_cards += 1
+                if code:
+                    self.hands.add(code - 1, card)
+                elif card == UNKNOWN or condition:
+                    self.hands.known = False
         elif rtype == R_NO_MORE_BETS:
             if not self.in_coup:
                 self.coup_cards = 0
+                self.hands.start(self.game != games.CHEMIN_DE_FER)
             self.in_coup = True
             self.phase = DEALING
         elif rtype == R_COUP_END:
@@ -357,6 +407,8 @@ class Controller:
             self.phase = CLOSED
         elif rtype == R_RELEASE:
             self._release = code
+        elif rtype == R_STAND:
+            self.hands.stood[code] = 1
         elif rtype == R_ALARM:
             self._release = REL_NONE  # whatever was under way, the gate is shut
             self.alarm = code

@@ -38,10 +38,11 @@ HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key
 HEADER_FIXED = const(76)  # previous segment's valid length, sequence number of the record before this segment
 SNAPSHOT = "<HHHBBHBBHBBBB"  # see Controller.snapshot()
 SNAPSHOT_FIXED = const(18)
-SNAPSHOT_SIZE = const(72)  # the fixed part, then one count a card code (S-COUNT)
-HEADER_TAG_AT = const(148)
-HEADER_CRC_AT = const(164)
-HEADER_SIZE = const(168)
+SNAPSHOT_COUNTS = const(54)  # after the fixed part: one count a card code (S-COUNT)
+SNAPSHOT_SIZE = const(85)  # then the coup's hands: counts, totals, third cards, stood (3 bytes each), known
+HEADER_TAG_AT = const(161)
+HEADER_CRC_AT = const(177)
+HEADER_SIZE = const(181)
 
 SEGMENT_RECORDS = const(4096)
 RESERVE_BYTES = const(64 * FRAME_SIZE)  # flash kept free for a coup under way and its faults; no coup starts below

@@ -7,6 +7,7 @@ hears of the card, buttons are dead while the power is off, and power-up recover
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, VirtualClock
 from boards.sim.devkey import DEVELOPMENT_KEY
 from boards.sim.shoe import PhysicalShoe
+from firmware.cards import STOP, UNKNOWN
 from firmware.controller import EV_CARD, EV_TICK
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
@@ -31,6 +32,7 @@ class SimBoard:
         self.segment_records = segment_records
         self.shell = None
         self.unseen = 0  # cards that left while the shoe had no power
+        self.reader = True  # a card reader is fitted; without it only the stop card is recognised
 
     def wall_ms(self):
         return START_MS + self.clock.now
@@ -77,7 +79,7 @@ class SimBoard:
     def _sensed(self, card):
         self.gate.close()  # what the sensor's interrupt handler does on a real board, first
         if self.shell:
-            self._handle(EV_CARD, card)
+            self._handle(EV_CARD, card if self.reader or card == STOP else UNKNOWN)
         else:
             self.unseen += 1
 

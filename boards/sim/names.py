@@ -1,11 +1,11 @@
 """Words for the controller's numbers, for the timeline and the trace; indexed by the constants' values."""
 
 EVENTS = ("", "power_up", "seance", "load", "no_more_bets", "coup_end", "burn", "draw", "card", "tick",
-          "clear_alarm", "fault")
+          "clear_alarm", "fault", "stand")
 COMMANDS = ("", "gate_open", "gate_close", "indicator", "buzzer")
 INDICATOR = ("locked", "dealing", "alarm", "closed")
 RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding", "closed",
-           "release", "recovery")
+           "release", "recovery", "stand", "result")
 DISPOSITIONS = ("dealt", "burned", "stop")
 CONDITIONS = ("normal", "forced", "double_feed")
 ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",
@@ -14,6 +14,9 @@ FINDINGS = ("", "stop card misplaced (S-STOPPOS)", "identity over the deck count
             "coup under the game's minimum")
 REFUSALS = ("", "no shoe loaded", "shoe locked", "shoe closed after the stop card", "alarm raised",
             "a release is under way", "a coup is under way", "no coup under way",
-            "two tailles already in this séance", "no alarm to clear", "unknown game")
-ENDS = ("coup end pressed", "maximum reached")
+            "two tailles already in this séance", "no alarm to clear", "unknown game",
+            "the tableau leaves this hand no choice")
+ENDS = ("coup end pressed", "maximum reached", "no hand may draw")
+HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
+WINNERS = ("", "ponte", "banque", "égalité")
 RELEASES = ("", "deal", "burn")

@@ -22,7 +22,9 @@ from firmware.controller import (
     R_NO_MORE_BETS,
     R_RECOVERY,
     R_RELEASE,
+    R_RESULT,
     R_SEANCE,
+    R_STAND,
 )
 from firmware.journal import BODY
 
@@ -41,6 +43,7 @@ class Observer:
         self.findings = 0
         self.alarms = 0
         self.now = 0
+        self.game = 0  # of the shoe loaded last: names the hands
         self.wall_ms = None  # the board's clock, to time lines that are not records
 
     def note(self, now, text):
@@ -84,13 +87,27 @@ class Observer:
         if rtype == R_CARD:
             where = "coup %d" % coup if disposition == 0 else "       "
             text = "%s  card %3d  %-4s %s" % (where, position, card_name(card), names.DISPOSITIONS[disposition])
+            if code:
+                text += " to %s" % names.HANDS[self.game != 0][code - 1]
             if condition:
                 text += " (%s)" % names.CONDITIONS[condition].replace("_", " ")
+        elif rtype == R_RESULT:
+            hands = names.HANDS[disposition == 3]
+            text = "coup %d result: %s" % (coup, ", ".join(
+                "%s %d" % (hands[i], code >> 4 * i & 15) for i in range(disposition)))
+            winners = [names.WINNERS[code >> 12 + 2 * i & 3] for i in range(disposition - 1)]
+            if disposition == 2:
+                text += "; winner: %s" % winners[0]
+            else:
+                text += "; tableau1: %s, tableau2: %s" % (winners[0], winners[1])
+        elif rtype == R_STAND:
+            text = "coup %d: %s stands (croupier's announcement)" % (coup, names.HANDS[self.game != 0][code])
         elif rtype == R_NO_MORE_BETS:
             text = "coup %d: no more bets, shoe unlocked" % coup
         elif rtype == R_COUP_END:
             text = "coup %d ends: %s, shoe locked" % (coup, names.ENDS[code])
         elif rtype == R_LOAD:
+            self.game = code
             row = games.GAMES[code]
             text = "taille %d: %s shoe loaded, %d decks, stop card before the last %d" % (
                 taille, row[games.NAME], row[games.DECKS], row[games.STOP_BEFORE])

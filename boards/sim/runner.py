@@ -9,7 +9,7 @@ from boards.sim.board import SimBoard
 from boards.sim.scenario import ScenarioError, commands
 from boards.sim.shoe import shuffled_shoe, with_stop_card
 from firmware import games
-from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
+from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE, EV_STAND
 from firmware.storage import FileStorage
 
 GAP_MS = 500  # the croupier's rhythm between two actions
@@ -44,6 +44,11 @@ def run(steps, board):
             for _ in range(a):
                 board.advance(GAP_MS)
                 board.shoe.force()
+        elif command == "stand":
+            board.advance(GAP_MS)
+            board.press(EV_STAND, a)
+        elif command == "reader":
+            board.reader = a
         elif command == "double":
             board.shoe.double = True
         elif command == "jam":

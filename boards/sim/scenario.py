@@ -7,7 +7,8 @@ from firmware import cards, games
 
 _COUNTED = ("draw", "burn", "force")  # optional count N, default 1
 _PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm")
-_NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam")
+_NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
+_HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000
 
 
@@ -59,7 +60,7 @@ def _shoe(words):
     return "shoe_cards", stack, stop_after
 
 
-def _command(words):
+def _command(words, game):
     name, rest = words[0], words[1:]
     if name in _COUNTED:
         if len(rest) > 1:
@@ -82,6 +83,15 @@ def _command(words):
         if len(rest) != 1:
             raise ValueError("wait needs a time in milliseconds")
         return name, _number(rest[0], "wait"), 0
+    if name == "stand":
+        hands = _HANDS[game != games.CHEMIN_DE_FER]
+        if len(rest) != 1 or rest[0] not in hands:
+            raise ValueError("stand needs one hand of %s: %s" % (games.GAMES[game][games.NAME], " ".join(hands)))
+        return name, hands.index(rest[0]), 0
+    if name == "reader":
+        if rest not in (["on"], ["off"]):
+            raise ValueError("reader needs on or off")
+        return name, rest[0] == "on", 0
     if name == "seance":
         return name, _number(_options(rest, ("table",)).get("table", "1"), "table", 1), 0
     raise ValueError("unknown command %r" % name)
@@ -92,12 +102,15 @@ def commands(lines, path="<scenario>"):
     is wrong') at the first fault. Streams, so a long scenario never has to fit in a small heap."""
     loaded = False
     number = 0
+    game = games.CHEMIN_DE_FER
     for number, line in enumerate(lines, 1):
         words = line.split("#", 1)[0].split()
         if not words:
             continue
         try:
-            command = _command(words)
+            command = _command(words, game)
+            if command[0] == "game":
+                game = command[1]
             if command[0] in _NEED_SHOE and not loaded:
                 raise ValueError("%s before any shoe is loaded (add a 'shoe seed=N' line first)" % words[0])
         except ValueError as e:

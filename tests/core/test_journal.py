@@ -62,7 +62,7 @@ def test_flash_never_fills_silently_the_shoe_locks_while_there_is_room_to_say_wh
     alarms = p.alarms()
     assert alarms == [FAULT_JOURNAL_FULL]
     assert p.ctl.locked() and "journal flash nearly full" in p.text()
-    assert p.board.shoe.out == kinds.count(R_CARD) > 100  # every card that left has its record
+    assert p.board.shoe.out == kinds.count(R_CARD) > 50  # every card that left has its record
     assert "refused draw: alarm raised" in p.text()
     assert p.storage.free() > 0
 

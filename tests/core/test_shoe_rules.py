@@ -59,7 +59,7 @@ def test_each_release_lets_exactly_one_card_out():
 @covers("S-LOCK", "G-CF", "G-DTL", "G-DTO")
 def test_the_coup_maximum_locks_the_shoe_without_coup_end():
     for name, most in (("chemin_de_fer", 6), ("deux_tableaux_limitee", 9), ("deux_tableaux_ouverte", 9)):
-        p = play("game " + name, "shoe seed=3", "no_more_bets", "draw 12")
+        p = play("game " + name, "reader off", "shoe seed=3", "no_more_bets", "draw 12")  # no tableau: maxima
         assert len(dealt(p)) == most, name
         assert p.of_type(R_COUP_END)[0]["coup"] == 1
         assert p.ctl.phase == BETS and p.ctl.locked()
@@ -146,7 +146,8 @@ def test_forced_cards_are_burned_and_the_alarm_holds_the_lock_until_the_supervis
 
 @covers("S-FORCED")
 def test_a_card_forced_mid_coup_pauses_the_coup_which_resumes_after_the_clear():
-    p = play(TWELVE, "no_more_bets", "draw 2", "force", "draw", "clear_alarm", "draw", "no_more_bets", "draw 5")
+    p = play("reader off", TWELVE, "no_more_bets", "draw 2", "force", "draw", "clear_alarm", "draw", "no_more_bets",
+             "draw 5")
     assert [(r["coup"], r["condition"]) for r in p.cards()] == [(1, NORMAL)] * 2 + [(1, FORCED)] + [(1, NORMAL)] * 4
     assert p.of_type(R_COUP_END)[0]["position"] == 7  # the forced card does not count towards the maximum
 
@@ -181,7 +182,7 @@ def test_burning_is_allowed_between_coups_only_and_each_burned_card_is_logged():
 
 @covers("S-FAILSAFE")
 def test_after_a_power_cut_the_gate_is_locked_and_the_shoe_waits_for_the_croupier():
-    p = play(TWELVE, "no_more_bets", "draw 3", "power_cut", "draw", "power_on", "draw",
+    p = play("reader off", TWELVE, "no_more_bets", "draw 3", "power_cut", "draw", "power_on", "draw",
              "no_more_bets", "draw 3")
     assert not p.board.gate.is_open
     assert p.text().count("refused draw: shoe locked") == 1

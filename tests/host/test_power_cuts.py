@@ -228,4 +228,4 @@ def test_recovery_reads_only_the_last_segment():
     last = storage.segments()[-1]
     board.power_on()
     assert last > 20 and reads == [last]
-    assert board.shell.ctl.taille == 2 and board.shell.ctl.position == 310
+    assert board.shell.ctl.taille == 2 and board.shell.ctl.position == 308
