@@ -4,7 +4,7 @@ try:
     from micropython import const
 except ImportError:  # CPython: const() is only an optimisation hint on the device.
 
-    def const(value):
+    def const(value):  # type: ignore[misc]
         return value
 
 

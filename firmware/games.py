@@ -15,7 +15,7 @@ CHEMIN_DE_FER = const(0)
 DEUX_TABLEAUX_LIMITEE = const(1)
 DEUX_TABLEAUX_OUVERTE = const(2)
 
-GAMES = (
+GAMES = (  # type: tuple[tuple, ...]
     ("chemin_de_fer", 6, (3, 3), 7, 4, 6, 0),  # G-CF
     ("deux_tableaux_limitee", 3, (2, 1), 10, 6, 9, 0),  # G-DTL
     ("deux_tableaux_ouverte", 6, (3, 3), 10, 6, 9, 2),  # G-DTO, Article 61: two tailles per séance

@@ -203,7 +203,8 @@ class Journal:
 
     def append(self, body):
         """Write one record and flush it. After a failed write nothing more is written until recovery."""
-        if self.broken:
+        stream = self._stream
+        if self.broken or stream is None:
             raise OSError(5)
         frame = self._frame
         now = self.wall_ms()
@@ -215,8 +216,8 @@ class Journal:
         frame[TAG_AT:CRC_AT] = self.key.tag(chain)
         struct.pack_into("<I", frame, CRC_AT, crc32(memoryview(frame)[:CRC_AT]))
         try:
-            self._stream.write(frame)
-            self._stream.flush()
+            stream.write(frame)
+            stream.flush()
         except OSError:
             self.broken = True
             raise

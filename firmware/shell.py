@@ -76,6 +76,10 @@ class Shell:
         observer = self.observer
         if observer:
             observer.event(event, arg, now, ctl)
+        cmds = ctl.cmds
+        for i in range(ctl.n_cmds):
+            if cmds[2 * i] == CMD_GATE_CLOSE:
+                self.gate.close()  # a step that locks locks first; only opening waits for the records
         for i in range(ctl.n_recs):
             try:
                 self.journal.append(ctl.recs[i])
@@ -87,7 +91,6 @@ class Shell:
                 return
             if observer:
                 observer.record(self.journal.body, self.journal.seq)
-        cmds = ctl.cmds
         for i in range(ctl.n_cmds):
             command = cmds[2 * i]
             arg = cmds[2 * i + 1]

@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -131,11 +132,18 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
     out.write("virtual board on %s (filesystem %s)\n" % (os.ttyname(slave), fs))
     out.write("try: mpremote connect %s resume exec \"print('hello')\"\n" % os.ttyname(slave))
     out.flush()
+    signal.signal(signal.SIGTERM, _stop)  # a terminated vboard takes its MicroPython process with it
     try:
         return process.wait()
     except KeyboardInterrupt:
-        process.terminate()
         return 0
     finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
         os.close(master)
         os.close(slave)
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
