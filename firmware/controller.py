@@ -79,8 +79,8 @@ NORMAL = const(0)
 FORCED = const(1)
 DOUBLE_FEED = const(2)
 
-END_BUTTON = const(0)
-END_MAXIMUM = const(1)
+_END_BUTTON = const(0)
+_END_MAXIMUM = const(1)
 END_TABLEAU = const(2)  # no hand may draw any more (T-CF, T-DT)
 
 # Findings: what the shoe sees that breaks a rule it cannot prevent.
@@ -89,24 +89,24 @@ F_FOREIGN_CARD = const(2)  # S-COUNT
 F_SHORT_COUP = const(3)  # coup ended under the game's minimum (G-*)
 
 # Why an input was refused (refused is 0 when it was accepted).
-REF_NO_SHOE = const(1)
-REF_LOCKED = const(2)
-REF_CLOSED = const(3)
-REF_ALARM = const(4)
-REF_BUSY = const(5)
-REF_IN_COUP = const(6)
-REF_NOT_IN_COUP = const(7)
-REF_TAILLES = const(8)
-REF_NO_ALARM = const(9)
-REF_BAD_GAME = const(10)
-REF_NOT_OPTIONAL = const(11)
+_REF_NO_SHOE = const(1)
+_REF_LOCKED = const(2)
+_REF_CLOSED = const(3)
+_REF_ALARM = const(4)
+_REF_BUSY = const(5)
+_REF_IN_COUP = const(6)
+_REF_NOT_IN_COUP = const(7)
+_REF_TAILLES = const(8)
+_REF_NO_ALARM = const(9)
+_REF_BAD_GAME = const(10)
+_REF_NOT_OPTIONAL = const(11)
 
-REL_NONE = const(0)
-REL_DEAL = const(1)
-REL_BURN = const(2)
+_REL_NONE = const(0)
+_REL_DEAL = const(1)
+_REL_BURN = const(2)
 
 JAM_MS = const(3000)  # a release with no card by then is a jam (S-ONE)
-SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
+_SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
 _MAX_CMDS = const(8)
 _MAX_RECS = const(8)
 
@@ -133,7 +133,7 @@ class Controller:
         self.position = 0  # cards out of the current shoe, the stop card included
         self.stop_seen = False
         self.alarm = 0
-        self._release = REL_NONE
+        self._release = _REL_NONE
         self._release_at = 0
         self._settle_until = 0
         self._shown = -1
@@ -148,7 +148,7 @@ class Controller:
         if event == EV_CARD:
             self._on_card(arg)
         elif event == EV_DRAW:
-            self._on_release_request(REL_DEAL)
+            self._on_release_request(_REL_DEAL)
         elif event == EV_TICK:
             if self._release and now - self._release_at >= JAM_MS:
                 self._cmd(CMD_GATE_CLOSE, 0)
@@ -157,25 +157,25 @@ class Controller:
             self._on_no_more_bets()
         elif event == EV_COUP_END:
             if not self.in_coup:
-                self._refuse(REF_NOT_IN_COUP)
+                self._refuse(_REF_NOT_IN_COUP)
             elif self._release:
-                self._refuse(REF_BUSY)
+                self._refuse(_REF_BUSY)
             else:
-                self._end_coup(END_BUTTON)
+                self._end_coup(_END_BUTTON)
         elif event == EV_BURN:
-            self._on_release_request(REL_BURN)
+            self._on_release_request(_REL_BURN)
         elif event == EV_STAND:
             self._on_stand(arg)
         elif event == EV_CLEAR:
             if not self.alarm:
-                self._refuse(REF_NO_ALARM)
+                self._refuse(_REF_NO_ALARM)
             else:
                 self._emit(R_CLEAR, 0, 0, 0, self.alarm)
         elif event == EV_LOAD:
             self._on_load(arg)
         elif event == EV_SEANCE:
             if self.in_coup:
-                self._refuse(REF_IN_COUP)
+                self._refuse(_REF_IN_COUP)
             else:
                 self._emit(R_SEANCE, 0, 0, 0, arg)
         elif event == EV_POWER_UP:
@@ -236,17 +236,17 @@ class Controller:
 
     def _on_release_request(self, kind):
         if self._release or self.now < self._settle_until:
-            return self._refuse(REF_BUSY)
+            return self._refuse(_REF_BUSY)
         if self.alarm:
-            return self._refuse(REF_ALARM)
+            return self._refuse(_REF_ALARM)
         if self.phase == IDLE:
-            return self._refuse(REF_NO_SHOE)
+            return self._refuse(_REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(REF_CLOSED)
-        if kind == REL_DEAL and self.phase != DEALING:
-            return self._refuse(REF_LOCKED)  # S-LOCK
-        if kind == REL_BURN and self.in_coup:
-            return self._refuse(REF_IN_COUP)  # S-BURN: between coups only
+            return self._refuse(_REF_CLOSED)
+        if kind == _REL_DEAL and self.phase != DEALING:
+            return self._refuse(_REF_LOCKED)  # S-LOCK
+        if kind == _REL_BURN and self.in_coup:
+            return self._refuse(_REF_IN_COUP)  # S-BURN: between coups only
         self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
         self._cmd(CMD_GATE_OPEN, 0)
@@ -256,8 +256,8 @@ class Controller:
         self._cmd(CMD_GATE_CLOSE, 0)
         kind = self._release
         if kind:
-            self._settle_until = self.now + SETTLE_MS
-            disposition = STOP_CARD if card == STOP else (BURNED if kind == REL_BURN else DEALT)
+            self._settle_until = self.now + _SETTLE_MS
+            disposition = STOP_CARD if card == STOP else (BURNED if kind == _REL_BURN else DEALT)
             hand = self.hands.next_hand() if disposition == DEALT and self.hands.known else NONE
             self._emit(R_CARD, card, disposition, NORMAL, 0 if hand == NONE else hand + 1)
         elif self.now < self._settle_until:
@@ -278,43 +278,43 @@ class Controller:
             self._emit(R_FINDING, card, 0, 0, F_FOREIGN_CARD)  # S-COUNT
         if not self.in_coup:
             return
-        if self.coup_cards >= games.GAMES[self.game][games.COUP_MAX]:
-            self._end_coup(END_MAXIMUM)  # S-LOCK: the coup's maximum locks the shoe
-        elif self.hands.known and self.hands.next_hand() == NONE:
+        if self.hands.known and self.hands.next_hand() == NONE:
             self._end_coup(END_TABLEAU)  # T-CF, T-DT: no hand may draw: lock without waiting for coup end
+        elif self.coup_cards >= games.GAMES[self.game][games.COUP_MAX]:
+            self._end_coup(_END_MAXIMUM)  # S-LOCK: the coup's maximum locks the shoe
 
     def _on_stand(self, hand):
         hands = self.hands
         if not self.in_coup or self._release:
-            return self._refuse(REF_NOT_IN_COUP if not self.in_coup else REF_BUSY)
+            return self._refuse(_REF_NOT_IN_COUP if not self.in_coup else _REF_BUSY)
         if (not hands.known or hand >= hands.hands or hands.counts[hand] != 2 or hands.stood[hand]
                 or hands.rule(hand) != OPTIONAL or hands.dealt() < 2 * hands.hands):
-            return self._refuse(REF_NOT_OPTIONAL)  # a stand the tableau does not leave to choice
+            return self._refuse(_REF_NOT_OPTIONAL)  # a stand the tableau does not leave to choice
         self._emit(R_STAND, 0, 0, 0, hand)
         if hands.next_hand() == NONE:
             self._end_coup(END_TABLEAU)
 
     def _on_no_more_bets(self):
         if self.phase == IDLE:
-            return self._refuse(REF_NO_SHOE)
+            return self._refuse(_REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(REF_CLOSED)  # S-STOP
+            return self._refuse(_REF_CLOSED)  # S-STOP
         if self.alarm:
-            return self._refuse(REF_ALARM)
+            return self._refuse(_REF_ALARM)
         if self.phase == DEALING:
-            return self._refuse(REF_IN_COUP)
+            return self._refuse(_REF_IN_COUP)
         self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
 
     def _on_load(self, game):
         if game < 0 or game >= len(games.GAMES):
-            return self._refuse(REF_BAD_GAME)
+            return self._refuse(_REF_BAD_GAME)
         if self.in_coup:
-            return self._refuse(REF_IN_COUP)
+            return self._refuse(_REF_IN_COUP)
         if self.alarm or self._release:
-            return self._refuse(REF_ALARM)
+            return self._refuse(_REF_ALARM)
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
-            return self._refuse(REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
+            return self._refuse(_REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
         self._emit(R_LOAD, 0, 0, 0, game)
 
     def _end_coup(self, how):
@@ -383,7 +383,7 @@ class Controller:
         self.coup = coup
         self.position = position
         if rtype == R_CARD:
-            self._release = REL_NONE
+            self._release = _REL_NONE
             if card < STOP:
                 self.counts[card] += 1
             if card == STOP:
@@ -410,7 +410,7 @@ class Controller:
         elif rtype == R_STAND:
             self.hands.stood[code] = 1
         elif rtype == R_ALARM:
-            self._release = REL_NONE  # whatever was under way, the gate is shut
+            self._release = _REL_NONE  # whatever was under way, the gate is shut
             self.alarm = code
             if self.phase == DEALING:
                 self.phase = BETS  # the coup pauses; "no more bets" resumes it after the clear
@@ -430,7 +430,7 @@ class Controller:
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
         elif rtype == R_RECOVERY:
-            self._release = REL_NONE
+            self._release = _REL_NONE
         elif rtype == R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself

@@ -11,7 +11,7 @@ from firmware.compat import const
 NONE = const(255)  # no hand may draw: the coup is over
 DRAW = const(68)  # b"D"
 OPTIONAL = const(79)  # b"O": the croupier's "stand" input decides; without it the hand may still draw
-STAND = const(83)  # b"S"
+_STAND = const(83)  # b"S"
 
 # A ponte's (or a tableau's) two-card total: draws on 0-4, chooses on 5, stands on 6-7; 8-9 are naturals.
 PONTE = b"DDDDDOSS"
@@ -34,9 +34,9 @@ BANKER_CF = (
 DEAL_CF = b"\x00\x01\x00\x01"
 DEAL_DT = b"\x00\x01\x02\x00\x01\x02"
 
-PONTE_WINS = const(1)
-BANQUE_WINS = const(2)
-EGALITE = const(3)
+_PONTE_WINS = const(1)
+_BANQUE_WINS = const(2)
+_EGALITE = const(3)
 
 
 def value(card):
@@ -79,14 +79,14 @@ class Coup:
             self.third[hand] = points
 
     def rule(self, hand):
-        """DRAW, OPTIONAL or STAND for a hand that holds two cards, from the tableau."""
+        """DRAW, OPTIONAL or _STAND for a hand that holds two cards, from the tableau."""
         total = self.totals[hand]
         if self.hands == 2 and hand == 1:
             column = self.third[0] if self.counts[0] == 3 else 10
-            return BANKER_CF[total][column] if total < 8 else STAND
+            return BANKER_CF[total][column] if total < 8 else _STAND
         if self.hands == 3 and hand == 2:
-            return OPTIONAL if total < 8 else STAND  # the banker at deux tableaux chooses freely
-        return PONTE[total] if total < 8 else STAND
+            return OPTIONAL if total < 8 else _STAND  # the banker at deux tableaux chooses freely
+        return PONTE[total] if total < 8 else _STAND
 
     def next_hand(self):
         """The hand the next card goes to, or NONE when no hand may draw any more."""
@@ -94,25 +94,28 @@ class Coup:
         if self.hands == 2:
             if dealt < 4:
                 return DEAL_CF[dealt]
-            if self.counts[0] == 2 and self.counts[1] == 2 and (self.totals[0] >= 8 or self.totals[1] >= 8):
+            if self._natural(0) or self._natural(1):
                 return NONE  # a natural: the hands are shown
         else:
             if dealt < 6:
                 return DEAL_DT[dealt]
-            if self.counts[2] == 2 and self.totals[2] >= 8:
+            if self._natural(2):
                 return NONE  # the banker's natural settles both tableaux
         banker = self.hands - 1
         for hand in range(banker):
-            if self.counts[hand] == 2 and not self.stood[hand] and self.rule(hand) != STAND:
+            if self.counts[hand] == 2 and not self.stood[hand] and self.rule(hand) != _STAND:
                 return hand
-        if self.hands == 3 and self.totals[0] >= 8 and self.totals[1] >= 8:
+        if self.hands == 3 and self._natural(0) and self._natural(1):
             return NONE  # both tableaux natural: nothing left to play against
-        if self.counts[banker] == 2 and not self.stood[banker] and self.rule(banker) != STAND:
+        if self.counts[banker] == 2 and not self.stood[banker] and self.rule(banker) != _STAND:
             return banker
         return NONE
 
+    def _natural(self, hand):
+        return self.counts[hand] == 2 and self.totals[hand] >= 8
+
     def winner(self, tableau):
-        """Who wins a tableau (the ponte's hand at chemin de fer): PONTE_WINS, BANQUE_WINS or EGALITE."""
+        """Who wins a tableau (the ponte's hand at chemin de fer): _PONTE_WINS, _BANQUE_WINS or _EGALITE."""
         mine = self.totals[tableau]
         banker = self.totals[self.hands - 1]
-        return PONTE_WINS if mine > banker else (BANQUE_WINS if banker > mine else EGALITE)
+        return _PONTE_WINS if mine > banker else (_BANQUE_WINS if banker > mine else _EGALITE)

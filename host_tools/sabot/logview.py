@@ -17,7 +17,9 @@ from firmware.controller import (
     R_NO_MORE_BETS,
     R_RECOVERY,
     R_RELEASE,
+    R_RESULT,
     R_SEANCE,
+    R_STAND,
 )
 from firmware.journal import EPOCH_2020
 from sabot.journalfile import (
@@ -36,8 +38,8 @@ from sabot.journalfile import (
 )
 from sabot.verify import read_key
 
-COLUMNS = ("seq", "time", "event", "seance", "taille", "coup", "position", "card", "disposition", "condition",
-           "detail")
+COLUMNS = ("seq", "time", "event", "seance", "taille", "coup", "position", "card", "hand", "disposition",
+           "condition", "detail")
 _EPOCH = datetime.fromtimestamp(EPOCH_2020, UTC)
 
 
@@ -46,9 +48,28 @@ def iso_time(record):
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (moment.microsecond // 1000)
 
 
-def detail(f):
+def hand_name(game, hand):
+    hands = names.HANDS[game != games.CHEMIN_DE_FER]
+    return hands[hand] if hand < len(hands) else "hand %d" % hand
+
+
+def result_words(f, game):
+    """A result record as people say it: each hand's total, then who won each tableau."""
+    hands, code = f[DISPOSITION], f[CODE]
+    text = ", ".join("%s %d" % (hand_name(game, h), code >> 4 * h & 15) for h in range(hands))
+    winners = [names.WINNERS[code >> 12 + 2 * t & 3] for t in range(hands - 1)]
+    if hands == 2:
+        return text + "; winner: %s" % winners[0]
+    return text + "; tableau1: %s, tableau2: %s" % tuple(winners)
+
+
+def detail(f, game=games.CHEMIN_DE_FER):
     """Words for what a record's code means."""
     kind, code = f[TYPE], f[CODE]
+    if kind == R_RESULT:
+        return result_words(f, game)
+    if kind == R_STAND:
+        return "%s stands" % hand_name(game, code)
     if kind in (R_ALARM, R_CLEAR):
         return names.ALARMS[code] if code < len(names.ALARMS) else "code %d" % code
     if kind == R_FINDING:
@@ -69,7 +90,7 @@ def detail(f):
     return None
 
 
-def row(record):
+def row(record, game):
     f = record.fields
     is_card = f[TYPE] == R_CARD
     card = f[CARD]
@@ -79,10 +100,20 @@ def row(record):
         "event": names.RECORDS[f[TYPE]] if f[TYPE] < len(names.RECORDS) else "type %d" % f[TYPE],
         "seance": f[SEANCE], "taille": f[TAILLE], "coup": f[COUP], "position": f[POSITION],
         "card": (None if card == cards.UNKNOWN else cards.name(card)) if is_card else None,
+        "hand": hand_name(game, f[CODE] - 1) if is_card and f[CODE] else None,
         "disposition": names.DISPOSITIONS[f[DISPOSITION]] if is_card else None,
         "condition": names.CONDITIONS[f[CONDITION]] if is_card else None,
-        "detail": detail(f),
+        "detail": detail(f, game),
     }
+
+
+def rows(records):
+    """Each record's row, naming hands after the game of the shoe loaded last."""
+    game = games.CHEMIN_DE_FER
+    for record in records:
+        if record.fields[TYPE] == R_LOAD:
+            game = record.fields[CODE]
+        yield row(record, game)
 
 
 def _open(paths, key_file, command):
@@ -107,55 +138,78 @@ def export(paths, fmt, key_file, out=sys.stdout):
     if fmt == "csv":
         writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
         writer.writeheader()
-        for record in records:
-            writer.writerow(row(record))
+        for line in rows(records):
+            writer.writerow(line)
     else:
-        for record in records:
-            out.write(json.dumps(row(record), ensure_ascii=False) + "\n")
+        for line in rows(records):
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
     _warn_if_broken(reader, "export")
     return 0
 
 
 def show(paths, key_file, out=sys.stdout):
-    """A table, coup by coup: each coup's cards on one line, incidents between them."""
+    """A table, coup by coup: each coup's cards on one line, by hand with its result when they were read;
+    burned cards and incidents in the order they came."""
     reader, records = _open(paths, key_file, "show")
     if reader is None:
         return 2
-    line = None  # the coup being written: [label, cards]
+    game = games.CHEMIN_DE_FER
+    coup = None  # the coup under way: [number, [(hand, card text)]]
+    burned = []
 
-    def flush():
-        nonlocal line
-        if line:
-            out.write("  %-9s %s\n" % (line[0], " ".join(line[1])))
-            line = None
+    def flush_burned():
+        if burned:
+            out.write("  %-9s %s\n" % ("burned", " ".join(burned)))
+            burned.clear()
+
+    def flush_coup(result=None):
+        nonlocal coup
+        if not coup:
+            return
+        number, dealt = coup
+        coup = None
+        if result is None:
+            out.write("  %-9s %s\n" % ("coup %d" % number, " ".join(text for _, text in dealt)))
+            return
+        hands = " | ".join("%s: %s" % (hand_name(game, h), " ".join(t for hand, t in dealt if hand == h))
+                           for h in range(result[DISPOSITION]))
+        out.write("  %-9s %s  ->  %s\n" % ("coup %d" % number, hands, result_words(result, game)))
 
     for record in records:
         f = record.fields
         kind = f[TYPE]
-        clock = iso_time(record)[11:23]
         if kind == R_CARD:
-            label = "coup %d" % f[COUP] if f[DISPOSITION] == 0 and f[CONDITION] == 0 else "burned"
             text = cards.name(f[CARD])
-            if f[CONDITION]:
-                text += "(%s)" % names.CONDITIONS[f[CONDITION]].replace("_", " ")
-            if line is None or line[0] != label:
-                flush()
-                line = [label, []]
-            line[1].append(text)
-        elif kind == R_RELEASE:
+            if f[DISPOSITION] == 0 and f[CONDITION] == 0:
+                if coup is None or coup[0] != f[COUP]:
+                    flush_coup()
+                    coup = [f[COUP], []]
+                coup[1].append((f[CODE] - 1, text))
+            else:
+                if f[CONDITION]:
+                    text += "(%s)" % names.CONDITIONS[f[CONDITION]].replace("_", " ")
+                burned.append(text)
+        elif kind == R_RESULT:
+            flush_burned()
+            flush_coup(f)
+        elif kind == R_COUP_END:
+            flush_burned()
+            flush_coup()
+        elif kind in (R_RELEASE, R_STAND, R_NO_MORE_BETS):
             continue
         else:
-            if kind != R_NO_MORE_BETS or line is None or line[0] != "coup %d" % f[COUP]:
-                flush()
+            flush_burned()
             if kind == R_LOAD:
+                flush_coup()
+                game = f[CODE] if f[CODE] < len(games.GAMES) else game
                 out.write("\nTaille %d, séance %d: %s\n" % (f[TAILLE], f[SEANCE], detail(f)))
-            elif kind == R_COUP_END:
                 continue
-            elif kind not in (R_NO_MORE_BETS,):
-                words = detail(f)
-                out.write("  %s  seq %d  %s%s\n" % (clock, record.seq, names.RECORDS[kind].upper()
-                                                   if kind in (R_ALARM, R_FINDING, R_RECOVERY) else
-                                                   names.RECORDS[kind], ": " + words if words else ""))
-    flush()
+            words = detail(f, game)
+            name = names.RECORDS[kind] if kind < len(names.RECORDS) else "type %d" % kind
+            out.write("  %s  seq %d  %s%s\n" % (iso_time(record)[11:23], record.seq,
+                                               name.upper() if kind in (R_ALARM, R_FINDING, R_RECOVERY) else name,
+                                               ": " + words if words else ""))
+    flush_burned()
+    flush_coup()
     _warn_if_broken(reader, "show")
     return 0

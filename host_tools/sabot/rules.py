@@ -11,8 +11,11 @@ from firmware.controller import (
     R_LOAD,
     R_NO_MORE_BETS,
     R_RECOVERY,
+    R_RESULT,
     R_SEANCE,
+    R_STAND,
 )
+from firmware.tableau import NONE, OPTIONAL, Coup
 from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, POSITION, TYPE, Finding
 
 GAME_IDS = ("G-CF", "G-DTL", "G-DTO")
@@ -22,7 +25,10 @@ ARTICLES = {
     "S-STOPPOS": "Article 58", "S-COUNT": "Article 58", "S-IDENT": "Article 58",
     # The journal's own requirements serve the approval of the shoe's model (Article 58, "modèle agréé").
     "J-EVERY": "Article 58", "J-DURABLE": "Article 58", "J-TAMPER": "Article 58", "J-EVENTS": "Article 58",
+    # A card drawn against the tableau is a "faux tirage" (Article 60); the tableaux' results, Article 62.
+    "T-CF": "Article 60", "T-DT": "Article 60",
 }
+HAND_NAMES = (("ponte", "banque"), ("tableau 1", "tableau 2", "banque"))
 
 
 class Rules:
@@ -36,6 +42,7 @@ class Rules:
         self._new_shoe()
 
     def _new_shoe(self):
+        self.coup = Coup()  # the hands of the coup under way, re-dealt from the card records
         self.in_coup = False
         self.coup_dealt = 0
         self.stop_seen = False
@@ -57,6 +64,7 @@ class Rules:
                 self._find("S-STOP", seq, "a coup opened after the stop card's coup")
             if not self.in_coup:
                 self.coup_dealt = 0
+                self.coup.start(self.game != games.CHEMIN_DE_FER)
             self.in_coup = True
         elif kind == R_COUP_END:
             if self.coup_dealt < row[games.COUP_MIN]:
@@ -75,6 +83,15 @@ class Rules:
                     self.tailles_in_seance, limit))
         elif kind == R_SEANCE:
             self.tailles_in_seance = 0
+        elif kind == R_STAND:
+            hand = f[CODE]
+            if self.coup.known and (hand >= self.coup.hands or self.coup.rule(hand) != OPTIONAL):
+                self._find(self._tableau_id(), seq, "%s stood where the tableau leaves no choice" % (
+                    self._hand_name(hand)))
+            elif hand < 3:
+                self.coup.stood[hand] = 1
+        elif kind == R_RESULT:
+            self._result(seq, f)
         elif kind == R_RECOVERY and f[CONDITION]:
             self._find("J-DURABLE", seq, "a release was under way at a power cut: whether a card left is unknown")
 
@@ -100,6 +117,7 @@ class Rules:
                 self._find("S-COUNT", seq, "%s seen %d times in a shoe of %d decks: a foreign card" % (
                     cards.name(card), self.counts[card], row[games.DECKS]))
         if disposition == DEALT and condition != FORCED:
+            self._tableau(seq, f)
             if self.closed:
                 self._find("S-STOP", seq, "card dealt after the stop card's coup")
             elif not self.in_coup:
@@ -108,3 +126,38 @@ class Rules:
             if self.coup_dealt > row[games.COUP_MAX]:
                 self._find(GAME_IDS[self.game], seq, "card %d of a coup: the maximum is %d" % (
                     self.coup_dealt, row[games.COUP_MAX]))
+
+    def _tableau_id(self):
+        return "T-CF" if self.game == games.CHEMIN_DE_FER else "T-DT"
+
+    def _hand_name(self, hand):
+        names = HAND_NAMES[self.game != games.CHEMIN_DE_FER]
+        return names[hand] if hand < len(names) else "hand %d" % hand
+
+    def _tableau(self, seq, f):
+        """A dealt card against the tableau: it must go to the hand the rules give the next card to."""
+        coup = self.coup
+        hand = f[CODE] - 1
+        if hand < 0 or f[CARD] >= cards.STOP or not coup.known:
+            coup.known = False  # an unread card: the tableau cannot be followed, the maxima still are
+            return
+        expected = coup.next_hand()
+        if expected == NONE:
+            self._find(self._tableau_id(), seq, "%s drawn to %s after the tableau had closed the coup" % (
+                cards.name(f[CARD]), self._hand_name(hand)))
+        elif expected != hand:
+            self._find(self._tableau_id(), seq, "%s drawn to %s; the tableau gives the next card to %s" % (
+                cards.name(f[CARD]), self._hand_name(hand), self._hand_name(expected)))
+        if hand < coup.hands and coup.counts[hand] < 3:
+            coup.add(hand, f[CARD])
+
+    def _result(self, seq, f):
+        """The shoe's result record against the hands re-dealt here."""
+        coup = self.coup
+        if not coup.known:
+            return
+        winners = coup.winner(0) | (coup.winner(1) << 2 if coup.hands == 3 else 0)
+        expected = coup.totals[0] | coup.totals[1] << 4 | coup.totals[2] << 8 | winners << 12
+        if f[CODE] != expected or f[DISPOSITION] != coup.hands:
+            self._find(self._tableau_id(), seq, "the result recorded does not match the cards dealt (%s)" % (
+                ", ".join("%s %d" % (self._hand_name(h), coup.totals[h]) for h in range(coup.hands))))
