@@ -30,7 +30,7 @@ $(SETUP): requirements.txt pyproject.toml
 sim: $(SETUP)
 	$(BIN)/sabot sim $(SCENARIO)
 
-test: $(SETUP) mpy
+test: $(SETUP) mpy typecheck
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
