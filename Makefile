@@ -17,7 +17,7 @@ SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup sim test lint typecheck mpy deploy vboard clean
+.PHONY: setup sim test lint typecheck mpy dist deploy vboard clean
 
 setup: $(SETUP)
 
@@ -57,6 +57,13 @@ $(OUT)/boot.py: boards/$(BOARD)/boot.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# A release bundle: the build, and a manifest of every file's SHA-256, the overall digest and the build's inputs.
+VERSION := $(shell sed -n 's/^VERSION = "\(.*\)"/\1/p' firmware/version.py)
+DIST := dist/$(BOARD)-$(VERSION)
+
+dist: mpy
+	$(BIN)/sabot firmware dist $(OUT) --board $(BOARD) --out $(DIST)
+
 # Copy a board's build to a device with mpremote, then check every file on it by SHA-256.
 deploy: mpy
 	@test -n "$(PORT)" || (echo "usage: make deploy BOARD=rpi_pico PORT=/dev/ttyACM0"; exit 2)
@@ -67,4 +74,4 @@ vboard: mpy
 	$(BIN)/sabot vboard $(if $(SCENARIO_VB),--scenario $(SCENARIO_VB))
 
 clean:
-	rm -rf build
+	rm -rf build dist

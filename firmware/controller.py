@@ -26,6 +26,7 @@ EV_TICK = const(9)
 EV_CLEAR = const(10)  # supervisor key
 EV_FAULT = const(11)  # the board found a fault; arg: FAULT_* (journal write failed or full, events lost)
 EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
+EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card
@@ -54,6 +55,7 @@ FAULT_JAM = const(3)
 FAULT_JOURNAL = const(4)
 FAULT_JOURNAL_FULL = const(5)
 FAULT_OVERRUN = const(6)  # the interrupts' event queue overflowed: something may have gone unseen
+FAULT_FIRMWARE = const(7)  # the firmware's files differ from the approved release: only redeploying clears it
 
 # Journal record types.
 R_BOOT = const(1)
@@ -100,6 +102,7 @@ _REF_TAILLES = const(8)
 _REF_NO_ALARM = const(9)
 _REF_BAD_GAME = const(10)
 _REF_NOT_OPTIONAL = const(11)
+_REF_FIRMWARE = const(12)
 
 _REL_NONE = const(0)
 _REL_DEAL = const(1)
@@ -169,6 +172,8 @@ class Controller:
         elif event == EV_CLEAR:
             if not self.alarm:
                 self._refuse(_REF_NO_ALARM)
+            elif self.alarm == FAULT_FIRMWARE:
+                self._refuse(_REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
             else:
                 self._emit(R_CLEAR, 0, 0, 0, self.alarm)
         elif event == EV_LOAD:
@@ -184,6 +189,12 @@ class Controller:
             if arg or uncertain:
                 # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
                 self._emit(R_RECOVERY, 0, 0, uncertain, arg if arg < 65535 else 65535)
+        elif event == EV_FIRMWARE:
+            if not arg and self.alarm != FAULT_FIRMWARE:
+                self._cmd(CMD_GATE_CLOSE, 0)
+                self._raise(FAULT_FIRMWARE)
+            elif arg and self.alarm == FAULT_FIRMWARE:
+                self._emit(R_CLEAR, 0, 0, 0, FAULT_FIRMWARE)  # the approved release is back
         elif event == EV_FAULT:
             self._cmd(CMD_GATE_CLOSE, 0)
             self._raise(arg)

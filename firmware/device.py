@@ -4,9 +4,11 @@ the board's own start. Files on the device, outside the firmware: /config.json, 
 
 import json
 
+from firmware import identity
 from firmware.journal import Journal, Key
+from firmware.shell import Shell
 from firmware.storage import FileStorage
-from firmware.version import identity
+from firmware.version import identity as development_identity
 
 CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
 KEY = "keys/sabot.key"  # the shoe's key, hexadecimal, provisioned at commissioning (docs/keys.md)
@@ -27,9 +29,30 @@ def read_key(path=KEY):
     return Key(bytes.fromhex(text))
 
 
-def open_journal(config, wall_ms, key=None):
+def check_firmware(board):
+    """(identity bytes for the journal, True when the files match the release manifest, None without one)."""
+    try:
+        manifest = identity.load_manifest()
+    except (OSError, ValueError):
+        return development_identity(board), None  # a development build: no release to compare with
+    wrong = identity.check(manifest)
+    for name in wrong:
+        print("firmware: %s differs from the release manifest: the shoe stays locked" % name)
+    return identity.identity(manifest), not wrong
+
+
+def open_journal(config, wall_ms, key=None, firmware=None):
     """The shoe's journal on its flash; a missing key file raises, and the shoe stays locked."""
-    return Journal(FileStorage(JOURNAL), key or read_key(), config["sabot"], identity(config["board"]), wall_ms)
+    return Journal(FileStorage(JOURNAL), key or read_key(), config["sabot"],
+                   firmware or development_identity(config["board"]), wall_ms)
+
+
+def make_shell(config, gate, indicator, buzzer, wall_ms):
+    """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot."""
+    firmware, ok = check_firmware(config["board"])
+    shell = Shell(gate, indicator, buzzer, open_journal(config, wall_ms, firmware=firmware))
+    shell.firmware_ok = ok
+    return shell
 
 
 def start(path=CONFIG):

@@ -150,8 +150,8 @@ class Journal:
                 self.records += 1
         valid = HEADER_SIZE + self.records * FRAME_SIZE
         cut = self.storage.size(last) - valid
-        if cut:
-            self._start(last + 1, ctl, valid)
+        if cut or fields[6] != self.firmware:
+            self._start(last + 1, ctl, valid)  # a torn tail stays as it is; new firmware, a new header names it
         else:
             self.segment = last
             self._stream = self.storage.appender(last)

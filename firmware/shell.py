@@ -10,6 +10,7 @@ from firmware.controller import (
     CMD_GATE_OPEN,
     CMD_INDICATOR,
     EV_FAULT,
+    EV_FIRMWARE,
     EV_LOAD,
     EV_NO_MORE_BETS,
     EV_POWER_UP,
@@ -30,6 +31,7 @@ class Shell:
         self.journal = journal
         self.observer = observer  # sim and diagnostics only: it may allocate
         self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
+        self.firmware_ok = None  # the boot-time check against the release manifest; None: no manifest (sim)
 
     def boot(self, now):
         """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
@@ -41,6 +43,8 @@ class Shell:
             self.handle(EV_FAULT, FAULT_JOURNAL, now)
             return
         self.handle(EV_POWER_UP, cut, now)
+        if self.firmware_ok is not None:
+            self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
 
     def handle(self, event, arg, now):
         try:

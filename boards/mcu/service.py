@@ -18,11 +18,10 @@ from boards.mcu.reader import BAUD, CardReader
 from boards.mcu.watchdog import Watchdog
 from firmware.compat import const
 from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
-from firmware.device import open_journal
+from firmware.device import make_shell
 from firmware.events import EventRing
 from firmware.games import by_name
 from firmware.runtime import Runtime
-from firmware.shell import Shell
 
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
 _IDLE_MS = const(1)
@@ -80,7 +79,7 @@ def start(config, pins, attach):
         wall = WallClock(rtc, uptime)
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
-        shell = Shell(gate, indicator, buzzer, open_journal(config, wall.ms))
+        shell = make_shell(config, gate, indicator, buzzer, wall.ms)
         ring = EventRing()
         reader = None
         if config.get("reader"):

