@@ -15,7 +15,7 @@ from firmware.tableau import NONE, OPTIONAL, Coup
 
 # Events, with their argument.
 EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
-EV_SEANCE = const(2)  # a séance opens; arg: table number (S-IDENT)
+EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: table | game << 12 | employee << 14 (0: the panel's button)
 EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
 EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
 EV_COUP_END = const(5)
@@ -27,6 +27,7 @@ EV_CLEAR = const(10)  # supervisor key
 EV_FAULT = const(11)  # the board found a fault; arg: FAULT_* (journal write failed or full, events lost)
 EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
 EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
+EV_SEANCE_CLOSE = const(14)
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card
@@ -59,7 +60,7 @@ FAULT_FIRMWARE = const(7)  # the firmware's files differ from the approved relea
 
 # Journal record types.
 R_BOOT = const(1)
-R_SEANCE = const(2)  # code: table
+R_SEANCE = const(2)  # code: table; card: game; disposition and condition: who assigned it (low, high byte)
 R_LOAD = const(3)  # code: game
 R_NO_MORE_BETS = const(4)
 R_CARD = const(5)
@@ -72,6 +73,7 @@ R_RELEASE = const(11)  # intent, durable before the gate opens; code: 1 deal, 2 
 R_RECOVERY = const(12)  # code: torn bytes cut (at most 65535); condition: the release left uncertain, if any
 R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
 R_RESULT = const(14)  # the coup's hands: code totals and winners, card their card counts, disposition hands
+R_SEANCE_CLOSE = const(15)
 
 # Card dispositions and conditions (J-EVERY).
 DEALT = const(0)
@@ -178,11 +180,14 @@ class Controller:
                 self._emit(R_CLEAR, 0, 0, 0, self.alarm)
         elif event == EV_LOAD:
             self._on_load(arg)
-        elif event == EV_SEANCE:
+        elif event == EV_SEANCE or event == EV_SEANCE_CLOSE:
             if self.in_coup:
                 self._refuse(_REF_IN_COUP)
+            elif event == EV_SEANCE_CLOSE:
+                self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)
             else:
-                self._emit(R_SEANCE, 0, 0, 0, arg)
+                by = arg >> 14
+                self._emit(R_SEANCE, arg >> 12 & 3, by & 255, by >> 8, arg & 4095)  # Article 58
         elif event == EV_POWER_UP:
             uncertain = self._release
             self._emit(R_BOOT, 0, 0, 0, 0)
@@ -440,6 +445,8 @@ class Controller:
             self.table = code
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
+        elif rtype == R_SEANCE_CLOSE:
+            self.phase = IDLE  # no coup outside a séance once one has closed
         elif rtype == R_RECOVERY:
             self._release = _REL_NONE
         elif rtype == R_BOOT:

@@ -229,3 +229,8 @@ class Journal:
         if self._stream:
             self._stream.close()
             self._stream = None
+
+    def reopen(self):
+        """Go on appending after close(), as when a technician's command resumes a stopped shoe."""
+        if self._stream is None and not self.broken:
+            self._stream = self.storage.appender(self.segment)

@@ -5,6 +5,8 @@ from firmware.controller import EV_FAULT, EV_TICK, FAULT_OVERRUN
 
 
 class Runtime:
+    current = None  # the loop last started, for a technician's commands over mpremote (firmware/device.py)
+
     def __init__(self, shell, events, now, feed, idle):
         self.shell = shell
         self.events = events  # an EventRing filled by the board's interrupt handlers
@@ -28,6 +30,8 @@ class Runtime:
             self.stop()
 
     def _serve(self):
+        Runtime.current = self
+        self.shell.journal.reopen()
         while True:
             self.step()
             self.idle()

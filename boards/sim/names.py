@@ -1,11 +1,11 @@
 """Words for the controller's numbers, for the timeline and the trace; indexed by the constants' values."""
 
 EVENTS = ("", "power_up", "seance", "load", "no_more_bets", "coup_end", "burn", "draw", "card", "tick",
-          "clear_alarm", "fault", "stand", "firmware")
+          "clear_alarm", "fault", "stand", "firmware", "seance_close")
 COMMANDS = ("", "gate_open", "gate_close", "indicator", "buzzer")
 INDICATOR = ("locked", "dealing", "alarm", "closed")
 RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding", "closed",
-           "release", "recovery", "stand", "result")
+           "release", "recovery", "stand", "result", "seance_close")
 DISPOSITIONS = ("dealt", "burned", "stop")
 CONDITIONS = ("normal", "forced", "double_feed")
 ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",

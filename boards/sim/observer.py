@@ -121,6 +121,8 @@ class Observer:
             text = "shoe closed: no other coup until a new shoe is loaded"
         elif rtype == R_SEANCE:
             text = "séance %d opens at table %d" % (seance, code)
+            if disposition or condition:
+                text += ", assigned by employee %d" % (disposition | condition << 8)
         elif rtype == R_BOOT:
             text = "power-up: gate locked, waiting for the croupier"
         elif rtype == R_RECOVERY:

@@ -6,7 +6,7 @@ import secrets
 import sys
 
 from sabot import firmware
-from sabot.device import deploy, pull_log, vboard
+from sabot.device import deploy, pull_log, seance_command, vboard
 from sabot.logview import export, show
 from sabot.simulate import simulate
 from sabot.verify import verify
@@ -28,6 +28,8 @@ def main(argv=None):
     check.add_argument("paths", nargs="+", metavar="PATH", help="journal folders or segment files")
     check.add_argument("--key", help=key_help)
     check.add_argument("--json", action="store_true", help="print the result as JSON")
+    check.add_argument("--same-table", type=int, default=3, metavar="N",
+                       help="flag a shoe assigned to the same table in N consecutive séances (default 3)")
     out = log.add_parser("export", help="one row per record, for other programs")
     out.add_argument("paths", nargs="+", metavar="PATH")
     out.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
@@ -60,7 +62,15 @@ def main(argv=None):
     challenge.add_argument("--port", required=True)
     challenge.add_argument("--bundle", required=True, help="the approved bundle (make dist)")
     challenge.add_argument("--seed", help="the seed, hexadecimal (default: 32 fresh random bytes)")
+    seance = commands.add_parser("seance", help="open or close a séance on a running shoe over mpremote (S-IDENT)")
+    seance.add_argument("action", choices=("open", "close"))
+    seance.add_argument("--port", required=True)
+    seance.add_argument("--table", type=int, default=0, help="the table the shoe is assigned to (open)")
+    seance.add_argument("--game", default="chemin_de_fer", help="the game of the séance (open)")
+    seance.add_argument("--by", type=int, default=0, help="the number of the employee who assigns it (open)")
     args = parser.parse_args(argv)
+    if args.command == "seance":
+        return seance_command(args.port, args.action, args.table, args.game, args.by)
     if args.command == "firmware":
         if args.action == "dist":
             return firmware.dist(args.build, args.board, args.out)
@@ -76,7 +86,7 @@ def main(argv=None):
     if args.command == "sim":
         return simulate(args.scenario, args.runtime, args.log, args.trace)
     if args.action == "verify":
-        return verify(args.paths, args.key, args.json)
+        return verify(args.paths, args.key, args.json, args.same_table)
     if args.action == "export":
         return export(args.paths, args.format, args.key)
     return show(args.paths, args.key)

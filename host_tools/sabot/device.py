@@ -108,6 +108,23 @@ def pull_log(port, dest, out=sys.stdout):
     return 0
 
 
+def seance_command(port, action, table, game, by, out=sys.stdout):
+    """Open or close a séance on a running shoe: interrupt its loop, hand it the séance, start it again."""
+    if action == "open" and not (1 <= table <= 4095 and 0 <= by <= 65535):
+        print("sabot seance: error: --table 1 to 4095 and --by 0 to 65535 are needed to open a séance",
+              file=sys.stderr)
+        return 2
+    try:
+        said = mpremote(port, "exec", "from firmware.device import seance\nseance(%d, %r, %d, close=%r)" % (
+            table, game, by, action == "close"))
+        mpremote(port, "exec", "--no-follow", "from firmware.device import resume\nresume()")
+    except DeviceError as e:
+        print("sabot seance: error: %s" % e, file=sys.stderr)
+        return 2
+    out.write(said)
+    return 1 if "refused" in said else 0
+
+
 def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem."""

@@ -39,6 +39,7 @@ class Rules:
         self.game = games.CHEMIN_DE_FER
         self.loaded = False
         self.tailles_in_seance = 0
+        self.seances = []  # (time in ms, table, seq) of each séance opened: for the checks across journals
         self._new_shoe()
 
     def _new_shoe(self):
@@ -78,11 +79,14 @@ class Rules:
             self._new_shoe()
             self.tailles_in_seance += 1
             limit = games.GAMES[self.game][games.TAILLES_PER_SEANCE]
+            if self.game == games.DEUX_TABLEAUX_LIMITEE and self.tailles_in_seance > 1:
+                self._find("G-DTL", seq, "a second shoe loaded in one séance: new cards each séance at deux tableaux")
             if limit and self.tailles_in_seance > limit:
                 self._find(GAME_IDS[self.game], seq, "taille %d in one séance: at most %d at banque ouverte" % (
                     self.tailles_in_seance, limit))
         elif kind == R_SEANCE:
             self.tailles_in_seance = 0
+            self.seances.append((record.time_ms, f[CODE], seq))
         elif kind == R_STAND:
             hand = f[CODE]
             if self.coup.known and (hand >= self.coup.hands or self.coup.rule(hand) != OPTIONAL):
@@ -161,3 +165,22 @@ class Rules:
         if f[CODE] != expected or f[DISPOSITION] != coup.hands:
             self._find(self._tableau_id(), seq, "the result recorded does not match the cards dealt (%s)" % (
                 ", ".join("%s %d" % (self._hand_name(h), coup.totals[h]) for h in range(coup.hands))))
+
+
+def assignment_findings(journals, limit):
+    """S-IDENT across journals: a shoe assigned to the same table in `limit` consecutive séances (Article 58:
+    the same shoes must not systematically go to the same tables). journals: (label, sabot, seances)."""
+    by_shoe = {}
+    for order, (label, sabot, seances) in enumerate(journals):
+        by_shoe.setdefault(sabot, []).extend((time, order, seq, table, label) for time, table, seq in seances)
+    found = []
+    for sabot, seances in sorted(by_shoe.items()):
+        run = 0
+        previous = None
+        for _time, _order, seq, table, label in sorted(seances):  # same times: the journals' order given
+            run = run + 1 if table == previous else 1
+            previous = table
+            if run == limit:
+                found.append((label, Finding("S-IDENT", seq, "sabot %d assigned to table %d in %d consecutive "
+                                             "séances" % (sabot, table, limit))))
+    return found

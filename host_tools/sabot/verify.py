@@ -6,7 +6,7 @@ from pathlib import Path
 
 from boards.sim.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import Reader, Unusable, load_segments
-from sabot.rules import ARTICLES, Rules
+from sabot.rules import ARTICLES, Rules, assignment_findings
 
 
 def read_key(path):
@@ -26,42 +26,68 @@ def read_key(path):
 
 def check(paths, key):
     """(segments, reader, findings sorted by seq) for a journal; Unusable when it cannot be read at all."""
+    segments, reader, rules = _check(paths, key)
+    return segments, reader, sorted(reader.findings + rules.findings, key=lambda f: f.seq)
+
+
+def _check(paths, key):
     segments = load_segments(paths)
     reader = Reader(segments, key)
     rules = Rules()
     for record in reader:
         rules.feed(record)
-    findings = sorted(reader.findings + rules.findings, key=lambda f: f.seq)
-    return segments, reader, findings
+    return segments, reader, rules
 
 
-def verify(paths, key_file, as_json, out=sys.stdout):
+def journals_of(paths):
+    """Each folder is a journal of its own; segment files given one by one make one journal together."""
+    folders = [[p] for p in paths if Path(p).is_dir()]
+    files = [p for p in paths if not Path(p).is_dir()]
+    return folders + ([files] if files else [])
+
+
+def _name(firmware):
+    text = firmware.rstrip(b"\0")
+    return text.decode() if text and all(32 <= b < 127 for b in text) else "release " + firmware.hex()
+
+
+def verify(paths, key_file, as_json, same_table=3, out=sys.stdout):
     try:
         key = read_key(key_file)
-        segments, reader, findings = check(paths, key)
+        checked = []
+        for group in journals_of(paths):
+            segments, reader, rules = _check(group, key)
+            checked.append((" ".join(map(str, group)), segments, reader, rules))
     except Unusable as e:
         print("sabot log verify: error: %s" % e, file=sys.stderr)
         return 2
+    findings = [(label, f) for label, _, reader, rules in checked for f in sorted(
+        reader.findings + rules.findings, key=lambda f: f.seq)]
+    findings += assignment_findings([(label, segments[0].sabot, rules.seances)
+                                     for label, segments, _, rules in checked], same_table)
     ok = not findings
-    intact = not any(f.id == "J-TAMPER" for f in findings)
+    intact = not any(f.id == "J-TAMPER" for _, f in findings)
     development = key == DEVELOPMENT_KEY
+    many = len(checked) > 1
     if as_json:
-        json.dump({"ok": ok, "records": reader.records, "intact": intact,
+        json.dump({"ok": ok, "records": sum(c[2].records for c in checked), "intact": intact,
                    "key": "development" if development else "provided",
-                   "findings": [{"id": f.id, "article": ARTICLES[f.id], "seq": f.seq, "message": f.message}
-                                for f in findings]}, out)
+                   "findings": [dict({"id": f.id, "article": ARTICLES[f.id], "seq": f.seq, "message": f.message},
+                                     **({"journal": label} if many else {})) for label, f in findings]}, out)
         out.write("\n")
         return 0 if ok else 1
-    first = segments[0]
-    out.write("journal: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n" % (
-        first.sabot, first.firmware.rstrip(b"\0").decode("ascii", "replace"), len(segments), reader.records,
-        reader.first_seq, reader.seq))
+    for label, segments, reader, _ in checked:
+        first = segments[0]
+        out.write("journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n" % (
+            " " + label if many else "", first.sabot, _name(first.firmware), len(segments), reader.records,
+            reader.first_seq, reader.seq))
     if development:
         out.write("key: the DEVELOPMENT key, which signs the simulator's and the tests' journals, never a "
                   "casino shoe's\n")
     out.write("integrity: %s\n" % ("intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order"
                                    if intact else "BROKEN"))
-    for f in findings:
-        out.write("  seq %-7d %-9s (%s) %s\n" % (f.seq, f.id, ARTICLES[f.id], f.message))
+    for label, f in findings:
+        out.write("  %sseq %-7d %-9s (%s) %s\n" % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
+                                                  f.message))
     out.write("result: %s\n" % ("clean" if ok else "%d finding(s)" % len(findings)))
     return 0 if ok else 1
