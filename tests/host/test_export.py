@@ -1,0 +1,54 @@
+"""`sabot log export` for other programs and `sabot log show` for people (H-EXPORT)."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SCENARIOS
+
+SABOT = str(Path(sys.executable).parent / "sabot")
+
+
+def sabot(*args):
+    return subprocess.run([SABOT, *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def incidents(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("j") / "incidents"
+    assert sabot("sim", SCENARIOS / "incidents.txt", "--log", folder).returncode == 0
+    return folder
+
+
+@pytest.mark.req("H-EXPORT", "J-EVERY")
+def test_export_gives_one_row_per_record_with_the_card_fields(incidents):
+    lines = sabot("log", "export", incidents).stdout.splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1))
+    cards = [r for r in rows if r["event"] == "card"]
+    assert len(cards) == 24 and all(r["time"].endswith("Z") and r["time"].startswith("2026-11-30T") for r in rows)
+    first = cards[2]
+    assert {k: first[k] for k in ("seance", "taille", "coup", "position", "card", "hand", "disposition",
+                                  "condition")} == {"seance": 1, "taille": 1, "coup": 1, "position": 3,
+                                                    "card": "AC", "hand": "ponte", "disposition": "dealt",
+                                                    "condition": "normal"}
+    assert {(r["disposition"], r["condition"]) for r in cards} == {
+        ("dealt", "normal"), ("burned", "normal"), ("burned", "forced"), ("burned", "double_feed")}
+    results = [r["detail"] for r in rows if r["event"] == "result"]
+    assert results[0] == "ponte 1, banque 8; winner: banque"
+    table = list(csv.DictReader(io.StringIO(sabot("log", "export", incidents, "--format", "csv").stdout)))
+    assert len(table) == len(rows) and table[4]["card"] == rows[4]["card"] == "TH"
+    assert table[0]["card"] == "" and rows[0]["card"] is None  # CSV's null is an empty cell
+
+
+@pytest.mark.req("H-EXPORT")
+def test_show_reads_coup_by_coup(incidents):
+    text = sabot("log", "show", incidents).stdout
+    assert "Taille 1, séance 1: chemin_de_fer" in text
+    assert "coup 1    ponte: AC QC | banque: AS 7C  ->  ponte 1, banque 8; winner: banque" in text
+    assert "burned    AH(forced)" in text and "ALARM: forced extraction" in text
