@@ -17,7 +17,7 @@ SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup sim test lint typecheck mpy dist deploy vboard clean
+.PHONY: setup system-deps sim test lint typecheck conformance mpy dist deploy vboard clean
 
 setup: $(SETUP)
 
@@ -27,12 +27,24 @@ $(SETUP): requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check --editable .
 	touch $@
 
+# Debian packages some targets need: Chromium renders the approver's report in its test (as root; CI runs it).
+system-deps:
+	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core)
+
 sim: $(SETUP)
 	$(BIN)/sabot sim $(SCENARIO)
 
 test: $(SETUP) mpy typecheck
 	$(BIN)/ruff check .
 	$(BIN)/pytest
+
+# The conformance matrix (docs/conformance.md): the whole suite, each test's requirement IDs and result; fails
+# naming each requirement without a passing test and each failed test.
+conformance: $(SETUP) mpy
+	@mkdir -p build
+	rm -f build/conformance.json
+	-$(BIN)/python -m pytest -p tests.conformance_plugin --conformance-json=build/conformance.json
+	$(BIN)/python -m sabot.conformance build/conformance.json -o docs/conformance.md
 
 # Board code against the boards' real APIs: mypy and each board's MicroPython stubs (pinned in typecheck/).
 typecheck: $(SETUP)

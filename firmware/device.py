@@ -85,4 +85,7 @@ def resume():
     """Serve again after a technician's command (run with mpremote exec --no-follow)."""
     from firmware.runtime import Runtime
 
-    Runtime.current.serve()
+    runtime = Runtime.current
+    if runtime is None:
+        raise RuntimeError("the controller is not running on this shoe")
+    runtime.serve()

@@ -5,7 +5,7 @@ from firmware.controller import EV_FAULT, EV_TICK, FAULT_OVERRUN
 
 
 class Runtime:
-    current = None  # the loop last started, for a technician's commands over mpremote (firmware/device.py)
+    current = None  # type: Runtime | None  # the loop last started, for a technician's mpremote commands
 
     def __init__(self, shell, events, now, feed, idle):
         self.shell = shell

@@ -6,6 +6,7 @@ import secrets
 import sys
 
 from sabot import firmware
+from sabot import report as report_command
 from sabot.device import deploy, pull_log, seance_command, vboard
 from sabot.logview import export, show
 from sabot.simulate import simulate
@@ -68,7 +69,11 @@ def main(argv=None):
     seance.add_argument("--table", type=int, default=0, help="the table the shoe is assigned to (open)")
     seance.add_argument("--game", default="chemin_de_fer", help="the game of the séance (open)")
     seance.add_argument("--by", type=int, default=0, help="the number of the employee who assigns it (open)")
+    report_command.add_arguments(commands.add_parser(
+        "report", help="the approver's report: one self-contained HTML file (docs/report.md)"))
     args = parser.parse_args(argv)
+    if args.command == "report":
+        return report_command.main(args)
     if args.command == "seance":
         return seance_command(args.port, args.action, args.table, args.game, args.by)
     if args.command == "firmware":

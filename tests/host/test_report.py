@@ -1,0 +1,207 @@
+"""The approver's report as a person sees it: a journal with every incident at the mouth of the shoe, rendered
+by a real headless Chromium (H-EXPORT, H-VERIFY). The screenshot stays in build/artifacts/report.png for a
+person to look at."""
+
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware import journal as journal_format
+from sabot.journalfile import load_segments
+from sabot.report import QUOTES, report
+from sabot.rules import ARTICLES
+from sabot.verify import check
+from tests.conftest import ROOT, SCENARIOS
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "build" / "artifacts"
+REGULATION = ROOT.parent / "shared" / "regulation" / "casino-games-articles-58-62.fr.txt"
+SABOT = str(Path(sys.executable).parent / "sabot")
+# A name to escape: the journal's folder is printed in the report.
+FOLDER = "j<b>&\"'x"
+
+# incidents.txt (forced card, double feed, jam, power cut), then the rest of that shoe to its stop card; a
+# séance with a stack of seven aces (a foreign card) and the stop card after ten cards (misplaced); then a
+# deux tableaux séance, for three hands a coup.
+MORE = "no_more_bets\ndraw 6\n" * 70 + """
+seance table=7
+shoe cards=AS,AS,AS,AS,AS,AS,AS,KH,9C,8D,2C,3C,4C,5C,6C,7C stop_after=10
+no_more_bets
+draw 6
+no_more_bets
+draw 6
+no_more_bets
+draw 6
+game deux_tableaux_limitee
+seance table=2
+shoe seed=5
+no_more_bets
+draw 9
+no_more_bets
+draw 9
+"""
+
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                                    reason="no %s: apt-get install chromium (CI installs it and runs this)" % CHROMIUM)
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    scenario = folder / "incidents_full_shoe.txt"
+    scenario.write_text((SCENARIOS / "incidents.txt").read_text(encoding="utf-8") + MORE, encoding="utf-8")
+    log = folder / FOLDER
+    run = subprocess.run([SABOT, "sim", str(scenario), "--log", str(log)], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+    return log
+
+
+def chromium(tmp_path, *args):
+    assert Path(CHROMIUM).exists(), "CI must install Debian's chromium package (apt-get install chromium)"
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+               "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--user-data-dir=%s" % (tmp_path / "chromium-profile"), *map(str, args)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout
+
+
+def png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+@needs_chromium
+@pytest.mark.req("H-EXPORT", "H-VERIFY")
+def test_chromium_renders_the_report_identity_integrity_findings_with_articles_stop_card_and_charts(
+        journal, tmp_path):
+    page = tmp_path / "report.html"
+    assert report([journal], page) == 0
+    url = page.as_uri()
+    dom = chromium(tmp_path, "--dump-dom", url)
+    segments, reader, findings = check([journal], DEVELOPMENT_KEY)
+    first = load_segments([journal])[0]
+    # The shoe and its firmware, from the segment headers; the development key said as such.
+    assert "Rapport d'agrément — journal du sabot n° %d" % first.sabot in dom
+    assert first.firmware.rstrip(b"\0").decode() in dom and first.firmware.hex(" ") in dom
+    assert "clé de DÉVELOPPEMENT" in dom and reader.key_id.hex() in dom
+    # Integrity, records and the seq range.
+    assert "Intégrité du journal : INTACT" in dom
+    assert "n° de séquence %d à %d" % (reader.first_seq, reader.seq) in dom and str(reader.records) in dom
+    # Every finding: its ID, its article and the article's own words.
+    ids = {f.id for f in findings}
+    assert {"S-FORCED", "S-ONE", "S-COUNT", "S-STOPPOS"} <= ids
+    for rid in ids:
+        article, quote, _ = QUOTES[rid]
+        assert "%s · " % rid in dom and article in dom and quote in dom, rid
+    for f in findings:
+        assert f.message in dom
+    # The stop card check of each taille: the full shoe's, the misplaced one, one not out yet.
+    assert "sortie en position 306 : 7 cartes derrière elle, 7 attendues — conforme" in dom
+    assert "sortie en position 11 : 302 cartes derrière elle, 7 attendues — NON CONFORME" in dom
+    assert "pas encore sortie" in dom
+    # One chart a taille, with its incidents marked.
+    assert dom.count('class="chart"') == 3 and dom.count("<svg") == 3
+    for kind in ("alarm", "finding", "forced", "double", "power", "stop"):
+        assert 'class="mark %s"' % kind in dom, kind
+    # Coups by hand with their results; séances with their tables.
+    assert "gagnant : banque" in dom and "tableau1 : " in dom
+    assert "Taille 2 — Séance 2, table 7 — chemin de fer" in dom
+    # Escaped: the folder's name is text, not markup.
+    assert "j&lt;b&gt;&amp;\"'x" in dom and "<b>&" not in dom
+    screenshot = ARTIFACTS / "report.png"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    screenshot.unlink(missing_ok=True)
+    chromium(tmp_path, "--screenshot=%s" % screenshot, "--window-size=1200,2400", "--hide-scrollbars", url)
+    assert png_size(screenshot) == (1200, 2400) and screenshot.stat().st_size > 50_000
+    shutil.copy(page, ARTIFACTS / "report.html")
+
+
+@needs_chromium
+@pytest.mark.req("H-EXPORT")
+def test_the_report_prints_on_a4_with_a_page_for_each_taille(journal, tmp_path):
+    page = tmp_path / "report.html"
+    assert report([journal], page) == 0
+    pdf = tmp_path / "report.pdf"
+    chromium(tmp_path, "--no-pdf-header-footer", "--print-to-pdf=%s" % pdf, page.as_uri())
+    data = pdf.read_bytes()
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    pages = len(re.findall(rb"/Type\s*/Page\b", data))
+    assert boxes and all(abs(float(w) - 595) < 1 and abs(float(h) - 842) < 1 for w, h in boxes)  # A4
+    assert pages >= 1 + 3  # the summary, then each of the three tailles from a new page
+
+
+@pytest.mark.req("H-EXPORT", "H-VERIFY")
+def test_in_english_the_french_words_of_the_articles_stay_with_a_gloss(journal, tmp_path):
+    page = tmp_path / "report.html"
+    assert report([journal], page, lang="en") == 0
+    text = page.read_text(encoding="utf-8")
+    assert '<html lang="en">' in text and "Approval report" in text and "Journal integrity: INTACT" in text
+    assert "out at position 11: 302 cards behind it, 7 expected — DOES NOT CONFORM" in text
+    article, quote, gloss = QUOTES["S-STOPPOS"]
+    assert quote.replace("'", "&#x27;") in text and gloss in text
+    assert "winner: banque" in text  # logview's words, as sabot log show prints them
+
+
+@pytest.mark.req("H-EXPORT")
+def test_the_report_is_self_contained_no_network(journal, tmp_path):
+    page = tmp_path / "report.html"
+    assert report([journal], page) == 0
+    text = page.read_text(encoding="utf-8")
+    assert not re.search(r"<script|<link|<img|<iframe|@import|url\(|src=|href=", text, re.I)
+    assert set(re.findall(r"https?://[^\s\"'<>]+", text)) == {"http://www.w3.org/2000/svg"}  # SVG's namespace
+
+
+@pytest.mark.req("H-VERIFY", "J-TAMPER")
+def test_a_tampered_journal_is_reported_broken(journal, tmp_path):
+    copy = tmp_path / "tampered"
+    shutil.copytree(journal, copy)
+    segment = max(copy.glob("*.sbj"), key=lambda p: p.stat().st_size)
+    data = bytearray(segment.read_bytes())
+    data[journal_format.HEADER_SIZE + 3 * journal_format.FRAME_SIZE + 10] ^= 0x01  # a record's body
+    segment.write_bytes(bytes(data))
+    page = tmp_path / "report.html"
+    assert report([copy], page) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "Intégrité du journal : ROMPU" in text and "J-TAMPER · intégrité du journal — Article 58" in text
+
+
+@pytest.mark.req("H-EXPORT")
+def test_unusable_input_exits_2_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "report.html"
+    assert report([tmp_path / "missing"], out) == 2
+    (tmp_path / "empty").mkdir()
+    assert report([tmp_path / "empty"], out) == 2
+    (tmp_path / "not.sbj").write_bytes(b"hello")
+    assert report([tmp_path / "not.sbj"], out) == 2
+    assert report([tmp_path / "empty", tmp_path / "missing"], out) == 2  # two journals: one report each
+    assert not out.exists()
+    assert "sabot report: error:" in capsys.readouterr().err
+
+
+@pytest.mark.req("H-VERIFY")
+def test_each_article_the_verifier_cites_has_its_quotation_under_the_same_article():
+    for rid, article in ARTICLES.items():
+        assert QUOTES[rid][0] == article, rid
+
+
+@pytest.mark.req("H-VERIFY")
+def test_quotations_are_the_regulations_own_words():
+    if not REGULATION.exists():
+        pytest.skip("the regulation's text (%s) is outside this repository and absent here" % REGULATION)
+    text = " ".join(REGULATION.read_text(encoding="utf-8").split())
+    for rid, (article, quote, gloss) in QUOTES.items():
+        assert gloss, rid
+        for passage in quote.split(" […] "):
+            at = text.find(passage)
+            assert at >= 0, (rid, passage)
+            assert text.rfind("Article ", 0, at) == text.rfind(article, 0, at), (rid, article)
