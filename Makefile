@@ -17,7 +17,7 @@ SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup system-deps sim test lint typecheck conformance mpy dist deploy vboard clean
+.PHONY: setup system-deps sim test lint typecheck conformance bench bench-check mpy dist deploy vboard clean
 
 setup: $(SETUP)
 
@@ -27,9 +27,11 @@ $(SETUP): requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check --editable .
 	touch $@
 
-# Debian packages some targets need: Chromium renders the approver's report in its test (as root; CI runs it).
+# Debian packages some targets need (as root; CI runs it): Chromium renders the approver's report in its test,
+# valgrind counts the benchmarks' instructions.
 system-deps:
-	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core)
+	@command -v chromium >/dev/null && command -v valgrind >/dev/null || \
+		(apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core valgrind)
 
 sim: $(SETUP)
 	$(BIN)/sabot sim $(SCENARIO)
@@ -46,6 +48,15 @@ test: $(SETUP) mpy typecheck
 # docs/conformance.md, the matrix of the last full run, kept with the sources.
 conformance: test
 	cp build/conformance.md docs/conformance.md
+
+# What a card costs on the MicroPython VM (instructions, time, heap, flash), sizes, gate reaction, boot recovery
+# and verify speed: one table, and bench/results.json. Installs valgrind with apt-get when missing.
+bench: $(SETUP) mpy
+	$(BIN)/python -m bench.run
+
+# The deterministic figures against bench/budgets.json (CI): fails naming each budget broken.
+bench-check: $(SETUP) mpy
+	$(BIN)/python -m bench.check
 
 # Board code against the boards' real APIs: mypy and each board's MicroPython stubs (pinned in typecheck/).
 typecheck: $(SETUP)

@@ -41,10 +41,11 @@ def _segments(folder):
 
 
 def _run_full_shoe(mpy_build, tmp_path, *flags, heapsize="64K"):
-    journal = tmp_path / "vm.journal"
-    run = micropython(["-m", "boards.sim.runner", str(FULL_SHOE), "--log", str(journal)] + list(flags),
+    """Paths relative to the run's folder: the heap the shoe needs must not depend on where pytest puts it."""
+    shutil.copy(FULL_SHOE, tmp_path / "shoe.txt")
+    run = micropython(["-m", "boards.sim.runner", "shoe.txt", "--log", "vm.journal"] + list(flags),
                       str(mpy_build), cwd=tmp_path, heapsize=heapsize)
-    return run, journal
+    return run, tmp_path / "vm.journal"
 
 
 def _cpython_journal(tmp_path):

@@ -1,0 +1,88 @@
+"""How the bench runs code: `make mpy` for a board, the venv's MicroPython unix port on a build, CPython on the
+sources. The VM runs in a scratch folder that holds links `fw` (the build) and `drv` (the compiled drivers of
+bench/vm) and imports through them: no sources in its way, and the same short paths in its heap wherever the clone
+and the scratch folder are, so that instruction counts and heap figures do not depend on them."""
+
+import atexit
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+MICROPYTHON = str(BIN / "micropython")
+VM_SCRIPTS = ROOT / "bench" / "vm"
+TIMEOUT = 900
+_drivers = {}
+
+
+def build(board="sim"):
+    """The board's .mpy build, made or brought up to date by the Makefile."""
+    subprocess.run(["make", "-s", "-C", str(ROOT), "mpy", "BOARD=" + board], check=True, capture_output=True,
+                   timeout=TIMEOUT)
+    return ROOT / "build" / board
+
+
+def drivers():
+    """bench/vm/*.py compiled by mpy-cross (a .py would be compiled in the VM's small heap), once a process."""
+    if "folder" not in _drivers:
+        folder = tempfile.mkdtemp(prefix="sabot-bench-drivers-")
+        atexit.register(shutil.rmtree, folder, True)
+        for source in VM_SCRIPTS.glob("*.py"):
+            subprocess.run([str(BIN / "mpy-cross"), "-o", "%s/%s.mpy" % (folder, source.stem), str(source)],
+                           check=True, capture_output=True, timeout=TIMEOUT)
+        _drivers["folder"] = folder
+    return _drivers["folder"]
+
+
+def link(cwd, name, target):
+    """cwd/name -> target; returns name, the relative path to give the VM."""
+    path = Path(cwd) / name
+    if not path.is_symlink():
+        path.symlink_to(Path(target).resolve())
+    return name
+
+
+def vm_env(cwd, build_dir):
+    """The VM's environment for a run in cwd: it imports the drivers, then the build; ./micropython is the VM."""
+    link(cwd, "fw", build_dir)
+    link(cwd, "drv", drivers())
+    link(cwd, "micropython", MICROPYTHON)
+    return {"MICROPYPATH": "drv:fw", "PATH": "/usr/bin:/bin"}
+
+
+def micropython_command(args, heapsize="64K"):
+    """The VM through the link vm_env makes: its argv[0], kept in its heap, is the same wherever the venv is."""
+    return ["./micropython", "-X", "heapsize=%s" % heapsize] + [str(a) for a in args]
+
+
+def vm_command(script, args, heapsize="64K"):
+    """micropython running a compiled driver as a module (`script` is its file name in bench/vm)."""
+    return micropython_command(["-m", script[:-3] if script.endswith(".py") else script] + list(args), heapsize)
+
+
+def run(command, env, cwd, check=True):
+    done = subprocess.run(command, env=env, cwd=str(cwd), capture_output=True, text=True, timeout=TIMEOUT)
+    if check and done.returncode != 0:
+        raise RuntimeError("%s failed (%d):\n%s%s" % (" ".join(command), done.returncode, done.stdout[-2000:],
+                                                      done.stderr[-2000:]))
+    return done
+
+
+def vm(script, args, build_dir, cwd, heapsize="64K", check=True):
+    """A bench/vm driver on the MicroPython VM, firmware from build_dir, in cwd."""
+    return run(vm_command(script, args, heapsize), vm_env(cwd, build_dir), cwd, check)
+
+
+def cpython(script, args, cwd):
+    """The same driver on CPython, firmware from the sources."""
+    return run([sys.executable, str(VM_SCRIPTS / script)] + [str(a) for a in args],
+               {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, cwd)
+
+
+def last_json(done):
+    """The JSON line a driver prints last."""
+    return json.loads(done.stdout.strip().splitlines()[-1])
