@@ -80,6 +80,10 @@ def start(config, pins, attach):
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
         shell = make_shell(config, gate, indicator, buzzer, wall.ms)
+        # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
+        # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
+        # call frames on the C stack meanwhile. Should a decision ever allocate, it raises: the gate locks.
+        shell.guard = (micropython.heap_lock, micropython.heap_unlock)
         ring = EventRing()
         reader = None
         if config.get("reader"):

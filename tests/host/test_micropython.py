@@ -87,3 +87,14 @@ def test_the_heap_lock_check_would_catch_an_allocation(mpy_build, tmp_path):
     run, _ = _run_full_shoe(patched, tmp_path, "--heap-lock", heapsize="128K")
     assert run.returncode != 0
     assert "MemoryError" in run.stderr
+
+
+@pytest.mark.req("S-ONE", "S-FORCED", "S-FAILSAFE", "T-CF", "T-DT")
+@pytest.mark.parametrize("scenario", sorted(p.name for p in SCENARIOS.glob("*.txt")))
+def test_every_decision_of_every_scenario_allocates_nothing(mpy_build, tmp_path, scenario):
+    """Alarms, faults, refusals, power cuts, the tableau at both games: the boards run every decision under
+    heap_lock, so no path of the controller may allocate."""
+    shutil.copy(SCENARIOS / scenario, tmp_path / "s.txt")
+    run = micropython(["-m", "boards.sim.runner", "s.txt", "--log", "j", "--heap-lock"], str(mpy_build),
+                      cwd=tmp_path, heapsize="128K")
+    assert run.returncode == 0, run.stdout + run.stderr
