@@ -98,9 +98,7 @@ class Shell:
         for i in range(ctl.n_cmds):
             command = cmds[2 * i]
             arg = cmds[2 * i + 1]
-            if command == CMD_GATE_CLOSE:
-                self.gate.close()
-            elif command == CMD_GATE_OPEN:
+            if command == CMD_GATE_OPEN:  # closing was done above, before the records
                 self.gate.open()
             elif command == CMD_INDICATOR:
                 self.indicator.show(arg)
