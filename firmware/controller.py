@@ -338,9 +338,7 @@ class Controller:
             self._emit(R_FINDING, 0, 0, 0, F_SHORT_COUP)
         hands = self.hands
         if hands.known and hands.dealt():
-            winners = hands.winner(0) | (hands.winner(1) << 2 if hands.hands == 3 else 0)
-            self._emit(R_RESULT, hands.counts[0] | hands.counts[1] << 2 | hands.counts[2] << 4, hands.hands, 0,
-                       hands.totals[0] | hands.totals[1] << 4 | hands.totals[2] << 8 | winners << 12)
+            self._emit(R_RESULT, hands.packed_counts(), hands.hands, 0, hands.packed_result())
         self._emit(R_COUP_END, 0, 0, 0, how)
         if self.stop_seen:
             self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: the coup in progress was the last one

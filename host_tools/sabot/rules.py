@@ -160,9 +160,7 @@ class Rules:
         coup = self.coup
         if not coup.known:
             return
-        winners = coup.winner(0) | (coup.winner(1) << 2 if coup.hands == 3 else 0)
-        expected = coup.totals[0] | coup.totals[1] << 4 | coup.totals[2] << 8 | winners << 12
-        if f[CODE] != expected or f[DISPOSITION] != coup.hands:
+        if f[CODE] != coup.packed_result() or f[DISPOSITION] != coup.hands:
             self._find(self._tableau_id(), seq, "the result recorded does not match the cards dealt (%s)" % (
                 ", ".join("%s %d" % (self._hand_name(h), coup.totals[h]) for h in range(coup.hands))))
 
