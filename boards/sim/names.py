@@ -21,3 +21,13 @@ ENDS = ("coup end pressed", "maximum reached", "no hand may draw")
 HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 WINNERS = ("", "ponte", "banque", "égalité")
 RELEASES = ("", "deal", "burn")
+
+
+def result(code, hands):
+    """A result record as people say it (docs/journal-format.md): each hand's total, then who won each tableau."""
+    names = HANDS[hands == 3]
+    text = ", ".join("%s %d" % (names[h], code >> 4 * h & 15) for h in range(hands))
+    winners = [WINNERS[code >> 12 + 2 * t & 3] for t in range(hands - 1)]
+    if hands == 2:
+        return text + "; winner: " + winners[0]
+    return text + "; tableau1: %s, tableau2: %s" % (winners[0], winners[1])

@@ -92,14 +92,7 @@ class Observer:
             if condition:
                 text += " (%s)" % names.CONDITIONS[condition].replace("_", " ")
         elif rtype == R_RESULT:
-            hands = names.HANDS[disposition == 3]
-            text = "coup %d result: %s" % (coup, ", ".join(
-                "%s %d" % (hands[i], code >> 4 * i & 15) for i in range(disposition)))
-            winners = [names.WINNERS[code >> 12 + 2 * i & 3] for i in range(disposition - 1)]
-            if disposition == 2:
-                text += "; winner: %s" % winners[0]
-            else:
-                text += "; tableau1: %s, tableau2: %s" % (winners[0], winners[1])
+            text = "coup %d result: %s" % (coup, names.result(code, disposition))
         elif rtype == R_STAND:
             text = "coup %d: %s stands (croupier's announcement)" % (coup, names.HANDS[self.game != 0][code])
         elif rtype == R_NO_MORE_BETS:

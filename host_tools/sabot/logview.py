@@ -53,21 +53,11 @@ def hand_name(game, hand):
     return hands[hand] if hand < len(hands) else "hand %d" % hand
 
 
-def result_words(f, game):
-    """A result record as people say it: each hand's total, then who won each tableau."""
-    hands, code = f[DISPOSITION], f[CODE]
-    text = ", ".join("%s %d" % (hand_name(game, h), code >> 4 * h & 15) for h in range(hands))
-    winners = [names.WINNERS[code >> 12 + 2 * t & 3] for t in range(hands - 1)]
-    if hands == 2:
-        return text + "; winner: %s" % winners[0]
-    return text + "; tableau1: %s, tableau2: %s" % tuple(winners)
-
-
 def detail(f, game=games.CHEMIN_DE_FER):
     """Words for what a record's code means."""
     kind, code = f[TYPE], f[CODE]
     if kind == R_RESULT:
-        return result_words(f, game)
+        return names.result(code, f[DISPOSITION])
     if kind == R_STAND:
         return "%s stands" % hand_name(game, code)
     if kind in (R_ALARM, R_CLEAR):
@@ -173,7 +163,7 @@ def show(paths, key_file, out=sys.stdout):
             return
         hands = " | ".join("%s: %s" % (hand_name(game, h), " ".join(t for hand, t in dealt if hand == h))
                            for h in range(result[DISPOSITION]))
-        out.write("  %-9s %s  ->  %s\n" % ("coup %d" % number, hands, result_words(result, game)))
+        out.write("  %-9s %s  ->  %s\n" % ("coup %d" % number, hands, names.result(result[CODE], result[DISPOSITION])))
 
     for record in records:
         f = record.fields

@@ -46,7 +46,7 @@ from sabot.journalfile import (
     Unusable,
     load_segments,
 )
-from sabot.logview import hand_name, iso_time, result_words
+from sabot.logview import hand_name, iso_time
 from sabot.rules import ARTICLES
 from sabot.verify import check, journals_of, read_key
 
@@ -594,7 +594,7 @@ def card_html(card):
 def _result_parts(f, game, w):
     """(the hands' totals, who won) in words: in English logview's, the words `sabot log show` prints."""
     if w.lang == "en":
-        totals, _, said = result_words(f, game).partition("; ")
+        totals, _, said = names.result(f[CODE], f[DISPOSITION]).partition("; ")
         return totals, said
     hands, code = f[DISPOSITION], f[CODE]
     totals = ", ".join("%s %d" % (hand_name(game, h), code >> 4 * h & 15) for h in range(hands))
