@@ -9,6 +9,8 @@ import json
 from binascii import hexlify, unhexlify
 from hashlib import sha256
 
+from firmware.journal import Key
+
 MANIFEST = "manifest.json"
 _CHUNK = 512
 
@@ -49,30 +51,19 @@ def identity(manifest):
     return unhexlify(manifest["digest"])[:16]
 
 
-def _mac(seed, feed):
-    """HMAC-SHA256 under the seed of what feed(h) puts into the inner hash (MicroPython has no hmac module)."""
-    key = (sha256(seed).digest() if len(seed) > 64 else seed) + bytes(64)
-    inner = sha256(bytes(b ^ 0x36 for b in key[:64]))
-    feed(inner)
-    outer = sha256(bytes(b ^ 0x5C for b in key[:64]))
-    outer.update(inner.digest())
-    return hexlify(outer.digest()).decode()
-
-
 def challenge(seed_hex, manifest_path=MANIFEST):
     """Answer an inspector's seed, as JSON: each file's HMAC over its name, a NUL and its bytes, in manifest
     order, and an HMAC over those lines (docs/firmware-identity.md)."""
-    seed = unhexlify(seed_hex)
+    key = Key(unhexlify(seed_hex))  # the seed keys the HMAC, as the shoe's key does its journal's
     files = []
     for name, _ in load_manifest(manifest_path)["files"]:
-
-        def feed(h, name=name):
-            h.update(name.encode() + b"\0")
-            _digest_file(name, h)
-
+        inner = key.inner()
+        inner.update(name.encode() + b"\0")
         try:
-            files.append([name, _mac(seed, feed)])
+            _digest_file(name, inner)
+            files.append([name, hexlify(key.finish(inner)).decode()])
         except OSError:
             files.append([name, None])
-    lines = "".join("%s %s\n" % (name, mac) for name, mac in files).encode()
-    print(json.dumps({"files": files, "overall": _mac(seed, lambda h: h.update(lines))}))
+    lines = key.inner()
+    lines.update("".join("%s %s\n" % (name, mac) for name, mac in files).encode())
+    print(json.dumps({"files": files, "overall": hexlify(key.finish(lines)).decode()}))

@@ -58,18 +58,25 @@ class Key:
 
     def __init__(self, secret):
         if len(secret) < 16:
-            raise ValueError("a journal key has at least 16 bytes")
+            raise ValueError("a key has at least 16 bytes")
         padded = (sha256(secret).digest() if len(secret) > 64 else secret) + bytes(64)
         self._inner = bytes(b ^ 0x36 for b in padded[:64])
         self._outer = bytes(b ^ 0x5C for b in padded[:64])
         self.id = sha256(b"sabot key id " + secret).digest()[:8]
 
-    def tag(self, message):
-        inner = sha256(self._inner)
-        inner.update(message)
+    def inner(self):
+        """A hash to feed the message to, streamed if need be; finish() gives its HMAC."""
+        return sha256(self._inner)
+
+    def finish(self, inner):
         outer = sha256(self._outer)
         outer.update(inner.digest())
-        return outer.digest()[:TAG_SIZE]
+        return outer.digest()
+
+    def tag(self, message):
+        inner = self.inner()
+        inner.update(message)
+        return self.finish(inner)[:TAG_SIZE]
 
 
 def chained(chain, data):
