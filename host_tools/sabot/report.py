@@ -42,13 +42,11 @@ from sabot.journalfile import (
     SEANCE,
     TAILLE,
     TYPE,
-    Reader,
     Unusable,
-    load_segments,
 )
 from sabot.logview import hand_name, iso_time
 from sabot.rules import ARTICLES
-from sabot.verify import check, journals_of, read_key
+from sabot.verify import check, firmware_name, journals_of, read_key
 
 # The regulation's own words for each requirement (../shared/regulation/casino-games-articles-58-62.fr.txt):
 # ID -> (article, French quotation, English gloss). A quotation is verbatim; " […] " joins two passages of
@@ -834,12 +832,6 @@ def _taille_html(seance, t, w):
     return "".join(out)
 
 
-def _firmware_words(firmware):
-    text = firmware.rstrip(b"\0")
-    printable = text and all(32 <= b < 127 for b in text)
-    return (text.decode("ascii") if printable else "release " + firmware.hex()), firmware.hex(" ")
-
-
 def render(segments, reader, records, findings, key, key_file, paths, lang="fr"):
     """The whole report as one HTML string."""
     w = Words(lang)
@@ -886,7 +878,7 @@ def _identity_html(segments, reader, key_file, development, paths, w):
     rows = [(w["sabot"], ", ".join(str(s) for s in sorted({s.sabot for s in segments})))]
     firmwares = []
     for s in segments:
-        words = _firmware_words(s.firmware)
+        words = firmware_name(s.firmware), s.firmware.hex(" ")
         if not firmwares or firmwares[-1][0] != words:
             firmwares.append((words, [s.number]))
         else:
@@ -941,9 +933,8 @@ def report(paths, output, lang="fr", key_file=None):
             raise Unusable("one journal per report: give one journal folder, or segment files of one journal "
                            "(sabot log verify checks several journals together)")
         key = read_key(key_file)
-        segments, reader, findings = check(paths, key)
-        # verify.check keeps no records: read them again, under the same key, for the coups and the chart.
-        records = list(Reader(load_segments(paths), key))
+        records = []
+        segments, reader, findings = check(paths, key, records)
     except Unusable as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2

@@ -24,18 +24,21 @@ def read_key(path):
     return key
 
 
-def check(paths, key):
-    """(segments, reader, findings sorted by seq) for a journal; Unusable when it cannot be read at all."""
-    segments, reader, rules = _check(paths, key)
+def check(paths, key, records=None):
+    """(segments, reader, findings sorted by seq) for a journal; Unusable when it cannot be read at all.
+    A list given as records receives every record read, for a caller that shows them (the report)."""
+    segments, reader, rules = _check(paths, key, records)
     return segments, reader, sorted(reader.findings + rules.findings, key=lambda f: f.seq)
 
 
-def _check(paths, key):
+def _check(paths, key, records=None):
     segments = load_segments(paths)
     reader = Reader(segments, key)
     rules = Rules()
     for record in reader:
         rules.feed(record)
+        if records is not None:
+            records.append(record)
     return segments, reader, rules
 
 
@@ -46,7 +49,8 @@ def journals_of(paths):
     return folders + ([files] if files else [])
 
 
-def _name(firmware):
+def firmware_name(firmware):
+    """The 16 bytes a segment header names its firmware by: a development build's text, or a release's digest."""
     text = firmware.rstrip(b"\0")
     return text.decode() if text and all(32 <= b < 127 for b in text) else "release " + firmware.hex()
 
@@ -79,7 +83,7 @@ def verify(paths, key_file, as_json, same_table=3, out=sys.stdout):
     for label, segments, reader, _ in checked:
         first = segments[0]
         out.write("journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n" % (
-            " " + label if many else "", first.sabot, _name(first.firmware), len(segments), reader.records,
+            " " + label if many else "", first.sabot, firmware_name(first.firmware), len(segments), reader.records,
             reader.first_seq, reader.seq))
     if development:
         out.write("key: the DEVELOPMENT key, which signs the simulator's and the tests' journals, never a "
