@@ -338,7 +338,8 @@ class Controller:
             self._emit(R_FINDING, 0, 0, 0, F_SHORT_COUP)
         hands = self.hands
         if hands.known and hands.dealt():
-            self._emit(R_RESULT, hands.packed_counts(), hands.hands, 0, hands.packed_result())
+            counts = hands.counts
+            self._emit(R_RESULT, counts[0] | counts[1] << 2 | counts[2] << 4, hands.hands, 0, hands.packed_result())
         self._emit(R_COUP_END, 0, 0, 0, how)
         if self.stop_seen:
             self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: the coup in progress was the last one

@@ -120,10 +120,6 @@ class Coup:
         winners = self.winner(0) | (self.winner(1) << 2 if self.hands == 3 else 0)
         return self.totals[0] | self.totals[1] << 4 | self.totals[2] << 8 | winners << 12
 
-    def packed_counts(self):
-        """The hands' card counts, 2 bits each: the result record's card field."""
-        return self.counts[0] | self.counts[1] << 2 | self.counts[2] << 4
-
     def winner(self, tableau):
         """Who wins a tableau (the ponte's hand at chemin de fer): _PONTE_WINS, _BANQUE_WINS or _EGALITE."""
         mine = self.totals[tableau]
