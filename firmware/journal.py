@@ -64,19 +64,13 @@ class Key:
         self._outer = bytes(b ^ 0x5C for b in padded[:64])
         self.id = sha256(b"sabot key id " + secret).digest()[:8]
 
-    def inner(self):
-        """A hash to feed the message to, streamed if need be; finish() gives its HMAC."""
-        return sha256(self._inner)
-
-    def finish(self, inner):
+    def tag(self, message, size=TAG_SIZE):
+        """HMAC-SHA256 of the message, its first size bytes (the whole 32 for the firmware challenge)."""
+        inner = sha256(self._inner)
+        inner.update(message)
         outer = sha256(self._outer)
         outer.update(inner.digest())
-        return outer.digest()
-
-    def tag(self, message):
-        inner = self.inner()
-        inner.update(message)
-        return self.finish(inner)[:TAG_SIZE]
+        return outer.digest()[:size]
 
 
 def chained(chain, data):

@@ -68,7 +68,7 @@ def test_a_whole_shoe_runs_from_the_mpy_build_in_a_64k_heap(mpy_build, tmp_path)
 @pytest.mark.req("H-SIM", "S-ONE", "J-EVERY")
 def test_the_card_path_allocates_nothing_over_a_whole_shoe(mpy_build, tmp_path):
     """Every controller decision of a whole shoe (a sensed card to the gate's command) under heap_lock()."""
-    run, journal = _run_full_shoe(mpy_build, tmp_path, "--heap-lock")
+    run, journal = _run_full_shoe(mpy_build, tmp_path, "--heap-lock", heapsize="128K")  # the 64K test is its own
     assert run.returncode == 0, run.stdout + run.stderr
     assert _segments(journal) == _cpython_journal(tmp_path)
 
