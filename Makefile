@@ -21,17 +21,19 @@ MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/
 
 setup: $(SETUP)
 
-$(SETUP): requirements.txt pyproject.toml
+$(SETUP): requirements.txt pyproject.toml host_tools/sabot/_frames.c
+	@test -f /usr/include/openssl/sha.h -a -f /usr/include/libdeflate.h || $(MAKE) system-deps
 	python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check --editable .
 	touch $@
 
 # Debian packages some targets need (as root; CI runs it): Chromium renders the approver's report in its test,
-# valgrind counts the benchmarks' instructions.
+# valgrind counts the benchmarks' instructions, OpenSSL's and libdeflate's headers build the verifier's C core.
 system-deps:
-	@command -v chromium >/dev/null && command -v valgrind >/dev/null || \
-		(apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core valgrind)
+	@command -v chromium >/dev/null && command -v valgrind >/dev/null && test -f /usr/include/openssl/sha.h \
+		&& test -f /usr/include/libdeflate.h || (apt-get update -q && apt-get install -y -q chromium \
+		fonts-dejavu-core valgrind gcc libssl-dev libdeflate-dev)
 
 sim: $(SETUP)
 	$(BIN)/sabot sim $(SCENARIO)

@@ -2,20 +2,38 @@
 tags, sequence continuity and time order (J-TAMPER). Written apart from the firmware's writer, so that one
 bug cannot hide itself (tests/host/test_keys.py checks the HMAC against CPython's hmac); the format's numbers
 come from firmware.journal.
+
+The frames are checked by sabot._frames, in C: one by one in Python, the interpreter cost a hundred times the
+hashing (docs/journal-format.md, "Verifying"). Each segment's header states where its chain starts, so
+segments are checked apart, in worker threads, while the caller folds the records of the one before.
 """
 
 import copy
 import struct
-from binascii import crc32
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from hashlib import sha256
 from pathlib import Path
+from zlib import crc32
 
 from firmware import journal as fmt
+from sabot import _frames
 
-FRAME = struct.Struct("<BBI" + fmt.BODY[1:] + "%ds%dsI" % (fmt.LINK_SIZE, fmt.TAG_SIZE))
 HEADER = struct.Struct(fmt.HEADER)
-# Indexes in a record's fields, which follow fmt.FIELDS.
-(TYPE, SECONDS, MS, SEANCE, TAILLE, COUP, POSITION, CARD, DISPOSITION, CONDITION, CODE) = range(len(fmt.FIELDS))
+# A record as the reader hands it on: the frame's offset in its segment, its sequence number, then its body.
+ROW = struct.Struct("<II" + fmt.BODY[1:])
+(OFFSET, SEQ, TYPE, SECONDS, MS, SEANCE, TAILLE, COUP, POSITION, CARD, DISPOSITION, CONDITION, CODE) = range(
+    2 + len(fmt.FIELDS))
+ALL_TYPES = (1 << 64) - 1  # a mask of record types, bit t for type t
+_AHEAD = 4  # segments checked ahead of the one being folded
+ISSUES = {
+    _frames.ALTERED: "%(name)s: record at byte %(offset)d altered (CRC)",
+    _frames.SEQUENCE: "sequence jumps from %(before)d to %(seq)d: records removed, duplicated or reordered",
+    _frames.UNLINKED: "chain broken before seq %(seq)d: a record removed, inserted or reordered; records after it "
+                      "in %(name)s cannot be authenticated",
+    _frames.FORGED: "record seq %(seq)d fails its HMAC: altered or forged",
+    _frames.TIME_BACK: "time goes back at seq %(seq)d",
+}
 
 
 class Unusable(Exception):
@@ -33,18 +51,30 @@ class Segment:
 
 
 class Record:
-    __slots__ = ("seq", "fields", "segment", "offset")
+    """A record for those who show it: its row and the segment it is in."""
 
-    def __init__(self, seq, fields, segment, offset):
-        self.seq = seq
+    __slots__ = ("fields", "segment")
+
+    def __init__(self, fields, segment):
         self.fields = fields
         self.segment = segment
-        self.offset = offset
+
+    @property
+    def seq(self):
+        return self.fields[SEQ]
+
+    @property
+    def offset(self):
+        return self.fields[OFFSET]
 
     @property
     def time_ms(self):
         """Milliseconds since 2020-01-01 UTC."""
-        return self.fields[SECONDS] * 1000 + self.fields[MS]
+        return time_ms(self.fields)
+
+
+def time_ms(row):
+    return row[SECONDS] * 1000 + row[MS]
 
 
 class Finding:
@@ -88,14 +118,14 @@ def load_segments(paths):
 
 
 class Reader:
-    """Walks the segments once, yielding records and collecting integrity findings."""
+    """Walks the segments once, handing on records and collecting integrity findings."""
 
     def __init__(self, segments, key):
         self.segments = segments
         self.key = key
         self.key_id = fmt.Key(key).id
-        # HMAC-SHA256 (RFC 2104) with the padded key's states made once: three times quicker per record than
-        # hmac.digest(), which keys anew each call.
+        self._checker = _frames.Checker(key)
+        # HMAC-SHA256 (RFC 2104) of the headers, with the padded key's states made once.
         padded = (sha256(key).digest() if len(key) > 64 else key).ljust(64, b"\0")
         self._inner = sha256(bytes(b ^ 0x36 for b in padded))
         self._outer = sha256(bytes(b ^ 0x5C for b in padded))
@@ -121,9 +151,29 @@ class Reader:
         return outer.digest()[:fmt.TAG_SIZE]
 
     def __iter__(self):
-        for segment in self.segments:
-            yield from self.read(segment)
+        for segment, rows in self.scanned(ALL_TYPES):
+            for row in ROW.iter_unpack(rows):
+                yield Record(row, segment)
         self.finish()
+
+    def rows(self, types=ALL_TYPES):
+        """The rows of the records whose type's bit is set in types, in order; the quickest way through."""
+        for _, rows in self.scanned(types):
+            yield from ROW.iter_unpack(rows)
+        self.finish()
+
+    def scanned(self, types):
+        """(segment, rows) for each segment in order, the frames of the next ones checked meanwhile."""
+        with ThreadPoolExecutor(2) as pool:
+            ahead = deque()
+            for segment in self.segments:
+                ahead.append((segment, pool.submit(self._scan, segment, types)))
+                if len(ahead) > _AHEAD:
+                    done, scan = ahead.popleft()
+                    yield done, self._take(done, scan.result())
+            while ahead:
+                done, scan = ahead.popleft()
+                yield done, self._take(done, scan.result())
 
     def checkpoint(self):
         """A copy of this reader's progress, to go on from here with other segments (tests use it to check
@@ -139,6 +189,17 @@ class Reader:
 
     def read(self, segment):
         """Check one segment, after those already read, and yield its records."""
+        for row in ROW.iter_unpack(self._take(segment, self._scan(segment, ALL_TYPES))):
+            yield Record(row, segment)
+
+    def _scan(self, segment, types):
+        """The checks of a segment's frames that need nothing from the segments before it."""
+        chain = sha256(segment.previous_chain + segment.data[:fmt.HEADER_TAG_AT]).digest()
+        return chain, self._checker.scan(segment.data, fmt.HEADER_SIZE, chain, segment.seq_before, types)
+
+    def _take(self, segment, scan):
+        """A segment's header against the segments before it, and its frames' issues as findings; its rows."""
+        header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, rows) = scan
         data = segment.data
         name = segment.path.name
         previous = self.previous
@@ -146,7 +207,6 @@ class Reader:
             self._finding(self.seq, "%s: segment header altered (CRC)" % name)
         if segment.key_id != self.key_id:
             self._finding(self.seq, "%s: written under another key (key id %s)" % (name, segment.key_id.hex()))
-        header_chain = sha256(segment.previous_chain + data[:fmt.HEADER_TAG_AT]).digest()
         if self._tag(header_chain) != data[fmt.HEADER_TAG_AT:fmt.HEADER_CRC_AT]:
             self._finding(self.seq, "%s: segment header fails its HMAC" % name)
         if previous is None:
@@ -163,61 +223,18 @@ class Reader:
             if segment.previous_valid != self.valid:
                 self._finding(self.seq, "%s: segment %s was %d bytes long when this one began, now %d" % (
                     name, previous.path.name, segment.previous_valid, self.valid))
-        chain = header_chain
-        seq = segment.seq_before
-        broken = False
-        last_time = self.last_time
-        end = len(data)
-        offset = fmt.HEADER_SIZE
-        view = memoryview(data)
-        # The loop below runs once a record, millions of times for a year's journal: names are bound locally.
-        unpack, frame_size, crc_at, tag_at, link_size = FRAME.unpack_from, fmt.FRAME_SIZE, fmt.CRC_AT, fmt.TAG_AT, \
-            fmt.LINK_SIZE
-        inner, outer, tag_size, sync, body_size = self._inner, self._outer, fmt.TAG_SIZE, fmt.SYNC, fmt.BODY_SIZE
-        fields_end = 3 + len(fmt.FIELDS)
-        while offset + frame_size <= end:
-            frame = unpack(data, offset)
-            if frame[0] != sync or frame[1] != body_size or crc32(view[offset:offset + crc_at]) != frame[-1]:
-                if offset + frame_size < end:
-                    self._finding(seq + 1, "%s: record at byte %d altered (CRC)" % (name, offset))
-                    broken = True
-                    offset += frame_size
-                    seq += 1
-                    continue
-                break  # a torn last frame: judged at the journal's end, or by the next segment's header
-            frame_seq = frame[2]
-            if frame_seq != seq + 1:
-                self._finding(frame_seq, "sequence jumps from %d to %d: records removed, duplicated or "
-                              "reordered" % (seq, frame_seq))
-            if not broken and frame[-3] != chain[:link_size]:
-                self._finding(frame_seq, "chain broken before seq %d: a record removed, inserted or "
-                              "reordered; records after it in %s cannot be authenticated" % (frame_seq, name))
-                broken = True
-            chain = sha256(chain + data[offset:offset + tag_at]).digest()
-            if not broken:
-                h = inner.copy()
-                h.update(chain)
-                mac = outer.copy()
-                mac.update(h.digest())
-                if mac.digest()[:tag_size] != frame[-2]:
-                    self._finding(frame_seq, "record seq %d fails its HMAC: altered or forged" % frame_seq)
-                    broken = True
-            fields = frame[3:fields_end]
-            time = fields[SECONDS] * 1000 + fields[MS]
-            if time < last_time:
-                self._finding(frame_seq, "time goes back at seq %d" % frame_seq)
-            last_time = time
-            seq = frame_seq
-            self.records += 1
-            if not self.first_seq:
-                self.first_seq = seq
-            yield Record(seq, fields, segment, offset)
-            offset += frame_size
-        valid = offset  # the end of the last whole frame
+        for what, at, offset, before in issues:
+            self._finding(at, ISSUES[what] % {"name": name, "seq": at, "offset": offset, "before": before})
+        if records:
+            if first_ms < self.last_time:
+                self._finding(first_seq, ISSUES[_frames.TIME_BACK] % {"seq": first_seq})
+            self.last_time = last_ms
+            self.records += records
+            self.first_seq = self.first_seq or first_seq
         self.seq = seq
         self.chain = chain
-        self.last_time = last_time
-        self.valid = valid
+        self.valid = end  # the end of the last whole frame
         self.broken = broken
-        self.torn = end - valid  # in a middle segment, its successor's header must declare it
+        self.torn = len(data) - end  # in a middle segment, its successor's header must declare it
         self.previous = segment
+        return rows

@@ -13,9 +13,10 @@ from boards.sim.scenario import parse
 from firmware import cards
 from firmware.controller import DEALING, DEALT, R_ALARM, R_CARD, R_CLEAR, R_COUP_END, R_LOAD, R_NO_MORE_BETS
 from firmware.journal import BODY, FIELDS
-from sabot.journalfile import CARD, DISPOSITION, TYPE
 from tests.core.play import journal_records
 from tests.core.req import covers
+
+TYPE, CARD, DISPOSITION = (FIELDS.index(name) for name in ("type", "card", "disposition"))  # in a body's fields
 
 _ACTIONS = st.one_of(
     st.sampled_from(["no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm",

@@ -18,7 +18,7 @@ from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import journal as fmt
 from firmware.controller import R_BOOT, R_RECOVERY, R_RELEASE
-from sabot.journalfile import CONDITION, TYPE, Reader, Segment
+from sabot.journalfile import CODE, CONDITION, TYPE, Reader, Segment
 from sabot.rules import Rules
 from tests.conftest import SCENARIOS
 
@@ -98,7 +98,7 @@ def _check_recovered(recovered, durable, frames, reader):
     recovery = records[-1] if records[-1].fields[TYPE] == R_RECOVERY else None
     rules = Rules()
     for r in records:
-        rules.feed(r)
+        rules.feed(r.fields)
     return recovery, rules.findings
 
 
@@ -147,7 +147,7 @@ def test_a_cut_at_every_byte_offset_of_a_whole_shoe_loses_no_durable_record(refe
             assert (recovery is not None and recovery.fields[CONDITION] != 0) == released
             assert any(f.id == "J-DURABLE" for f in findings) == released
             if kind == "write" and kept:
-                assert recovery is not None and recovery.fields[fmt.FIELDS.index("code")] == kept
+                assert recovery is not None and recovery.fields[CODE] == kept
             cuts += 1
         if kind == "create":
             if segment - 1 in files:  # complete now: every later cut shares it

@@ -1,0 +1,95 @@
+"""The verifier's C core (host_tools/sabot/_frames.c) against the format as docs/journal-format.md defines it,
+recomputed here with CPython's hashlib, hmac and zlib (J-TAMPER)."""
+
+import hashlib
+import hmac
+import struct
+import zlib
+
+import pytest
+
+from boards.sim.board import SimBoard
+from boards.sim.flash import MemoryStorage
+from boards.sim.runner import run
+from boards.sim.scenario import parse
+from firmware import journal as fmt
+from firmware.controller import R_CARD, R_LOAD
+from sabot import _frames
+from sabot.journalfile import ROW
+
+SHOE = "seance table=4\nshoe seed=9\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 5\ncoup_end"
+KEYS = (b"k" * 16, b"a shoe's key of 32 bytes exactly", bytes(range(100)))  # the last one longer than a block
+
+
+def journal(secret):
+    """The segment the séance opened, which holds the shoe."""
+    storage = MemoryStorage(1 << 20)
+    board = SimBoard(storage)
+    board.key = fmt.Key(secret)
+    run(parse(SHOE), board)
+    return bytes(storage.files[max(storage.files)])
+
+
+def seq_before(data):
+    return struct.unpack_from("<I", data, 72)[0]
+
+
+def frames_of(data):
+    return [data[at:at + fmt.FRAME_SIZE] for at in range(fmt.HEADER_SIZE, len(data), fmt.FRAME_SIZE)]
+
+
+def start_chain(data):
+    return hashlib.sha256(data[36:68] + data[:fmt.HEADER_TAG_AT]).digest()
+
+
+def scan(secret, data, types=0):
+    return _frames.Checker(secret).scan(data, fmt.HEADER_SIZE, start_chain(data), seq_before(data), types)
+
+
+@pytest.mark.req("J-TAMPER")
+def test_the_c_core_is_compiled_for_the_formats_layout():
+    for name in ("SYNC", "BODY_SIZE", "SEQ_AT", "BODY_AT", "LINK_AT", "TAG_AT", "CRC_AT", "FRAME_SIZE", "LINK_SIZE",
+                 "TAG_SIZE"):
+        assert getattr(_frames, name) == getattr(fmt, name), name
+    assert _frames.ROW_SIZE == ROW.size == 8 + fmt.BODY_SIZE
+
+
+@pytest.mark.req("J-TAMPER")
+@pytest.mark.parametrize("secret", KEYS, ids=("16 bytes", "32 bytes", "100 bytes"))
+def test_the_c_core_accepts_the_chain_and_tags_that_rfc_2104_gives(secret):
+    data = journal(secret)
+    frames = frames_of(data)
+    chain = start_chain(data)
+    for frame in frames:  # the format, recomputed from its document
+        assert frame[fmt.LINK_AT:fmt.TAG_AT] == chain[:fmt.LINK_SIZE]
+        chain = hashlib.sha256(chain + frame[:fmt.TAG_AT]).digest()
+        assert frame[fmt.TAG_AT:fmt.CRC_AT] == hmac.digest(secret, chain, "sha256")[:fmt.TAG_SIZE]
+        assert struct.unpack_from("<I", frame, fmt.CRC_AT)[0] == zlib.crc32(frame[:fmt.CRC_AT])
+
+    end, seq, last_chain, broken, records, first_seq, _, _, issues, rows = scan(secret, data, 1 << R_CARD)
+    before = seq_before(data)
+    assert before > 0  # the séance's segment follows the boot's
+    assert (end, seq, last_chain, broken, records, first_seq, issues) == (
+        len(data), before + len(frames), chain, 0, len(frames), before + 1, [])
+    cards = [f for f in frames if f[fmt.BODY_AT] == R_CARD]
+    assert len(cards) == 9 and len(rows) == 9 * ROW.size
+    for row, frame in zip(ROW.iter_unpack(rows), cards, strict=True):
+        assert data[row[0]:row[0] + fmt.FRAME_SIZE] == frame  # the offset, then the sequence number and body
+        assert row[1:] == struct.unpack_from("<I" + fmt.BODY[1:], frame, fmt.SEQ_AT)
+
+
+@pytest.mark.req("J-TAMPER")
+def test_a_tag_made_under_another_key_is_forged_even_with_a_good_crc():
+    secret = KEYS[1]
+    data = bytearray(journal(secret))
+    frames = frames_of(bytes(data))
+    at = next(i for i, f in enumerate(frames) if f[fmt.BODY_AT] == R_LOAD)
+    offset = fmt.HEADER_SIZE + at * fmt.FRAME_SIZE
+    chain = start_chain(bytes(data))
+    for frame in frames[:at + 1]:
+        chain = hashlib.sha256(chain + frame[:fmt.TAG_AT]).digest()
+    data[offset + fmt.TAG_AT:offset + fmt.CRC_AT] = hmac.digest(b"another key, 16+", chain, "sha256")[:fmt.TAG_SIZE]
+    struct.pack_into("<I", data, offset + fmt.CRC_AT, zlib.crc32(data[offset:offset + fmt.CRC_AT]))
+    issues = scan(secret, bytes(data))[8]
+    before = seq_before(bytes(data))
+    assert issues == [(_frames.FORGED, before + at + 1, offset, before + at)]
