@@ -2,6 +2,7 @@
 of the controller that wrote them, so a controller that broke a rule cannot also hide it."""
 
 from firmware import cards, games
+from firmware.cards import STOP
 from firmware.controller import (
     DEALT,
     DOUBLE_FEED,
@@ -16,7 +17,7 @@ from firmware.controller import (
     R_STAND,
 )
 from firmware.tableau import NONE, OPTIONAL, Coup
-from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, POSITION, TYPE, Finding
+from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, POSITION, SEQ, TYPE, Finding, time_ms
 
 GAME_IDS = ("G-CF", "G-DTL", "G-DTO")
 ARTICLES = {
@@ -36,11 +37,21 @@ class Rules:
 
     def __init__(self):
         self.findings = []
-        self.game = games.CHEMIN_DE_FER
+        self._game(games.CHEMIN_DE_FER)
         self.loaded = False
         self.tailles_in_seance = 0
         self.seances = []  # (time in ms, table, seq) of each séance opened: for the checks across journals
+        self._by_type = {R_CARD: self._card, R_NO_MORE_BETS: self._no_more_bets, R_COUP_END: self._coup_end,
+                         R_LOAD: self._load, R_SEANCE: self._seance, R_STAND: self._stand, R_RESULT: self._result,
+                         R_RECOVERY: self._recovery}
+        self.types = sum(1 << t for t in self._by_type)  # the records read, as a mask for Reader.rows()
         self._new_shoe()
+
+    def _game(self, game):
+        self.game = game
+        self.row = games.GAMES[game]
+        self.decks = self.row[games.DECKS]  # the two read at every card
+        self.coup_max = self.row[games.COUP_MAX]
 
     def _new_shoe(self):
         self.coup = Coup()  # the hands of the coup under way, re-dealt from the card records
@@ -53,54 +64,70 @@ class Rules:
     def _find(self, rid, seq, message):
         self.findings.append(Finding(rid, seq, message))
 
-    def feed(self, record):
-        f = record.fields
-        kind = f[TYPE]
-        seq = record.seq
-        row = games.GAMES[self.game]
-        if kind == R_CARD:
-            self._card(seq, f, row)
-        elif kind == R_NO_MORE_BETS:
-            if self.closed:
-                self._find("S-STOP", seq, "a coup opened after the stop card's coup")
-            if not self.in_coup:
-                self.coup_dealt = 0
-                self.coup.start(self.game != games.CHEMIN_DE_FER)
-            self.in_coup = True
-        elif kind == R_COUP_END:
-            if self.coup_dealt < row[games.COUP_MIN]:
-                self._find(GAME_IDS[self.game], seq, "coup of %d cards, under the minimum of %d" % (
-                    self.coup_dealt, row[games.COUP_MIN]))
-            self.in_coup = False
-            self.closed = self.stop_seen
-        elif kind == R_LOAD:
-            self.game = f[CODE] if f[CODE] < len(games.GAMES) else self.game
-            self.loaded = True
-            self._new_shoe()
-            self.tailles_in_seance += 1
-            limit = games.GAMES[self.game][games.TAILLES_PER_SEANCE]
-            if self.game == games.DEUX_TABLEAUX_LIMITEE and self.tailles_in_seance > 1:
-                self._find("G-DTL", seq, "a second shoe loaded in one séance: new cards each séance at deux tableaux")
-            if limit and self.tailles_in_seance > limit:
-                self._find(GAME_IDS[self.game], seq, "taille %d in one séance: at most %d at banque ouverte" % (
-                    self.tailles_in_seance, limit))
-        elif kind == R_SEANCE:
-            self.tailles_in_seance = 0
-            self.seances.append((record.time_ms, f[CODE], seq))
-        elif kind == R_STAND:
-            hand = f[CODE]
-            if self.coup.known and (hand >= self.coup.hands or self.coup.rule(hand) != OPTIONAL):
-                self._find(self._tableau_id(), seq, "%s stood where the tableau leaves no choice" % (
-                    self._hand_name(hand)))
-            elif hand < 3:
-                self.coup.stood[hand] = 1
-        elif kind == R_RESULT:
-            self._result(seq, f)
-        elif kind == R_RECOVERY and f[CONDITION]:
-            self._find("J-DURABLE", seq, "a release was under way at a power cut: whether a card left is unknown")
+    def feed(self, f):
+        """One record's row (journalfile.ROW); the types not in self.types tell the rules nothing."""
+        fold = self._by_type.get(f[TYPE])
+        if fold is not None:
+            fold(f)
 
-    def _card(self, seq, f, row):
-        card, disposition, condition = f[CARD], f[DISPOSITION], f[CONDITION]
+    def fold(self, rows):
+        """Feeds rows of the types in self.types only (Reader.rows): the verifier's loop, a call a record."""
+        card = self._card
+        by_type = self._by_type
+        for f in rows:
+            if f[TYPE] == R_CARD:  # most records
+                card(f)
+            else:
+                by_type[f[TYPE]](f)
+
+    def _no_more_bets(self, f):
+        if self.closed:
+            self._find("S-STOP", f[SEQ], "a coup opened after the stop card's coup")
+        if not self.in_coup:
+            self.coup_dealt = 0
+            self.coup.start(self.game != games.CHEMIN_DE_FER)
+        self.in_coup = True
+
+    def _coup_end(self, f):
+        if self.coup_dealt < self.row[games.COUP_MIN]:
+            self._find(GAME_IDS[self.game], f[SEQ], "coup of %d cards, under the minimum of %d" % (
+                self.coup_dealt, self.row[games.COUP_MIN]))
+        self.in_coup = False
+        self.closed = self.stop_seen
+
+    def _load(self, f):
+        seq = f[SEQ]
+        if f[CODE] < len(games.GAMES):
+            self._game(f[CODE])
+        self.loaded = True
+        self._new_shoe()
+        self.tailles_in_seance += 1
+        limit = self.row[games.TAILLES_PER_SEANCE]
+        if self.game == games.DEUX_TABLEAUX_LIMITEE and self.tailles_in_seance > 1:
+            self._find("G-DTL", seq, "a second shoe loaded in one séance: new cards each séance at deux tableaux")
+        if limit and self.tailles_in_seance > limit:
+            self._find(GAME_IDS[self.game], seq, "taille %d in one séance: at most %d at banque ouverte" % (
+                self.tailles_in_seance, limit))
+
+    def _seance(self, f):
+        self.tailles_in_seance = 0
+        self.seances.append((time_ms(f), f[CODE], f[SEQ]))
+
+    def _stand(self, f):
+        hand = f[CODE]
+        if self.coup.known and (hand >= self.coup.hands or self.coup.rule(hand) != OPTIONAL):
+            self._find(self._tableau_id(), f[SEQ], "%s stood where the tableau leaves no choice" % (
+                self._hand_name(hand)))
+        elif hand < 3:
+            self.coup.stood[hand] = 1
+
+    def _recovery(self, f):
+        if f[CONDITION]:
+            self._find("J-DURABLE", f[SEQ], "a release was under way at a power cut: whether a card left is "
+                       "unknown")
+
+    def _card(self, f):
+        seq, card, disposition, condition = f[SEQ], f[CARD], f[DISPOSITION], f[CONDITION]
         if condition == FORCED:
             if disposition == DEALT:
                 self._find("S-FORCED", seq, "a card forced past the locked gate was dealt, not burned")
@@ -108,28 +135,47 @@ class Rules:
                 self._find("S-FORCED", seq, "card %s forced past the locked gate (burned)" % cards.name(card))
         elif condition == DOUBLE_FEED:
             self._find("S-ONE", seq, "double feed: card %s came out with the one before" % cards.name(card))
-        if card == cards.STOP:
-            behind = row[games.DECKS] * 52 + 1 - f[POSITION]
-            if behind != row[games.STOP_BEFORE]:
+        if card < STOP:
+            counts = self.counts
+            counts[card] += 1
+            if counts[card] > self.decks:
+                self._find("S-COUNT", seq, "%s seen %d times in a shoe of %d decks: a foreign card" % (
+                    cards.name(card), counts[card], self.decks))
+        elif card == STOP:
+            behind = self.decks * 52 + 1 - f[POSITION]
+            if behind != self.row[games.STOP_BEFORE]:
                 self._find("S-STOPPOS", seq, "stop card with %d cards behind it, not %d" % (
-                    behind, row[games.STOP_BEFORE]))
+                    behind, self.row[games.STOP_BEFORE]))
             self.stop_seen = True
             self.closed = self.closed or not self.in_coup
-        elif card < 52:
-            self.counts[card] += 1
-            if self.counts[card] > row[games.DECKS]:
-                self._find("S-COUNT", seq, "%s seen %d times in a shoe of %d decks: a foreign card" % (
-                    cards.name(card), self.counts[card], row[games.DECKS]))
         if disposition == DEALT and condition != FORCED:
-            self._tableau(seq, f)
+            # The tableau: the card must go to the hand the rules give the next card to.
+            coup = self.coup
+            hand = f[CODE] - 1
+            if hand < 0 or card >= STOP or not coup.known:
+                coup.known = False  # an unread card: the tableau cannot be followed, the maxima still are
+            else:
+                expected = coup.next_hand()
+                if expected != hand:
+                    self._misdrawn(seq, card, hand, expected)
+                if hand < coup.hands and coup.counts[hand] < 3:
+                    coup.add(hand, card)
             if self.closed:
                 self._find("S-STOP", seq, "card dealt after the stop card's coup")
             elif not self.in_coup:
                 self._find("S-LOCK", seq, "card dealt while the shoe was locked (bets open)")
             self.coup_dealt += 1
-            if self.coup_dealt > row[games.COUP_MAX]:
+            if self.coup_dealt > self.coup_max:
                 self._find(GAME_IDS[self.game], seq, "card %d of a coup: the maximum is %d" % (
-                    self.coup_dealt, row[games.COUP_MAX]))
+                    self.coup_dealt, self.coup_max))
+
+    def _misdrawn(self, seq, card, hand, expected):
+        if expected == NONE:
+            self._find(self._tableau_id(), seq, "%s drawn to %s after the tableau had closed the coup" % (
+                cards.name(card), self._hand_name(hand)))
+        else:
+            self._find(self._tableau_id(), seq, "%s drawn to %s; the tableau gives the next card to %s" % (
+                cards.name(card), self._hand_name(hand), self._hand_name(expected)))
 
     def _tableau_id(self):
         return "T-CF" if self.game == games.CHEMIN_DE_FER else "T-DT"
@@ -138,25 +184,9 @@ class Rules:
         names = HAND_NAMES[self.game != games.CHEMIN_DE_FER]
         return names[hand] if hand < len(names) else "hand %d" % hand
 
-    def _tableau(self, seq, f):
-        """A dealt card against the tableau: it must go to the hand the rules give the next card to."""
-        coup = self.coup
-        hand = f[CODE] - 1
-        if hand < 0 or f[CARD] >= cards.STOP or not coup.known:
-            coup.known = False  # an unread card: the tableau cannot be followed, the maxima still are
-            return
-        expected = coup.next_hand()
-        if expected == NONE:
-            self._find(self._tableau_id(), seq, "%s drawn to %s after the tableau had closed the coup" % (
-                cards.name(f[CARD]), self._hand_name(hand)))
-        elif expected != hand:
-            self._find(self._tableau_id(), seq, "%s drawn to %s; the tableau gives the next card to %s" % (
-                cards.name(f[CARD]), self._hand_name(hand), self._hand_name(expected)))
-        if hand < coup.hands and coup.counts[hand] < 3:
-            coup.add(hand, f[CARD])
-
-    def _result(self, seq, f):
+    def _result(self, f):
         """The shoe's result record against the hands re-dealt here."""
+        seq = f[SEQ]
         coup = self.coup
         if not coup.known:
             return
