@@ -1,5 +1,6 @@
 """Journals as the shoe writes them, made on CPython with the firmware's own Journal, for the figures that need a
-long one (boot recovery, verify throughput): chemin de fer shoes, coup after coup, under the development key."""
+long one (boot recovery, verify throughput): chemin de fer shoes, coup after coup as the tableau deals them, under
+the development key, so that the verifier does all its work on them."""
 
 from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware import journal
@@ -8,14 +9,20 @@ from firmware.controller import (
     DEALT,
     NORMAL,
     R_CARD,
+    R_CLOSED,
     R_COUP_END,
     R_LOAD,
     R_NO_MORE_BETS,
     R_RELEASE,
+    R_RESULT,
     STOP_CARD,
     Controller,
 )
 from firmware.storage import FileStorage
+from firmware.tableau import NONE, Coup
+
+_STOP_AT = 306  # the stop card's position in a six-deck shoe: seven cards behind it (S-STOPPOS)
+_NO_HAND_MAY_DRAW = 2  # a coup end's code (docs/journal-format.md)
 
 FIRMWARE = b"bench\0\0\0\0\0\0\0\0\0\0\0"
 
@@ -43,8 +50,10 @@ class _Full(Exception):
 
 
 def write_journal(folder, cards=None, records=None):
-    """A journal in `folder` of chemin de fer shoes (load; coups of no more bets, release intents, cards and coup
-    end; the stop card), through the firmware's own writer, until `cards` card records or `records` records."""
+    """A journal in `folder` of chemin de fer shoes (load; coups of no more bets, then a release intent and a card
+    for each card the tableau deals, the result and the coup end; the stop card in the coup it falls in, and the
+    shoe closed after that coup), through the firmware's own writer, until `cards` card records or `records`
+    records."""
     storage = FastStorage(str(folder))
     ctl = Controller()
     clock = [0]
@@ -57,6 +66,7 @@ def write_journal(folder, cards=None, records=None):
     log.recover(ctl)
     body = bytearray(journal.BODY_SIZE)
     state = {"cards": 0, "taille": 0}
+    hands = Coup()
 
     def record(rtype, coup=0, position=0, card=0, disposition=DEALT, code=0):
         if records is not None and log.seq >= records:
@@ -76,17 +86,29 @@ def write_journal(folder, cards=None, records=None):
             state["taille"] += 1
             record(R_LOAD)
             position = coup = 0
-            while position < 305 and more():
+            stop_out = False
+            while not stop_out and more():
                 coup += 1
+                hands.start(False)
                 record(R_NO_MORE_BETS, coup, position)
-                for _ in range(min(6, 305 - position)):
+                hand = hands.next_hand()
+                while hand != NONE:
+                    if position + 1 == _STOP_AT:
+                        record(R_RELEASE, coup, position, code=2)
+                        position += 1
+                        record(R_CARD, coup, position, STOP, STOP_CARD)
+                        stop_out = True
+                    record(R_RELEASE, coup, position, code=1)
                     position += 1
-                    record(R_RELEASE, coup, position - 1, code=1)
-                    record(R_CARD, coup, position, position % 52)
-                record(R_COUP_END, coup, position)
-            if more():
-                record(R_RELEASE, coup, position, code=2)
-                record(R_CARD, coup, position + 1, STOP, STOP_CARD)
+                    record(R_CARD, coup, position, position % 52, code=hand + 1)
+                    hands.add(hand, position % 52)
+                    hand = hands.next_hand()
+                counts = hands.counts
+                record(R_RESULT, coup, position, counts[0] | counts[1] << 2 | counts[2] << 4, hands.hands,
+                       code=hands.packed_result())
+                record(R_COUP_END, coup, position, code=_NO_HAND_MAY_DRAW)
+            if stop_out:
+                record(R_CLOSED, coup, position)
     except _Full:
         pass
     log.close()
