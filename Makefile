@@ -21,7 +21,8 @@ MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/
 
 setup: $(SETUP)
 
-$(SETUP): requirements.txt pyproject.toml host_tools/sabot/_frames.c
+$(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c firmware/tableau.py firmware/tableau.pxd \
+		host_tools/sabot/rules.py host_tools/sabot/rules.pxd
 	@test -f /usr/include/openssl/sha.h -a -f /usr/include/libdeflate.h || $(MAKE) system-deps
 	python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt

@@ -17,7 +17,7 @@ from firmware.controller import (
     R_STAND,
 )
 from firmware.tableau import NONE, OPTIONAL, Coup
-from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, POSITION, SEQ, TYPE, Finding, time_ms
+from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, POSITION, SEQ, TIME, TYPE, Finding
 
 GAME_IDS = ("G-CF", "G-DTL", "G-DTO")
 ARTICLES = {
@@ -65,18 +65,17 @@ class Rules:
         self.findings.append(Finding(rid, seq, message))
 
     def feed(self, f):
-        """One record's row (journalfile.ROW); the types not in self.types tell the rules nothing."""
+        """One record's row (journalfile's SEQ, TYPE, TIME ... CODE); the types not in self.types tell nothing."""
         fold = self._by_type.get(f[TYPE])
         if fold is not None:
             fold(f)
 
     def fold(self, rows):
-        """Feeds rows of the types in self.types only (Reader.rows): the verifier's loop, a call a record."""
-        card = self._card
+        """Feeds rows of the types in self.types only (Reader.row_lists): the verifier's loop, a call a record."""
         by_type = self._by_type
         for f in rows:
             if f[TYPE] == R_CARD:  # most records
-                card(f)
+                self._card(f)
             else:
                 by_type[f[TYPE]](f)
 
@@ -111,7 +110,7 @@ class Rules:
 
     def _seance(self, f):
         self.tailles_in_seance = 0
-        self.seances.append((time_ms(f), f[CODE], f[SEQ]))
+        self.seances.append((f[TIME], f[CODE], f[SEQ]))
 
     def _stand(self, f):
         hand = f[CODE]
