@@ -32,7 +32,13 @@
 #define TAG_SIZE 16
 #define CHAIN_SIZE 32
 #define BLOCK 64
-#define ROW_SIZE 28 /* a row handed to Python: the frame's offset and sequence number, then its body */
+/* A row handed to Python is a tuple of these fields of a frame (at, size): its sequence number, then its body's,
+ * the time as one number of milliseconds (journalfile's SEQ, TYPE, TIME ... CODE). */
+#define TIME_FIELD 0 /* the size that marks the time: seconds (4 bytes), then milliseconds (2) */
+static const unsigned char ROW_FIELDS[][2] = {
+    {2, 4}, {6, 1}, {7, TIME_FIELD}, {13, 2}, {15, 2}, {17, 2}, {19, 2}, {21, 1}, {22, 1}, {23, 1}, {24, 2},
+};
+#define ROW_LENGTH (sizeof ROW_FIELDS / sizeof ROW_FIELDS[0])
 
 /* What a frame can show; journalfile.ISSUES words each. */
 enum { ALTERED = 1, SEQUENCE = 2, UNLINKED = 3, FORGED = 4, TIME_BACK = 5 };
@@ -54,11 +60,27 @@ static uint32_t le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void put32(unsigned char *p, uint32_t v) {
-    p[0] = v & 0xFF;
-    p[1] = v >> 8 & 0xFF;
-    p[2] = v >> 16 & 0xFF;
-    p[3] = v >> 24;
+static PyObject *row_of(const unsigned char *frame) {
+    PyObject *row = PyTuple_New(ROW_LENGTH), *value;
+    size_t i;
+    if (!row)
+        return NULL;
+    for (i = 0; i < ROW_LENGTH; i++) {
+        const unsigned char *at = frame + ROW_FIELDS[i][0];
+        switch (ROW_FIELDS[i][1]) {
+        case 1: value = PyLong_FromLong(at[0]); break;
+        case 2: value = PyLong_FromLong(at[0] | at[1] << 8); break;
+        case 4: value = PyLong_FromUnsignedLong(le32(at)); break;
+        default: value = PyLong_FromUnsignedLongLong((unsigned long long)le32(at) * 1000 + (at[4] | at[5] << 8));
+        }
+        if (!value) {
+            Py_DECREF(row);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(row, i, value);
+    }
+    PyObject_GC_UnTrack(row); /* ints only, never in a cycle: millions of rows cost the collector nothing */
+    return row;
 }
 
 static int Checker_init(Checker *self, PyObject *args, PyObject *kwds) {
@@ -104,50 +126,28 @@ static int note(Issues *issues, int what, unsigned long seq, Py_ssize_t offset, 
     return 1;
 }
 
-/* Checker.scan(data, offset, chain, seq, types) walks the whole frames of data from offset, given the chain
- * value and sequence number before them. Returns (end, seq, chain, broken, records, first_seq, first_ms,
- * last_ms, issues, rows): the end of the last whole frame that is not torn, the last sequence number and chain
- * value, whether the chain broke, how many frames were accepted, the first one's sequence number, the first and
- * last one's times, the issues as (what, seq, offset, seq before) tuples, and the rows of the accepted frames
- * whose type's bit is set in types (ROW_SIZE bytes each). A frame that fails its CRC with more bytes after it
- * is an altered record: skipped, counted as one sequence number; as the last frame it is a torn tail, where
- * the scan stops.
- */
-static PyObject *Checker_scan(Checker *self, PyObject *args) {
-    Py_buffer data, start_chain;
-    Py_ssize_t offset, end, frames;
-    unsigned long seq, first_seq = 0;
-    unsigned long long types;
-    unsigned char chain[CHAIN_SIZE], digest[CHAIN_SIZE], *row;
-    int broken = 0, failed = 0;
-    unsigned long records = 0;
-    unsigned long long first_ms = 0, last_ms = 0;
-    Issues issues = {0, 0, NULL};
-    PyObject *rows, *list, *result = NULL;
-    size_t i;
+/* One segment's walk: what scan() is given for it and what it finds. */
+typedef struct {
+    Py_buffer data;
+    Py_ssize_t offset, count;
+    unsigned long seq, first_seq, records;
+    unsigned long long first_ms, last_ms;
+    unsigned char chain[CHAIN_SIZE];
+    int broken, failed;
+    Issues issues;
+    PyObject *picked; /* bytes: the offsets (native uint32) of the frames picked for rows() */
+} Walk;
 
-    if (!PyArg_ParseTuple(args, "y*ny*kK", &data, &offset, &start_chain, &seq, &types))
-        return NULL;
-    if (start_chain.len != CHAIN_SIZE || offset < 0) {
-        PyBuffer_Release(&data);
-        PyBuffer_Release(&start_chain);
-        PyErr_SetString(PyExc_ValueError, "a chain value is 32 bytes, an offset not negative");
-        return NULL;
-    }
-    memcpy(chain, start_chain.buf, CHAIN_SIZE);
-    PyBuffer_Release(&start_chain);
-    end = data.len;
-    frames = offset < end ? (end - offset) / FRAME_SIZE : 0;
-    rows = PyBytes_FromStringAndSize(NULL, frames * ROW_SIZE); /* not shared until returned: filled unlocked */
-    if (!rows) {
-        PyBuffer_Release(&data);
-        return NULL;
-    }
-    row = (unsigned char *)PyBytes_AS_STRING(rows);
-
-    Py_BEGIN_ALLOW_THREADS
-    const unsigned char *base = data.buf;
+/* Walks the whole frames of a segment's data from walk->offset; needs no Python object (runs unlocked). */
+static void walk_frames(const Checker *self, Walk *walk, unsigned long long types) {
+    const unsigned char *base = walk->data.buf;
+    Py_ssize_t end = walk->data.len, offset = walk->offset;
+    unsigned long seq = walk->seq;
+    uint32_t *selected = (uint32_t *)PyBytes_AS_STRING(walk->picked);
+    unsigned char *chain = walk->chain, digest[CHAIN_SIZE];
+    Issues *issues = &walk->issues;
     SHA256_CTX hash;
+
     while (offset + FRAME_SIZE <= end) {
         const unsigned char *frame = base + offset;
         unsigned long frame_seq = le32(frame + SEQ_AT);
@@ -155,23 +155,23 @@ static PyObject *Checker_scan(Checker *self, PyObject *args) {
         if (frame[0] != SYNC || frame[1] != BODY_SIZE || libdeflate_crc32(0, frame, CRC_AT) != le32(frame + CRC_AT)) {
             if (offset + FRAME_SIZE == end)
                 break; /* torn: judged at the journal's end, or by the next segment's header */
-            failed |= !note(&issues, ALTERED, seq + 1, offset, seq);
-            broken = 1;
+            walk->failed |= !note(issues, ALTERED, seq + 1, offset, seq);
+            walk->broken = 1;
             offset += FRAME_SIZE;
             seq += 1;
             continue;
         }
         if (frame_seq != seq + 1)
-            failed |= !note(&issues, SEQUENCE, frame_seq, offset, seq);
-        if (!broken && memcmp(frame + LINK_AT, chain, LINK_SIZE) != 0) {
-            failed |= !note(&issues, UNLINKED, frame_seq, offset, seq);
-            broken = 1;
+            walk->failed |= !note(issues, SEQUENCE, frame_seq, offset, seq);
+        if (!walk->broken && memcmp(frame + LINK_AT, chain, LINK_SIZE) != 0) {
+            walk->failed |= !note(issues, UNLINKED, frame_seq, offset, seq);
+            walk->broken = 1;
         }
         SHA256_Init(&hash);
         SHA256_Update(&hash, chain, CHAIN_SIZE);
         SHA256_Update(&hash, frame, TAG_AT);
         SHA256_Final(chain, &hash);
-        if (!broken) {
+        if (!walk->broken) {
             hash = self->inner;
             SHA256_Update(&hash, chain, CHAIN_SIZE);
             SHA256_Final(digest, &hash);
@@ -179,32 +179,34 @@ static PyObject *Checker_scan(Checker *self, PyObject *args) {
             SHA256_Update(&hash, digest, CHAIN_SIZE);
             SHA256_Final(digest, &hash);
             if (memcmp(digest, frame + TAG_AT, TAG_SIZE) != 0) {
-                failed |= !note(&issues, FORGED, frame_seq, offset, seq);
-                broken = 1;
+                walk->failed |= !note(issues, FORGED, frame_seq, offset, seq);
+                walk->broken = 1;
             }
         }
         ms = (unsigned long long)le32(frame + SECONDS_AT) * 1000 + (frame[MS_AT] | frame[MS_AT + 1] << 8);
-        if (!records) {
-            first_ms = ms;
-            first_seq = frame_seq;
-        } else if (ms < last_ms)
-            failed |= !note(&issues, TIME_BACK, frame_seq, offset, seq);
-        last_ms = ms;
+        if (!walk->records) {
+            walk->first_ms = ms;
+            walk->first_seq = frame_seq;
+        } else if (ms < walk->last_ms)
+            walk->failed |= !note(issues, TIME_BACK, frame_seq, offset, seq);
+        walk->last_ms = ms;
         seq = frame_seq;
-        records++;
-        if (frame[BODY_AT] < 64 && types >> frame[BODY_AT] & 1) {
-            put32(row, (uint32_t)offset);
-            memcpy(row + 4, frame + SEQ_AT, 4 + BODY_SIZE);
-            row += ROW_SIZE;
-        }
+        walk->records++;
+        if (frame[BODY_AT] < 64 && types >> frame[BODY_AT] & 1)
+            selected[walk->count++] = (uint32_t)offset;
         offset += FRAME_SIZE;
     }
-    Py_END_ALLOW_THREADS
+    walk->offset = offset;
+    walk->seq = seq;
+}
 
-    PyBuffer_Release(&data);
-    list = failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)issues.count);
-    for (i = 0; list && i < issues.count; i++) {
-        Issue *it = &issues.items[i];
+/* The result of a walk, which it empties: (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues,
+ * selected), as scan() says. */
+static PyObject *walk_result(Walk *walk) {
+    PyObject *list = walk->failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)walk->issues.count), *result = NULL;
+    size_t i;
+    for (i = 0; list && i < walk->issues.count; i++) {
+        Issue *it = &walk->issues.items[i];
         PyObject *item = Py_BuildValue("(iknk)", it->what, it->seq, it->offset, it->before);
         if (!item) {
             Py_CLEAR(list);
@@ -212,19 +214,120 @@ static PyObject *Checker_scan(Checker *self, PyObject *args) {
         }
         PyList_SET_ITEM(list, (Py_ssize_t)i, item);
     }
-    free(issues.items);
-    if (list && _PyBytes_Resize(&rows, row - (unsigned char *)PyBytes_AS_STRING(rows)) == 0)
-        result = Py_BuildValue("(nky#ikkKKNN)", offset, seq, (const char *)chain, (Py_ssize_t)CHAIN_SIZE, broken,
-                               records, first_seq, first_ms, last_ms, list, rows);
-    else {
+    free(walk->issues.items);
+    walk->issues.items = NULL;
+    if (list && _PyBytes_Resize(&walk->picked, walk->count * (Py_ssize_t)sizeof(uint32_t)) == 0) {
+        result = Py_BuildValue("(nky#ikkKKNN)", walk->offset, walk->seq, (const char *)walk->chain,
+                               (Py_ssize_t)CHAIN_SIZE, walk->broken, walk->records, walk->first_seq, walk->first_ms,
+                               walk->last_ms, list, walk->picked);
+        walk->picked = NULL; /* the result holds it */
+    } else
         Py_XDECREF(list);
-        Py_XDECREF(rows);
-    }
     return result;
 }
 
+/* Checker.scan(segments, types) checks each segment, given as (data, offset, chain, seq): the whole frames of
+ * data from offset, after the chain value and sequence number given. Returns a list of results, one a segment:
+ * (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected): the end of the last whole
+ * frame that is not torn, the last sequence number and chain value, whether the chain broke, how many frames were
+ * accepted, the first one's sequence number, the first and last one's times, the issues as (what, seq, offset,
+ * seq before) tuples, and the offsets (native uint32) of the accepted frames whose type's bit is set in types,
+ * for rows(). A frame that fails its CRC with more bytes after it is an altered record: skipped, counted as one
+ * sequence number; as the last frame it is a torn tail, where the walk stops. All the segments are walked
+ * without Python's lock, taken once a call: a thread that scans a few segments a call leaves the lock to the
+ * thread that folds the rows.
+ */
+static PyObject *Checker_scan(Checker *self, PyObject *args) {
+    PyObject *segments, *results = NULL;
+    unsigned long long types;
+    Py_ssize_t n, i, ready = 0;
+    Walk *walks;
+
+    if (!PyArg_ParseTuple(args, "O!K", &PyList_Type, &segments, &types))
+        return NULL;
+    n = PyList_GET_SIZE(segments);
+    walks = PyMem_Calloc(n ? n : 1, sizeof(Walk));
+    if (!walks)
+        return PyErr_NoMemory();
+    for (; ready < n; ready++) {
+        Walk *walk = &walks[ready];
+        Py_buffer chain;
+        Py_ssize_t frames;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(segments, ready), "y*ny*k;a segment is (data, offset, chain, seq)",
+                              &walk->data, &walk->offset, &chain, &walk->seq))
+            goto done;
+        if (chain.len != CHAIN_SIZE || walk->offset < 0) {
+            PyBuffer_Release(&chain);
+            PyBuffer_Release(&walk->data);
+            PyErr_SetString(PyExc_ValueError, "a chain value is 32 bytes, an offset not negative");
+            goto done;
+        }
+        memcpy(walk->chain, chain.buf, CHAIN_SIZE);
+        PyBuffer_Release(&chain);
+        frames = walk->offset < walk->data.len ? (walk->data.len - walk->offset) / FRAME_SIZE : 0;
+        walk->picked = PyBytes_FromStringAndSize(NULL, frames * (Py_ssize_t)sizeof(uint32_t)); /* not shared yet */
+        if (!walk->picked) {
+            PyBuffer_Release(&walk->data);
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (i = 0; i < n; i++)
+        walk_frames(self, &walks[i], types);
+    Py_END_ALLOW_THREADS
+    results = PyList_New(n);
+    for (i = 0; results && i < n; i++) {
+        PyObject *result = walk_result(&walks[i]);
+        if (!result)
+            Py_CLEAR(results);
+        else
+            PyList_SET_ITEM(results, i, result);
+    }
+done:
+    for (i = 0; i < ready; i++) {
+        PyBuffer_Release(&walks[i].data);
+        Py_XDECREF(walks[i].picked);
+        free(walks[i].issues.items);
+    }
+    PyMem_Free(walks);
+    return results;
+}
+
+/* rows(data, selected): the rows (tuples, above) of the frames of data at the offsets scan() selected. Apart from
+ * scan, so that the worker threads that scan need Python's lock for a moment only: the thread that folds the rows
+ * builds them. */
+static PyObject *frames_rows(PyObject *module, PyObject *args) {
+    Py_buffer data, selected;
+    PyObject *rows = NULL;
+    Py_ssize_t i, count;
+    (void)module;
+
+    if (!PyArg_ParseTuple(args, "y*y*", &data, &selected))
+        return NULL;
+    count = selected.len / (Py_ssize_t)sizeof(uint32_t);
+    for (i = 0; i < count; i++)
+        if ((Py_ssize_t)((const uint32_t *)selected.buf)[i] + FRAME_SIZE > data.len)
+            break;
+    if (i < count)
+        PyErr_SetString(PyExc_ValueError, "an offset past the data's last frame");
+    else
+        rows = PyList_New(count);
+    for (i = 0; rows && i < count; i++) {
+        uint32_t at = ((const uint32_t *)selected.buf)[i];
+        PyObject *row = row_of((const unsigned char *)data.buf + at);
+        if (!row) {
+            Py_CLEAR(rows);
+            break;
+        }
+        PyList_SET_ITEM(rows, i, row);
+    }
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&selected);
+    return rows;
+}
+
 static PyMethodDef Checker_methods[] = {
-    {"scan", (PyCFunction)Checker_scan, METH_VARARGS, "scan(data, offset, chain, seq, types): one segment's frames."},
+    {"scan", (PyCFunction)Checker_scan, METH_VARARGS, "scan(segments, types): their frames, checked unlocked."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -239,9 +342,14 @@ static PyTypeObject CheckerType = {
     .tp_methods = Checker_methods,
 };
 
+static PyMethodDef frames_functions[] = {
+    {"rows", frames_rows, METH_VARARGS, "rows(data, selected): the rows of the frames scan() selected."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef frames_module = {
     PyModuleDef_HEAD_INIT, .m_name = "_frames", .m_doc = "Journal frames' integrity, checked in C (J-TAMPER).",
-    .m_size = -1,
+    .m_size = -1, .m_methods = frames_functions,
 };
 
 PyMODINIT_FUNC PyInit__frames(void) {
@@ -261,7 +369,7 @@ PyMODINIT_FUNC PyInit__frames(void) {
         PyModule_AddIntConstant(module, "FRAME_SIZE", FRAME_SIZE) < 0 ||
         PyModule_AddIntConstant(module, "LINK_SIZE", LINK_SIZE) < 0 ||
         PyModule_AddIntConstant(module, "TAG_SIZE", TAG_SIZE) < 0 ||
-        PyModule_AddIntConstant(module, "ROW_SIZE", ROW_SIZE) < 0 || PyModule_AddIntConstant(module, "ALTERED", ALTERED) < 0 ||
+        PyModule_AddIntConstant(module, "ALTERED", ALTERED) < 0 ||
         PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0 ||
         PyModule_AddIntConstant(module, "UNLINKED", UNLINKED) < 0 || PyModule_AddIntConstant(module, "FORGED", FORGED) < 0 ||
         PyModule_AddIntConstant(module, "TIME_BACK", TIME_BACK) < 0) {

@@ -20,12 +20,12 @@ from firmware import journal as fmt
 from sabot import _frames
 
 HEADER = struct.Struct(fmt.HEADER)
-# A record as the reader hands it on: the frame's offset in its segment, its sequence number, then its body.
-ROW = struct.Struct("<II" + fmt.BODY[1:])
-(OFFSET, SEQ, TYPE, SECONDS, MS, SEANCE, TAILLE, COUP, POSITION, CARD, DISPOSITION, CONDITION, CODE) = range(
-    2 + len(fmt.FIELDS))
+# A record as the reader hands it on, a row (sabot._frames builds them): its sequence number, then its body's
+# fields, the time as milliseconds since 2020-01-01 UTC.
+(SEQ, TYPE, TIME, SEANCE, TAILLE, COUP, POSITION, CARD, DISPOSITION, CONDITION, CODE) = range(len(fmt.FIELDS))
 ALL_TYPES = (1 << 64) - 1  # a mask of record types, bit t for type t
-_AHEAD = 4  # segments checked ahead of the one being folded
+_BATCH = 8  # segments a worker thread checks a call, taking Python's lock once
+_AHEAD = 4  # batches checked ahead of the one being folded
 ISSUES = {
     _frames.ALTERED: "%(name)s: record at byte %(offset)d altered (CRC)",
     _frames.SEQUENCE: "sequence jumps from %(before)d to %(seq)d: records removed, duplicated or reordered",
@@ -41,40 +41,50 @@ class Unusable(Exception):
 
 
 class Segment:
-    def __init__(self, path, data):
+    """A segment file: its header's fields, and its bytes, given or read on first use (by the thread that checks
+    its frames, so that reading the next files goes on while one is checked)."""
+
+    def __init__(self, path, data, header_only=False):
         self.path = path
-        self.data = data
+        self._data = None if header_only else data
         fields = HEADER.unpack_from(data, 0)
         (_, self.version, self.header_size, self.sabot, self.number, self.key_id, self.firmware,
          self.previous_chain, self.previous_valid, self.seq_before) = fields
         self.snapshot = data[fmt.HEADER_FIXED:fmt.HEADER_FIXED + fmt.SNAPSHOT_SIZE]
 
+    @property
+    def data(self):
+        if self._data is None:
+            self._data = _read(self.path)
+        return self._data
+
+
+def _read(path, size=-1):
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError as e:
+        raise Unusable("%s: %s" % (path, e.strerror)) from None
+
 
 class Record:
-    """A record for those who show it: its row and the segment it is in."""
+    """A record for those who show it: its row, the segment it is in and its frame's offset there."""
 
-    __slots__ = ("fields", "segment")
+    __slots__ = ("fields", "segment", "offset")
 
-    def __init__(self, fields, segment):
+    def __init__(self, fields, segment, offset):
         self.fields = fields
         self.segment = segment
+        self.offset = offset
 
     @property
     def seq(self):
         return self.fields[SEQ]
 
     @property
-    def offset(self):
-        return self.fields[OFFSET]
-
-    @property
     def time_ms(self):
         """Milliseconds since 2020-01-01 UTC."""
-        return time_ms(self.fields)
-
-
-def time_ms(row):
-    return row[SECONDS] * 1000 + row[MS]
+        return self.fields[TIME]
 
 
 class Finding:
@@ -99,10 +109,7 @@ def load_segments(paths):
             raise Unusable("%s: no such file or folder" % path)
     segments = []
     for path in files:
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise Unusable("%s: %s" % (path, e.strerror)) from None
+        data = _read(path, fmt.HEADER_SIZE)  # the rest when its frames are checked
         if not data:
             raise Unusable("%s: empty file" % path)
         if data[:3] != fmt.MAGIC:
@@ -112,7 +119,7 @@ def load_segments(paths):
                 path, data[3], fmt.VERSION))
         if len(data) < fmt.HEADER_SIZE:
             raise Unusable("%s: cut short inside its header (%d bytes)" % (path, len(data)))
-        segments.append(Segment(path, data))
+        segments.append(Segment(path, data, header_only=True))
     segments.sort(key=lambda s: s.number)
     return segments
 
@@ -151,29 +158,35 @@ class Reader:
         return outer.digest()[:fmt.TAG_SIZE]
 
     def __iter__(self):
-        for segment, rows in self.scanned(ALL_TYPES):
-            for row in ROW.iter_unpack(rows):
-                yield Record(row, segment)
+        for segment, rows, offsets in self.scanned(ALL_TYPES):
+            for row, offset in zip(rows, offsets):
+                yield Record(row, segment, offset)
         self.finish()
 
-    def rows(self, types=ALL_TYPES):
-        """The rows of the records whose type's bit is set in types, in order; the quickest way through."""
-        for _, rows in self.scanned(types):
-            yield from ROW.iter_unpack(rows)
+    def row_lists(self, types=ALL_TYPES):
+        """A list a segment, in order, of the rows of the records whose type's bit is set in types: the quickest
+        way through."""
+        for _, rows, _ in self.scanned(types):
+            yield rows
         self.finish()
 
     def scanned(self, types):
-        """(segment, rows) for each segment in order, the frames of the next ones checked meanwhile."""
+        """(segment, rows, their frames' offsets) for each segment in order, the frames of the next ones checked
+        meanwhile."""
+        segments = self.segments
         with ThreadPoolExecutor(2) as pool:
             ahead = deque()
-            for segment in self.segments:
-                ahead.append((segment, pool.submit(self._scan, segment, types)))
+            for at in range(0, len(segments), _BATCH):
+                batch = segments[at:at + _BATCH]
+                ahead.append((batch, pool.submit(self._scan, batch, types)))
                 if len(ahead) > _AHEAD:
-                    done, scan = ahead.popleft()
-                    yield done, self._take(done, scan.result())
+                    yield from self._took(*ahead.popleft())
             while ahead:
-                done, scan = ahead.popleft()
-                yield done, self._take(done, scan.result())
+                yield from self._took(*ahead.popleft())
+
+    def _took(self, batch, scan):
+        for segment, scanned in zip(batch, scan.result()):
+            yield (segment,) + self._take(segment, scanned)
 
     def checkpoint(self):
         """A copy of this reader's progress, to go on from here with other segments (tests use it to check
@@ -189,17 +202,23 @@ class Reader:
 
     def read(self, segment):
         """Check one segment, after those already read, and yield its records."""
-        for row in ROW.iter_unpack(self._take(segment, self._scan(segment, ALL_TYPES))):
-            yield Record(row, segment)
+        rows, offsets = self._take(segment, self._scan([segment], ALL_TYPES)[0])
+        for row, offset in zip(rows, offsets):
+            yield Record(row, segment, offset)
 
-    def _scan(self, segment, types):
-        """The checks of a segment's frames that need nothing from the segments before it."""
-        chain = sha256(segment.previous_chain + segment.data[:fmt.HEADER_TAG_AT]).digest()
-        return chain, self._checker.scan(segment.data, fmt.HEADER_SIZE, chain, segment.seq_before, types)
+    def _scan(self, segments, types):
+        """The checks of segments' frames that need nothing from the segments before them: (the chain value its
+        frames start from, the C core's result) for each."""
+        chains = [sha256(s.previous_chain + s.data[:fmt.HEADER_TAG_AT]).digest() for s in segments]
+        found = self._checker.scan([(s.data, fmt.HEADER_SIZE, chain, s.seq_before)
+                                    for s, chain in zip(segments, chains)], types)
+        return list(zip(chains, found))
 
     def _take(self, segment, scan):
-        """A segment's header against the segments before it, and its frames' issues as findings; its rows."""
-        header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, rows) = scan
+        """A segment's header against the segments before it, and its frames' issues as findings; its rows (built
+        here, in the thread that reads them, so that the threads that scan hold Python's lock for a moment only)
+        and their frames' offsets."""
+        header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected) = scan
         data = segment.data
         name = segment.path.name
         previous = self.previous
@@ -237,4 +256,4 @@ class Reader:
         self.broken = broken
         self.torn = len(data) - end  # in a middle segment, its successor's header must declare it
         self.previous = segment
-        return rows
+        return _frames.rows(data, selected), memoryview(selected).cast("I")

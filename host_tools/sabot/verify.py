@@ -36,7 +36,8 @@ def _check(paths, key, records=None):
     reader = Reader(segments, key)
     rules = Rules()
     if records is None:
-        rules.fold(reader.rows(rules.types))  # only the records the rules read, the quickest way
+        for rows in reader.row_lists(rules.types):  # only the records the rules read
+            rules.fold(rows)
     else:
         for record in reader:
             rules.feed(record.fields)

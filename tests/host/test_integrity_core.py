@@ -5,6 +5,7 @@ import hashlib
 import hmac
 import struct
 import zlib
+from array import array
 
 import pytest
 
@@ -15,7 +16,7 @@ from boards.sim.scenario import parse
 from firmware import journal as fmt
 from firmware.controller import R_CARD, R_LOAD
 from sabot import _frames
-from sabot.journalfile import ROW
+from sabot.journalfile import CODE
 
 SHOE = "seance table=4\nshoe seed=9\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 5\ncoup_end"
 KEYS = (b"k" * 16, b"a shoe's key of 32 bytes exactly", bytes(range(100)))  # the last one longer than a block
@@ -43,7 +44,8 @@ def start_chain(data):
 
 
 def scan(secret, data, types=0):
-    return _frames.Checker(secret).scan(data, fmt.HEADER_SIZE, start_chain(data), seq_before(data), types)
+    (found,) = _frames.Checker(secret).scan([(data, fmt.HEADER_SIZE, start_chain(data), seq_before(data))], types)
+    return found
 
 
 @pytest.mark.req("J-TAMPER")
@@ -51,7 +53,6 @@ def test_the_c_core_is_compiled_for_the_formats_layout():
     for name in ("SYNC", "BODY_SIZE", "SEQ_AT", "BODY_AT", "LINK_AT", "TAG_AT", "CRC_AT", "FRAME_SIZE", "LINK_SIZE",
                  "TAG_SIZE"):
         assert getattr(_frames, name) == getattr(fmt, name), name
-    assert _frames.ROW_SIZE == ROW.size == 8 + fmt.BODY_SIZE
 
 
 @pytest.mark.req("J-TAMPER")
@@ -66,16 +67,19 @@ def test_the_c_core_accepts_the_chain_and_tags_that_rfc_2104_gives(secret):
         assert frame[fmt.TAG_AT:fmt.CRC_AT] == hmac.digest(secret, chain, "sha256")[:fmt.TAG_SIZE]
         assert struct.unpack_from("<I", frame, fmt.CRC_AT)[0] == zlib.crc32(frame[:fmt.CRC_AT])
 
-    end, seq, last_chain, broken, records, first_seq, _, _, issues, rows = scan(secret, data, 1 << R_CARD)
+    end, seq, last_chain, broken, records, first_seq, _, _, issues, selected = scan(secret, data, 1 << R_CARD)
+    rows = _frames.rows(data, selected)
+    offsets = memoryview(selected).cast("I")
     before = seq_before(data)
     assert before > 0  # the séance's segment follows the boot's
     assert (end, seq, last_chain, broken, records, first_seq, issues) == (
         len(data), before + len(frames), chain, 0, len(frames), before + 1, [])
     cards = [f for f in frames if f[fmt.BODY_AT] == R_CARD]
-    assert len(cards) == 9 and len(rows) == 9 * ROW.size
-    for row, frame in zip(ROW.iter_unpack(rows), cards, strict=True):
-        assert data[row[0]:row[0] + fmt.FRAME_SIZE] == frame  # the offset, then the sequence number and body
-        assert row[1:] == struct.unpack_from("<I" + fmt.BODY[1:], frame, fmt.SEQ_AT)
+    assert len(cards) == len(rows) == 9
+    for row, offset, frame in zip(rows, offsets, cards, strict=True):
+        assert data[offset:offset + fmt.FRAME_SIZE] == frame
+        seq, kind, seconds, ms, *fields = struct.unpack_from("<I" + fmt.BODY[1:], frame, fmt.SEQ_AT)
+        assert len(row) == CODE + 1 and row == (seq, kind, seconds * 1000 + ms, *fields)
 
 
 @pytest.mark.req("J-TAMPER")
@@ -93,3 +97,18 @@ def test_a_tag_made_under_another_key_is_forged_even_with_a_good_crc():
     issues = scan(secret, bytes(data))[8]
     before = seq_before(bytes(data))
     assert issues == [(_frames.FORGED, before + at + 1, offset, before + at)]
+
+
+@pytest.mark.req("J-TAMPER")
+def test_the_c_core_refuses_what_is_not_a_segment_with_an_error_not_a_crash():
+    checker = _frames.Checker(KEYS[0])
+    with pytest.raises(ValueError, match="32 bytes"):
+        checker.scan([(b"SBJ", fmt.HEADER_SIZE, bytes(31), 0)], 0)
+    with pytest.raises(TypeError, match="bytes-like"):
+        checker.scan([("not bytes", 0, bytes(32), 0)], 0)
+    with pytest.raises(TypeError, match="a segment is"):
+        checker.scan([(b"SBJ", 0)], 0)
+    with pytest.raises(ValueError, match="past the data"):
+        _frames.rows(bytes(100), array("I", [99]).tobytes())  # a frame at 99 would end past byte 100
+    assert checker.scan([(bytes(10), fmt.HEADER_SIZE, bytes(32), 7)], 0) == [
+        (fmt.HEADER_SIZE, 7, bytes(32), 0, 0, 0, 0, 0, [], b"")]  # no whole frame: nothing read, nothing found
