@@ -41,30 +41,13 @@ class Unusable(Exception):
 
 
 class Segment:
-    """A segment file: its header's fields, and its bytes, given or read on first use (by the thread that checks
-    its frames, so that reading the next files goes on while one is checked)."""
-
-    def __init__(self, path, data, header_only=False):
+    def __init__(self, path, data):
         self.path = path
-        self._data = None if header_only else data
+        self.data = data
         fields = HEADER.unpack_from(data, 0)
         (_, self.version, self.header_size, self.sabot, self.number, self.key_id, self.firmware,
          self.previous_chain, self.previous_valid, self.seq_before) = fields
         self.snapshot = data[fmt.HEADER_FIXED:fmt.HEADER_FIXED + fmt.SNAPSHOT_SIZE]
-
-    @property
-    def data(self):
-        if self._data is None:
-            self._data = _read(self.path)
-        return self._data
-
-
-def _read(path, size=-1):
-    try:
-        with open(path, "rb") as f:
-            return f.read(size)
-    except OSError as e:
-        raise Unusable("%s: %s" % (path, e.strerror)) from None
 
 
 class Record:
@@ -109,7 +92,10 @@ def load_segments(paths):
             raise Unusable("%s: no such file or folder" % path)
     segments = []
     for path in files:
-        data = _read(path, fmt.HEADER_SIZE)  # the rest when its frames are checked
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise Unusable("%s: %s" % (path, e.strerror)) from None
         if not data:
             raise Unusable("%s: empty file" % path)
         if data[:3] != fmt.MAGIC:
@@ -119,7 +105,7 @@ def load_segments(paths):
                 path, data[3], fmt.VERSION))
         if len(data) < fmt.HEADER_SIZE:
             raise Unusable("%s: cut short inside its header (%d bytes)" % (path, len(data)))
-        segments.append(Segment(path, data, header_only=True))
+        segments.append(Segment(path, data))
     segments.sort(key=lambda s: s.number)
     return segments
 
