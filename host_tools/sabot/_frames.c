@@ -1,9 +1,9 @@
 /* The per-frame integrity checks of `sabot log verify` (J-TAMPER), compiled: framing, CRC-32, the SHA-256
- * chain, the HMAC-SHA256 tags, sequence continuity and time order over one segment's frames, with OpenSSL
+ * chain, the HMAC-SHA256 tags, sequence continuity and time order over segments' frames, with OpenSSL
  * hashing and libdeflate computing the CRCs (zlib takes 186 ns for a frame's, libdeflate 22, measured here).
- * A million cards are some 2.3 million records: checked one by one in Python, the interpreter's overhead was
- * a hundred times the hashing's. Segments are checked apart (each header states
- * where its chain starts), without the GIL, so the rules can fold one segment while the next is checked.
+ * A million cards are some 2.6 million records: checked one by one in Python, the interpreter's overhead was
+ * a hundred times the hashing's. Segments are checked apart (each header states where its chain starts),
+ * without the GIL, so the rules can fold one segment while the next ones are checked.
  *
  * The numbers here are the format's (docs/journal-format.md); tests/host/test_integrity_core.py holds them to
  * firmware/journal.py's. journalfile.py turns the issues found into findings.

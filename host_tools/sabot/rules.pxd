@@ -14,7 +14,7 @@ cdef class Rules:
     cdef public list findings
     cdef public int game, decks, coup_max, tailles_in_seance, coup_dealt
     cdef public object row, types
-    cdef public bint loaded, in_coup, stop_seen, closed
+    cdef public bint in_coup, stop_seen, closed
     cdef public list seances, counts
     cdef public Coup coup
     cdef dict _by_type

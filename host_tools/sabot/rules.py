@@ -38,13 +38,12 @@ class Rules:
     def __init__(self):
         self.findings = []
         self._game(games.CHEMIN_DE_FER)
-        self.loaded = False
         self.tailles_in_seance = 0
         self.seances = []  # (time in ms, table, seq) of each séance opened: for the checks across journals
         self._by_type = {R_CARD: self._card, R_NO_MORE_BETS: self._no_more_bets, R_COUP_END: self._coup_end,
                          R_LOAD: self._load, R_SEANCE: self._seance, R_STAND: self._stand, R_RESULT: self._result,
                          R_RECOVERY: self._recovery}
-        self.types = sum(1 << t for t in self._by_type)  # the records read, as a mask for Reader.rows()
+        self.types = sum(1 << t for t in self._by_type)  # the records read, as a mask for Reader.row_lists()
         self._new_shoe()
 
     def _game(self, game):
@@ -98,7 +97,6 @@ class Rules:
         seq = f[SEQ]
         if f[CODE] < len(games.GAMES):
             self._game(f[CODE])
-        self.loaded = True
         self._new_shoe()
         self.tailles_in_seance += 1
         limit = self.row[games.TAILLES_PER_SEANCE]
