@@ -1,6 +1,6 @@
 """Reads journal segments on the host and checks their integrity: framing, CRCs, the SHA-256 chain, the HMAC
 tags, sequence continuity and time order (J-TAMPER). Written apart from the firmware's writer, so that one
-bug cannot hide itself (tests/host/test_keys.py checks the HMAC against CPython's hmac); the format's numbers
+bug cannot hide itself (tests/host/test_integrity_core.py checks the C core against CPython's hmac); the numbers
 come from firmware.journal.
 
 The frames are checked by sabot._frames, in C: one by one in Python, the interpreter cost a hundred times the
@@ -9,6 +9,7 @@ segments are checked apart, in worker threads, while the caller folds the record
 """
 
 import copy
+import hmac
 import struct
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -119,10 +120,6 @@ class Reader:
         self.key = key
         self.key_id = fmt.Key(key).id
         self._checker = _frames.Checker(key)
-        # HMAC-SHA256 (RFC 2104) of the headers, with the padded key's states made once.
-        padded = (sha256(key).digest() if len(key) > 64 else key).ljust(64, b"\0")
-        self._inner = sha256(bytes(b ^ 0x36 for b in padded))
-        self._outer = sha256(bytes(b ^ 0x5C for b in padded))
         self.findings = []
         self.records = 0
         self.first_seq = 0
@@ -138,11 +135,8 @@ class Reader:
         self.findings.append(Finding("J-TAMPER", seq, message))
 
     def _tag(self, chain):
-        inner = self._inner.copy()
-        inner.update(chain)
-        outer = self._outer.copy()
-        outer.update(inner.digest())
-        return outer.digest()[:fmt.TAG_SIZE]
+        """A header's tag: once a segment, so the standard library's HMAC."""
+        return hmac.digest(self.key, chain, "sha256")[:fmt.TAG_SIZE]
 
     def __iter__(self):
         for segment, rows, offsets in self.scanned(ALL_TYPES):
