@@ -5,7 +5,8 @@ the development key, so that the verifier does all its work on them."""
 from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware import journal
 from firmware.cards import STOP
-from firmware.controller import (
+from firmware.controller import Controller
+from firmware.records import (
     DEALT,
     NORMAL,
     R_CARD,
@@ -16,7 +17,6 @@ from firmware.controller import (
     R_RELEASE,
     R_RESULT,
     STOP_CARD,
-    Controller,
 )
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, Coup

@@ -10,12 +10,63 @@ import struct
 from firmware import games
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
-from firmware.journal import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_COUNTS, SNAPSHOT_FIXED, pack_body
+from firmware.journal import (
+    BODY,
+    BODY_SIZE,
+    SNAPSHOT,
+    SNAPSHOT_FIXED,
+    SNAPSHOT_HANDS,
+    pack_body,
+)
+from firmware.records import (
+    ALARM_FORCED,
+    BURNED,
+    DEALT,
+    DOUBLE_FEED,
+    END_BUTTON,
+    END_MAXIMUM,
+    END_TABLEAU,
+    F_FOREIGN_CARD,
+    F_SHORT_COUP,
+    F_STOP_POSITION,
+    FAULT_DOUBLE_FEED,
+    FAULT_FIRMWARE,
+    FAULT_JAM,
+    FORCED,
+    NORMAL,
+    R_ALARM,
+    R_BOOT,
+    R_CARD,
+    R_CLEAR,
+    R_CLOSED,
+    R_COUP_END,
+    R_FINDING,
+    R_LOAD,
+    R_NO_MORE_BETS,
+    R_RECOVERY,
+    R_RELEASE,
+    R_RESULT,
+    R_SEANCE,
+    R_SEANCE_CLOSE,
+    R_STAND,
+    REL_BURN,
+    REL_DEAL,
+    REL_NONE,
+    STOP_CARD,
+    employee_high,
+    employee_low,
+    pack_counts,
+    pack_hand,
+    pack_torn,
+    seance_employee,
+    seance_game,
+    seance_table,
+)
 from firmware.tableau import NONE, OPTIONAL, Coup
 
 # Events, with their argument.
 EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
-EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: table | game << 12 | employee << 14 (0: the panel's button)
+EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
 EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
 EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
 EV_COUP_END = const(5)
@@ -24,7 +75,7 @@ EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
 EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
 EV_TICK = const(9)
 EV_CLEAR = const(10)  # supervisor key
-EV_FAULT = const(11)  # the board found a fault; arg: FAULT_* (journal write failed or full, events lost)
+EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal write failed or full, events lost)
 EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
 EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
 EV_SEANCE_CLOSE = const(14)
@@ -48,51 +99,8 @@ BETS = const(1)  # bets open, or a coup paused by a fault or a power cut
 DEALING = const(2)  # coup open: card requests are honoured, one card per release
 CLOSED = const(3)  # the stop card's coup is over: no other coup until a new shoe (S-STOP)
 
-# Alarms (security) and faults (equipment), the code of R_ALARM. Any of them holds the lock until the
-# supervisor clears it (S-FORCED, S-ONE).
-ALARM_FORCED = const(1)
-FAULT_DOUBLE_FEED = const(2)
-FAULT_JAM = const(3)
-FAULT_JOURNAL = const(4)
-FAULT_JOURNAL_FULL = const(5)
-FAULT_OVERRUN = const(6)  # the interrupts' event queue overflowed: something may have gone unseen
-FAULT_FIRMWARE = const(7)  # the firmware's files differ from the approved release: only redeploying clears it
-
-# Journal record types.
-R_BOOT = const(1)
-R_SEANCE = const(2)  # code: table; card: game; disposition and condition: who assigned it (low, high byte)
-R_LOAD = const(3)  # code: game
-R_NO_MORE_BETS = const(4)
-R_CARD = const(5)
-R_COUP_END = const(6)  # code: END_*
-R_ALARM = const(7)  # code: ALARM_* / FAULT_*
-R_CLEAR = const(8)  # code: the alarm cleared
-R_FINDING = const(9)  # code: F_*; card: the card concerned
-R_CLOSED = const(10)
-R_RELEASE = const(11)  # intent, durable before the gate opens; code: 1 deal, 2 burn (J-DURABLE)
-R_RECOVERY = const(12)  # code: torn bytes cut (at most 65535); condition: the release left uncertain, if any
-R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
-R_RESULT = const(14)  # the coup's hands: code totals and winners, card their card counts, disposition hands
-R_SEANCE_CLOSE = const(15)
-
-# Card dispositions and conditions (J-EVERY).
-DEALT = const(0)
-BURNED = const(1)
-STOP_CARD = const(2)
-NORMAL = const(0)
-FORCED = const(1)
-DOUBLE_FEED = const(2)
-
-_END_BUTTON = const(0)
-_END_MAXIMUM = const(1)
-END_TABLEAU = const(2)  # no hand may draw any more (T-CF, T-DT)
-
-# Findings: what the shoe sees that breaks a rule it cannot prevent.
-F_STOP_POSITION = const(1)  # S-STOPPOS; position: where the stop card was
-F_FOREIGN_CARD = const(2)  # S-COUNT
-F_SHORT_COUP = const(3)  # coup ended under the game's minimum (G-*)
-
-# Why an input was refused (refused is 0 when it was accepted).
+# Why an input was refused (refused is 0 when it was accepted). Every input checks, in this order, what applies
+# to it: its argument, a release under way, an alarm, the shoe (none, closed), the coup, then its own rule.
 _REF_NO_SHOE = const(1)
 _REF_LOCKED = const(2)
 _REF_CLOSED = const(3)
@@ -105,10 +113,6 @@ _REF_NO_ALARM = const(9)
 _REF_BAD_GAME = const(10)
 _REF_NOT_OPTIONAL = const(11)
 _REF_FIRMWARE = const(12)
-
-_REL_NONE = const(0)
-_REL_DEAL = const(1)
-_REL_BURN = const(2)
 
 JAM_MS = const(3000)  # a release with no card by then is a jam (S-ONE)
 _SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
@@ -138,7 +142,7 @@ class Controller:
         self.position = 0  # cards out of the current shoe, the stop card included
         self.stop_seen = False
         self.alarm = 0
-        self._release = _REL_NONE
+        self._release = REL_NONE
         self._release_at = 0
         self._settle_until = 0
         self._shown = -1
@@ -150,59 +154,34 @@ class Controller:
         self.n_recs = 0
         self.refused = 0
         self.now = now
-        if event == EV_CARD:
+        if event == EV_CARD:  # first: the card at the mouth is what must be fast
             self._on_card(arg)
         elif event == EV_DRAW:
-            self._on_release_request(_REL_DEAL)
+            self._on_release_request(REL_DEAL)
         elif event == EV_TICK:
-            if self._release and now - self._release_at >= JAM_MS:
-                self._cmd(CMD_GATE_CLOSE, 0)
-                self._raise(FAULT_JAM)
+            self._on_tick()
         elif event == EV_NO_MORE_BETS:
             self._on_no_more_bets()
         elif event == EV_COUP_END:
-            if not self.in_coup:
-                self._refuse(_REF_NOT_IN_COUP)
-            elif self._release:
-                self._refuse(_REF_BUSY)
-            else:
-                self._end_coup(_END_BUTTON)
+            self._on_coup_end()
         elif event == EV_BURN:
-            self._on_release_request(_REL_BURN)
+            self._on_release_request(REL_BURN)
         elif event == EV_STAND:
             self._on_stand(arg)
         elif event == EV_CLEAR:
-            if not self.alarm:
-                self._refuse(_REF_NO_ALARM)
-            elif self.alarm == FAULT_FIRMWARE:
-                self._refuse(_REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
-            else:
-                self._emit(R_CLEAR, 0, 0, 0, self.alarm)
+            self._on_clear()
         elif event == EV_LOAD:
             self._on_load(arg)
-        elif event == EV_SEANCE or event == EV_SEANCE_CLOSE:
-            if self.in_coup:
-                self._refuse(_REF_IN_COUP)
-            elif event == EV_SEANCE_CLOSE:
-                self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)
-            else:
-                by = arg >> 14
-                self._emit(R_SEANCE, arg >> 12 & 3, by & 255, by >> 8, arg & 4095)  # Article 58
+        elif event == EV_SEANCE:
+            self._on_seance(arg)
+        elif event == EV_SEANCE_CLOSE:
+            self._on_seance_close()
         elif event == EV_POWER_UP:
-            uncertain = self._release
-            self._emit(R_BOOT, 0, 0, 0, 0)
-            if arg or uncertain:
-                # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
-                self._emit(R_RECOVERY, 0, 0, uncertain, arg if arg < 65535 else 65535)
+            self._on_power_up(arg)
         elif event == EV_FIRMWARE:
-            if not arg and self.alarm != FAULT_FIRMWARE:
-                self._cmd(CMD_GATE_CLOSE, 0)
-                self._raise(FAULT_FIRMWARE)
-            elif arg and self.alarm == FAULT_FIRMWARE:
-                self._emit(R_CLEAR, 0, 0, 0, FAULT_FIRMWARE)  # the approved release is back
+            self._on_firmware(arg)
         elif event == EV_FAULT:
-            self._cmd(CMD_GATE_CLOSE, 0)
-            self._raise(arg)
+            self._on_fault(arg)
         self._show()
 
     def deadline(self):
@@ -223,14 +202,8 @@ class Controller:
         struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
                          self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarm,
                          self.phase, self._release)
-        end = SNAPSHOT_FIXED + SNAPSHOT_COUNTS
-        buf[SNAPSHOT_FIXED:end] = self.counts
-        hands = self.hands
-        buf[end:end + 3] = hands.counts
-        buf[end + 3:end + 6] = hands.totals
-        buf[end + 6:end + 9] = hands.third
-        buf[end + 9:end + 12] = hands.stood
-        buf[end + 12] = hands.known
+        buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS] = self.counts
+        self.hands.save(buf, SNAPSHOT_HANDS)
 
     def load_snapshot(self, buf):
         (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
@@ -238,17 +211,63 @@ class Controller:
             SNAPSHOT, buf, 0)
         self.in_coup = bool(in_coup)
         self.stop_seen = bool(stop_seen)
-        end = SNAPSHOT_FIXED + SNAPSHOT_COUNTS
-        self.counts[:] = buf[SNAPSHOT_FIXED:end]
-        hands = self.hands
-        hands.hands = 3 if self.game != games.CHEMIN_DE_FER else 2
-        hands.counts[:] = buf[end:end + 3]
-        hands.totals[:] = buf[end + 3:end + 6]
-        hands.third[:] = buf[end + 6:end + 9]
-        hands.stood[:] = buf[end + 9:end + 12]
-        hands.known = bool(buf[end + 12])
+        self.counts[:] = buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS]
+        self.hands.load(buf, SNAPSHOT_HANDS, self.game != games.CHEMIN_DE_FER)
 
     # Inputs.
+
+    def _on_tick(self):
+        if self._release and self.now - self._release_at >= JAM_MS:
+            self._cmd(CMD_GATE_CLOSE, 0)
+            self._raise(FAULT_JAM)
+
+    def _on_coup_end(self):
+        if self._release:
+            return self._refuse(_REF_BUSY)
+        if not self.in_coup:
+            return self._refuse(_REF_NOT_IN_COUP)
+        self._end_coup(END_BUTTON)
+
+    def _on_clear(self):
+        if not self.alarm:
+            return self._refuse(_REF_NO_ALARM)
+        if self.alarm == FAULT_FIRMWARE:
+            return self._refuse(_REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
+        self._emit(R_CLEAR, 0, 0, 0, self.alarm)
+
+    def _on_seance(self, arg):
+        if self._release:
+            return self._refuse(_REF_BUSY)
+        if self.in_coup:
+            return self._refuse(_REF_IN_COUP)
+        employee = seance_employee(arg)
+        self._emit(R_SEANCE, seance_game(arg), employee_low(employee), employee_high(employee),
+                   seance_table(arg))  # Article 58
+
+    def _on_seance_close(self):
+        if self._release:
+            return self._refuse(_REF_BUSY)
+        if self.in_coup:
+            return self._refuse(_REF_IN_COUP)
+        self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)
+
+    def _on_power_up(self, torn):
+        uncertain = self._release
+        self._emit(R_BOOT, 0, 0, 0, 0)
+        if torn or uncertain:
+            # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
+            self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))
+
+    def _on_firmware(self, matches):
+        if not matches and self.alarm != FAULT_FIRMWARE:
+            self._cmd(CMD_GATE_CLOSE, 0)
+            self._raise(FAULT_FIRMWARE)
+        elif matches and self.alarm == FAULT_FIRMWARE:
+            self._emit(R_CLEAR, 0, 0, 0, FAULT_FIRMWARE)  # the approved release is back
+
+    def _on_fault(self, code):
+        self._cmd(CMD_GATE_CLOSE, 0)
+        self._raise(code)
 
     def _on_release_request(self, kind):
         if self._release or self.now < self._settle_until:
@@ -259,9 +278,9 @@ class Controller:
             return self._refuse(_REF_NO_SHOE)
         if self.phase == CLOSED:
             return self._refuse(_REF_CLOSED)
-        if kind == _REL_DEAL and self.phase != DEALING:
+        if kind == REL_DEAL and self.phase != DEALING:
             return self._refuse(_REF_LOCKED)  # S-LOCK
-        if kind == _REL_BURN and self.in_coup:
+        if kind == REL_BURN and self.in_coup:
             return self._refuse(_REF_IN_COUP)  # S-BURN: between coups only
         self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
@@ -273,9 +292,9 @@ class Controller:
         kind = self._release
         if kind:
             self._settle_until = self.now + _SETTLE_MS
-            disposition = STOP_CARD if card == STOP else (BURNED if kind == _REL_BURN else DEALT)
+            disposition = STOP_CARD if card == STOP else (BURNED if kind == REL_BURN else DEALT)
             hand = self.hands.next_hand() if disposition == DEALT and self.hands.known else NONE
-            self._emit(R_CARD, card, disposition, NORMAL, 0 if hand == NONE else hand + 1)
+            self._emit(R_CARD, card, disposition, NORMAL, pack_hand(hand))
         elif self.now < self._settle_until:
             # A second card out of one release (S-ONE): it cannot be played, so it is burned.
             self._emit(R_CARD, card, STOP_CARD if card == STOP else BURNED, DOUBLE_FEED, 0)
@@ -297,12 +316,14 @@ class Controller:
         if self.hands.known and self.hands.next_hand() == NONE:
             self._end_coup(END_TABLEAU)  # T-CF, T-DT: no hand may draw: lock without waiting for coup end
         elif self.coup_cards >= games.GAMES[self.game][games.COUP_MAX]:
-            self._end_coup(_END_MAXIMUM)  # S-LOCK: the coup's maximum locks the shoe
+            self._end_coup(END_MAXIMUM)  # S-LOCK: the coup's maximum locks the shoe
 
     def _on_stand(self, hand):
         hands = self.hands
-        if not self.in_coup or self._release:
-            return self._refuse(_REF_NOT_IN_COUP if not self.in_coup else _REF_BUSY)
+        if self._release:
+            return self._refuse(_REF_BUSY)
+        if not self.in_coup:
+            return self._refuse(_REF_NOT_IN_COUP)
         if (not hands.known or hand >= hands.hands or hands.counts[hand] != 2 or hands.stood[hand]
                 or hands.rule(hand) != OPTIONAL or hands.dealt() < 2 * hands.hands):
             return self._refuse(_REF_NOT_OPTIONAL)  # a stand the tableau does not leave to choice
@@ -311,12 +332,14 @@ class Controller:
             self._end_coup(END_TABLEAU)
 
     def _on_no_more_bets(self):
+        if self._release:
+            return self._refuse(_REF_BUSY)
+        if self.alarm:
+            return self._refuse(_REF_ALARM)
         if self.phase == IDLE:
             return self._refuse(_REF_NO_SHOE)
         if self.phase == CLOSED:
             return self._refuse(_REF_CLOSED)  # S-STOP
-        if self.alarm:
-            return self._refuse(_REF_ALARM)
         if self.phase == DEALING:
             return self._refuse(_REF_IN_COUP)
         self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
@@ -324,10 +347,12 @@ class Controller:
     def _on_load(self, game):
         if game < 0 or game >= len(games.GAMES):
             return self._refuse(_REF_BAD_GAME)
+        if self._release:
+            return self._refuse(_REF_BUSY)
+        if self.alarm:
+            return self._refuse(_REF_ALARM)
         if self.in_coup:
             return self._refuse(_REF_IN_COUP)
-        if self.alarm or self._release:
-            return self._refuse(_REF_ALARM)
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
             return self._refuse(_REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
@@ -338,8 +363,7 @@ class Controller:
             self._emit(R_FINDING, 0, 0, 0, F_SHORT_COUP)
         hands = self.hands
         if hands.known and hands.dealt():
-            counts = hands.counts
-            self._emit(R_RESULT, counts[0] | counts[1] << 2 | counts[2] << 4, hands.hands, 0, hands.packed_result())
+            self._emit(R_RESULT, pack_counts(hands.counts), hands.hands, 0, hands.packed_result())
         self._emit(R_COUP_END, 0, 0, 0, how)
         if self.stop_seen:
             self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: the coup in progress was the last one
@@ -398,7 +422,7 @@ class Controller:
         self.coup = coup
         self.position = position
         if rtype == R_CARD:
-            self._release = _REL_NONE
+            self._release = REL_NONE
             if card < STOP:
                 self.counts[card] += 1
             if card == STOP:
@@ -425,7 +449,7 @@ class Controller:
         elif rtype == R_STAND:
             self.hands.stood[code] = 1
         elif rtype == R_ALARM:
-            self._release = _REL_NONE  # whatever was under way, the gate is shut
+            self._release = REL_NONE  # whatever was under way, the gate is shut
             self.alarm = code
             if self.phase == DEALING:
                 self.phase = BETS  # the coup pauses; "no more bets" resumes it after the clear
@@ -447,7 +471,7 @@ class Controller:
         elif rtype == R_SEANCE_CLOSE:
             self.phase = IDLE  # no coup outside a séance once one has closed
         elif rtype == R_RECOVERY:
-            self._release = _REL_NONE
+            self._release = REL_NONE
         elif rtype == R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself

@@ -36,10 +36,12 @@ TAG_SIZE = const(16)
 # Segment header: fixed fields, the controller's snapshot, tag, CRC-32.
 HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key id, firmware, previous chain,
 HEADER_FIXED = const(76)  # previous segment's valid length, sequence number of the record before this segment
+_PREVIOUS_CHAIN_AT = const(36)
+_PREVIOUS_CHAIN_END = const(68)
 SNAPSHOT = "<HHHBBHBBHBBBB"  # see Controller.snapshot()
-SNAPSHOT_FIXED = const(18)
-SNAPSHOT_COUNTS = const(54)  # after the fixed part: one count a card code (S-COUNT)
-SNAPSHOT_SIZE = const(85)  # then the coup's hands: counts, totals, third cards, stood (3 bytes each), known
+SNAPSHOT_FIXED = const(18)  # then one count a card code (S-COUNT), 54 bytes
+SNAPSHOT_HANDS = const(72)  # then the coup's hands, 13 bytes (tableau.Coup.save)
+SNAPSHOT_SIZE = const(85)
 HEADER_TAG_AT = const(161)
 HEADER_CRC_AT = const(177)
 HEADER_SIZE = const(181)
@@ -100,7 +102,7 @@ def parse_header(data):
 
 def header_chain(data):
     """The chain value a segment's records start from: its previous chain and its header, tag excluded."""
-    return chained(bytes(data[36:68]), memoryview(data)[:HEADER_TAG_AT])
+    return chained(bytes(data[_PREVIOUS_CHAIN_AT:_PREVIOUS_CHAIN_END]), memoryview(data)[:HEADER_TAG_AT])
 
 
 class Journal:

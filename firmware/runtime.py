@@ -1,7 +1,8 @@
 """The main loop every board runs: events its interrupts queued go to the shell, the controller's timer
 fires at its deadline, the watchdog is fed, and on any way out the gate is locked (S-FAILSAFE)."""
 
-from firmware.controller import EV_FAULT, EV_TICK, FAULT_OVERRUN
+from firmware.controller import EV_FAULT, EV_TICK
+from firmware.records import FAULT_OVERRUN
 
 
 class Runtime:

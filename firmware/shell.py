@@ -15,11 +15,10 @@ from firmware.controller import (
     EV_NO_MORE_BETS,
     EV_POWER_UP,
     EV_SEANCE,
-    FAULT_JOURNAL,
-    FAULT_JOURNAL_FULL,
     Controller,
 )
 from firmware.journal import RESERVE_BYTES, JournalError
+from firmware.records import FAULT_JOURNAL, FAULT_JOURNAL_FULL
 
 
 class Shell:

@@ -7,11 +7,19 @@ tableaux 0 and 1 the tableaux and 2 the banker.
 
 from firmware.cards import STOP
 from firmware.compat import const
+from firmware.records import WIN_BANQUE, WIN_EGALITE, WIN_PONTE, pack_result
 
 NONE = const(255)  # no hand may draw: the coup is over
 DRAW = const(68)  # b"D"
 OPTIONAL = const(79)  # b"O": the croupier's "stand" input decides; without it the hand may still draw
 _STAND = const(83)  # b"S"
+
+# A coup's hands in a segment header's snapshot (journal.SNAPSHOT_HANDS): counts, totals, third cards' values
+# and "stood" flags, 3 bytes each, then 1 if every card of the coup was read.
+_SAVED_TOTALS = const(3)
+_SAVED_THIRD = const(6)
+_SAVED_STOOD = const(9)
+_SAVED_KNOWN = const(12)
 
 # A ponte's (or a tableau's) two-card total: draws on 0-4, chooses on 5, stands on 6-7; 8-9 are naturals.
 PONTE = b"DDDDDOSS"
@@ -33,10 +41,6 @@ BANKER_CF = (
 # tableau 2, banker, twice.
 DEAL_CF = b"\x00\x01\x00\x01"
 DEAL_DT = b"\x00\x01\x02\x00\x01\x02"
-
-_PONTE_WINS = const(1)
-_BANQUE_WINS = const(2)
-_EGALITE = const(3)
 
 
 def value(card):
@@ -64,6 +68,21 @@ class Coup:
             self.totals[i] = 0
             self.third[i] = 0
             self.stood[i] = 0
+
+    def save(self, buf, at):
+        buf[at:at + _SAVED_TOTALS] = self.counts
+        buf[at + _SAVED_TOTALS:at + _SAVED_THIRD] = self.totals
+        buf[at + _SAVED_THIRD:at + _SAVED_STOOD] = self.third
+        buf[at + _SAVED_STOOD:at + _SAVED_KNOWN] = self.stood
+        buf[at + _SAVED_KNOWN] = self.known
+
+    def load(self, buf, at, two_tableaux):
+        self.start(two_tableaux)
+        self.counts[:] = buf[at:at + _SAVED_TOTALS]
+        self.totals[:] = buf[at + _SAVED_TOTALS:at + _SAVED_THIRD]
+        self.third[:] = buf[at + _SAVED_THIRD:at + _SAVED_STOOD]
+        self.stood[:] = buf[at + _SAVED_STOOD:at + _SAVED_KNOWN]
+        self.known = bool(buf[at + _SAVED_KNOWN])
 
     def dealt(self):
         return self.counts[0] + self.counts[1] + self.counts[2]
@@ -115,13 +134,11 @@ class Coup:
         return self.counts[hand] == 2 and self.totals[hand] >= 8
 
     def packed_result(self):
-        """The result record's code (docs/journal-format.md): the totals, 4 bits a hand, and from bit 12 the
-        winner of each tableau, 2 bits each. An int, so the controller allocates nothing."""
-        winners = self.winner(0) | (self.winner(1) << 2 if self.hands == 3 else 0)
-        return self.totals[0] | self.totals[1] << 4 | self.totals[2] << 8 | winners << 12
+        """The result record's code (records.pack_result)."""
+        return pack_result(self.totals, self.winner(0), self.winner(1) if self.hands == 3 else 0)
 
     def winner(self, tableau):
-        """Who wins a tableau (the ponte's hand at chemin de fer): _PONTE_WINS, _BANQUE_WINS or _EGALITE."""
+        """Who wins a tableau (the ponte's hand at chemin de fer): records.WIN_*."""
         mine = self.totals[tableau]
         banker = self.totals[self.hands - 1]
-        return _PONTE_WINS if mine > banker else (_BANQUE_WINS if banker > mine else _EGALITE)
+        return WIN_PONTE if mine > banker else (WIN_BANQUE if banker > mine else WIN_EGALITE)

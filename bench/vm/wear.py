@@ -21,8 +21,8 @@ from boards.sim.board import SimBoard
 from boards.sim.ramflash import RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.controller import R_RELEASE
 from firmware.journal import BODY_AT
+from firmware.records import R_RELEASE
 from firmware.storage import FileStorage
 
 MOUNT = "/flash"

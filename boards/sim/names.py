@@ -1,13 +1,10 @@
-"""Words for the controller's numbers, for the timeline and the trace; indexed by the constants' values."""
+"""The sim's words for the controller's numbers, for its timeline and trace; indexed by the constants' values.
+The journal's identifiers (record types, dispositions, conditions, releases) are firmware/record_names.py's."""
 
 EVENTS = ("", "power_up", "seance", "load", "no_more_bets", "coup_end", "burn", "draw", "card", "tick",
           "clear_alarm", "fault", "stand", "firmware", "seance_close")
 COMMANDS = ("", "gate_open", "gate_close", "indicator", "buzzer")
 INDICATOR = ("locked", "dealing", "alarm", "closed")
-RECORDS = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding", "closed",
-           "release", "recovery", "stand", "result", "seance_close")
-DISPOSITIONS = ("dealt", "burned", "stop")
-CONDITIONS = ("normal", "forced", "double_feed")
 ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",
           "interrupt events lost", "firmware differs from the approved release")
 FINDINGS = ("", "stop card misplaced (S-STOPPOS)", "identity over the deck count (S-COUNT)",
@@ -20,7 +17,6 @@ REFUSALS = ("", "no shoe loaded", "shoe locked", "shoe closed after the stop car
 ENDS = ("coup end pressed", "maximum reached", "no hand may draw")
 HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 WINNERS = ("", "ponte", "banque", "égalité")
-RELEASES = ("", "deal", "burn")
 
 
 def result(code, hands):

@@ -8,9 +8,10 @@ import struct
 from boards.sim import names
 from firmware import games
 from firmware.cards import name as card_name
-from firmware.controller import (
-    CMD_BUZZER,
-    CMD_INDICATOR,
+from firmware.controller import CMD_BUZZER, CMD_INDICATOR
+from firmware.journal import BODY
+from firmware.record_names import CONDITION_NAMES, DISPOSITION_NAMES, RECORD_NAMES, RELEASE_NAMES
+from firmware.records import (
     R_ALARM,
     R_BOOT,
     R_CARD,
@@ -26,7 +27,6 @@ from firmware.controller import (
     R_SEANCE,
     R_STAND,
 )
-from firmware.journal import BODY
 
 
 def _clock(seconds, ms):
@@ -75,7 +75,7 @@ class Observer:
         rtype, seconds, ms, seance, taille, coup, position, card, disposition, condition, code = struct.unpack(
             BODY, body)
         if self.trace:
-            self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (self.now, names.RECORDS[rtype], seq))
+            self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (self.now, RECORD_NAMES[rtype], seq))
         if rtype == R_CARD:
             self.cards += 1
         elif rtype == R_FINDING:
@@ -86,11 +86,11 @@ class Observer:
             return
         if rtype == R_CARD:
             where = "coup %d" % coup if disposition == 0 else "       "
-            text = "%s  card %3d  %-4s %s" % (where, position, card_name(card), names.DISPOSITIONS[disposition])
+            text = "%s  card %3d  %-4s %s" % (where, position, card_name(card), DISPOSITION_NAMES[disposition])
             if code:
                 text += " to %s" % names.HANDS[self.game != 0][code - 1]
             if condition:
-                text += " (%s)" % names.CONDITIONS[condition].replace("_", " ")
+                text += " (%s)" % CONDITION_NAMES[condition].replace("_", " ")
         elif rtype == R_RESULT:
             text = "coup %d result: %s" % (coup, names.result(code, disposition))
         elif rtype == R_STAND:
@@ -121,9 +121,9 @@ class Observer:
         elif rtype == R_RECOVERY:
             text = "RECOVERY: %d torn bytes cut from the journal" % code
             if condition:
-                text += "; a %s release was under way: whether a card left is UNKNOWN" % names.RELEASES[condition]
+                text += "; a %s release was under way: whether a card left is UNKNOWN" % RELEASE_NAMES[condition]
         else:
-            text = names.RECORDS[rtype]
+            text = RECORD_NAMES[rtype]
         self.timeline.write("%s  %s\n" % (_clock(seconds, ms), text))
 
     def _stamp(self):

@@ -6,8 +6,9 @@ import sys
 from datetime import UTC, datetime, timedelta
 
 from boards.sim import names
-from firmware import cards, games
-from firmware.controller import (
+from firmware import cards, games, record_names
+from firmware.journal import EPOCH_2020
+from firmware.records import (
     R_ALARM,
     R_CARD,
     R_CLEAR,
@@ -21,7 +22,6 @@ from firmware.controller import (
     R_SEANCE,
     R_STAND,
 )
-from firmware.journal import EPOCH_2020
 from sabot.journalfile import (
     CARD,
     CODE,
@@ -71,11 +71,11 @@ def detail(f, game=games.CHEMIN_DE_FER):
     if kind == R_COUP_END:
         return names.ENDS[code] if code < len(names.ENDS) else "code %d" % code
     if kind == R_RELEASE:
-        return names.RELEASES[code] if code < len(names.RELEASES) else "code %d" % code
+        return record_names.RELEASE_NAMES[code] if code < len(record_names.RELEASE_NAMES) else "code %d" % code
     if kind == R_RECOVERY:
         text = "%d torn bytes cut" % code
         if f[CONDITION]:
-            text += "; %s release uncertain: whether a card left is unknown" % names.RELEASES[f[CONDITION]]
+            text += "; %s release uncertain: whether a card left is unknown" % record_names.RELEASE_NAMES[f[CONDITION]]
         return text
     return None
 
@@ -87,12 +87,12 @@ def row(record, game):
     return {
         "seq": record.seq,
         "time": iso_time(record),
-        "event": names.RECORDS[f[TYPE]] if f[TYPE] < len(names.RECORDS) else "type %d" % f[TYPE],
+        "event": record_names.name(record_names.RECORD_NAMES, f[TYPE]),
         "seance": f[SEANCE], "taille": f[TAILLE], "coup": f[COUP], "position": f[POSITION],
         "card": (None if card == cards.UNKNOWN else cards.name(card)) if is_card else None,
         "hand": hand_name(game, f[CODE] - 1) if is_card and f[CODE] else None,
-        "disposition": names.DISPOSITIONS[f[DISPOSITION]] if is_card else None,
-        "condition": names.CONDITIONS[f[CONDITION]] if is_card else None,
+        "disposition": record_names.DISPOSITION_NAMES[f[DISPOSITION]] if is_card else None,
+        "condition": record_names.CONDITION_NAMES[f[CONDITION]] if is_card else None,
         "detail": detail(f, game),
     }
 
@@ -177,7 +177,7 @@ def show(paths, key_file, out=sys.stdout):
                 coup[1].append((f[CODE] - 1, text))
             else:
                 if f[CONDITION]:
-                    text += "(%s)" % names.CONDITIONS[f[CONDITION]].replace("_", " ")
+                    text += "(%s)" % record_names.CONDITION_NAMES[f[CONDITION]].replace("_", " ")
                 burned.append(text)
         elif kind == R_RESULT:
             flush_burned()
@@ -195,7 +195,7 @@ def show(paths, key_file, out=sys.stdout):
                 out.write("\nTaille %d, séance %d: %s\n" % (f[TAILLE], f[SEANCE], detail(f)))
                 continue
             words = detail(f, game)
-            name = names.RECORDS[kind] if kind < len(names.RECORDS) else "type %d" % kind
+            name = record_names.RECORD_NAMES[kind] if kind < len(record_names.RECORD_NAMES) else "type %d" % kind
             out.write("  %s  seq %d  %s%s\n" % (iso_time(record)[11:23], record.seq,
                                                name.upper() if kind in (R_ALARM, R_FINDING, R_RECOVERY) else name,
                                                ": " + words if words else ""))

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from boards.sim import names
 from boards.sim.devkey import DEVELOPMENT_KEY
-from firmware import cards, games
-from firmware.controller import (
+from firmware import cards, games, record_names
+from firmware.records import (
     DEALT,
     END_TABLEAU,
     FORCED,
@@ -446,7 +446,7 @@ def build(records, findings, w):
 
 def _event_words(f, w):
     kind, code = f[TYPE], f[CODE]
-    word = w.of(_word(names.RECORDS, kind))
+    word = w.of(_word(record_names.RECORD_NAMES, kind))
     if kind in (R_ALARM, R_CLEAR):
         return w["colon"].join((word, w.of(_word(names.ALARMS, code))))
     if kind == R_FINDING:
@@ -497,7 +497,7 @@ def _card(t, record, w):
         t.marks.append((t.x(), "stop", "%s (%s)" % (w["legend_stop"], w["card_n"] % f[POSITION])))
         t.lines().append(("stop", "%s · %s · seq %d" % (w["legend_stop"], w["card_n"] % f[POSITION], record.seq)))
     if condition:
-        what = w.of(_word(names.CONDITIONS, condition))
+        what = w.of(_word(record_names.CONDITION_NAMES, condition))
         t.note("alarm", "%s %s" % (cards.name(card), what), record.seq, "forced" if condition == FORCED else "double")
     if disposition == DEALT and condition != FORCED:
         t.dealt += 1

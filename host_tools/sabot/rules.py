@@ -3,7 +3,7 @@ of the controller that wrote them, so a controller that broke a rule cannot also
 
 from firmware import cards, games
 from firmware.cards import STOP
-from firmware.controller import (
+from firmware.records import (
     DEALT,
     DOUBLE_FEED,
     FORCED,

@@ -9,7 +9,7 @@ from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import journal
-from firmware.controller import R_ALARM, R_CARD, R_FINDING
+from firmware.records import R_ALARM, R_CARD, R_FINDING
 
 FIELDS = journal.FIELDS
 

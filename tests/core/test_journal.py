@@ -1,10 +1,8 @@
 """The journal when flash fills or fails, and across power cuts: no card is dealt unlogged (J-DURABLE)."""
 
-from firmware.controller import (
+from firmware.controller import EV_CLEAR, EV_DRAW, EV_NO_MORE_BETS
+from firmware.records import (
     ALARM_FORCED,
-    EV_CLEAR,
-    EV_DRAW,
-    EV_NO_MORE_BETS,
     FAULT_JOURNAL,
     FAULT_JOURNAL_FULL,
     R_BOOT,

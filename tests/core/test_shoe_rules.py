@@ -4,22 +4,18 @@ Runs under pytest on CPython and under tests/mp_runner.py on the MicroPython VM.
 """
 
 from firmware import cards, games, journal
-from firmware.controller import (
+from firmware.controller import BETS, CLOSED, EV_DRAW, EV_NO_MORE_BETS, JAM_MS
+from firmware.records import (
     ALARM_FORCED,
-    BETS,
     BURNED,
-    CLOSED,
     DEALT,
     DOUBLE_FEED,
-    EV_DRAW,
-    EV_NO_MORE_BETS,
     F_FOREIGN_CARD,
     F_SHORT_COUP,
     F_STOP_POSITION,
     FAULT_DOUBLE_FEED,
     FAULT_JAM,
     FORCED,
-    JAM_MS,
     NORMAL,
     R_CLOSED,
     R_COUP_END,

@@ -2,7 +2,7 @@
 deux tableaux rules, played card by card on the sim board (T-CF, T-DT). The expected actions are written
 here from the rules in words (docs/tableau.md), not read from firmware/tableau.py."""
 
-from firmware.controller import END_TABLEAU, R_COUP_END, R_RESULT, R_STAND
+from firmware.records import END_TABLEAU, R_COUP_END, R_RESULT, R_STAND
 from tests.core.play import play
 from tests.core.req import covers
 

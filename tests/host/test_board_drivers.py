@@ -25,7 +25,8 @@ from boards.mcu.reader import FRESH_MS, CardReader
 from boards.mcu.watchdog import Watchdog
 from boards.rpi_pico import device as pico_device
 from boards.rpi_pico import pins as pico_pins
-from firmware import cards, controller
+from firmware import cards
+from firmware import records as rec
 from firmware.controller import (
     BUZZ_ALARM,
     BUZZ_REFUSED,
@@ -745,12 +746,12 @@ def test_a_board_comes_up_deals_a_read_card_and_stops_on_ctrl_c_with_the_gate_lo
     assert not [f for f in findings if f.id == "J-TAMPER"]
     records = list(Reader(load_segments([tmp_path / "journal"]), shop))
     kinds = [r.fields[TYPE] for r in records]
-    assert kinds[:6] == [controller.R_BOOT, controller.R_SEANCE, controller.R_LOAD, controller.R_NO_MORE_BETS,
-                         controller.R_RELEASE, controller.R_CARD]
-    assert controller.R_COUP_END in kinds[6:]
+    assert kinds[:6] == [rec.R_BOOT, rec.R_SEANCE, rec.R_LOAD, rec.R_NO_MORE_BETS,
+                         rec.R_RELEASE, rec.R_CARD]
+    assert rec.R_COUP_END in kinds[6:]
     seance, card = records[1], records[5]
     assert seance.fields[CODE] == 7
-    assert (card.fields[CARD], card.fields[DISPOSITION]) == (AS, controller.DEALT)
+    assert (card.fields[CARD], card.fields[DISPOSITION]) == (AS, rec.DEALT)
     boot_ms = 218188800000 + 250
     assert boot_ms <= records[0].time_ms <= boot_ms + 1000 and records[-1].time_ms - records[0].time_ms < 2000
 

@@ -14,7 +14,7 @@ from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import journal as fmt
-from firmware.controller import R_CARD, R_LOAD
+from firmware.records import R_CARD, R_LOAD
 from sabot import _frames
 from sabot.journalfile import CODE
 

@@ -11,8 +11,9 @@ from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import cards
-from firmware.controller import DEALING, DEALT, R_ALARM, R_CARD, R_CLEAR, R_COUP_END, R_LOAD, R_NO_MORE_BETS
+from firmware.controller import DEALING
 from firmware.journal import BODY, FIELDS
+from firmware.records import DEALT, R_ALARM, R_CARD, R_CLEAR, R_COUP_END, R_LOAD, R_NO_MORE_BETS
 from tests.core.play import journal_records
 from tests.core.req import covers
 

@@ -17,7 +17,7 @@ from boards.sim.flash import MemoryStorage, PowerCut
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import journal as fmt
-from firmware.controller import R_BOOT, R_RECOVERY, R_RELEASE
+from firmware.records import R_BOOT, R_RECOVERY, R_RELEASE
 from sabot.journalfile import CODE, CONDITION, TYPE, Reader, Segment
 from sabot.rules import Rules
 from tests.conftest import SCENARIOS

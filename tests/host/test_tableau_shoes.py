@@ -7,7 +7,7 @@ from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware.controller import DEALT, R_CARD, R_COUP_END, R_RESULT
+from firmware.records import DEALT, R_CARD, R_COUP_END, R_RESULT
 from tests.core.play import journal_records
 
 
@@ -106,7 +106,8 @@ def _rogue_journal(folder, cards, result):
     from boards.sim.devkey import DEVELOPMENT_KEY
     from firmware import journal
     from firmware.cards import parse as card
-    from firmware.controller import NORMAL, R_LOAD, R_NO_MORE_BETS, R_RELEASE, Controller
+    from firmware.controller import Controller
+    from firmware.records import NORMAL, R_LOAD, R_NO_MORE_BETS, R_RELEASE
     from firmware.storage import FileStorage
 
     log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), lambda: 1000)

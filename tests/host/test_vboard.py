@@ -9,7 +9,7 @@ import pytest
 
 import boards.sim.runner
 from boards.sim.devkey import DEVELOPMENT_KEY
-from firmware.controller import R_RELEASE
+from firmware.records import R_RELEASE
 from sabot.device import mpremote
 from sabot.journalfile import TYPE, Reader, load_segments
 from sabot.verify import check

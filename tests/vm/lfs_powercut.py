@@ -31,7 +31,8 @@ from boards.sim.ramflash import ERASE, PROGRAM, OpLog, RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
-from firmware.controller import R_BOOT, R_RECOVERY, Controller
+from firmware.controller import Controller
+from firmware.records import R_BOOT, R_RECOVERY
 from firmware.storage import FileStorage, segment_name
 
 MOUNT = "/flash"

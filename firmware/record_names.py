@@ -1,0 +1,42 @@
+"""What a reader of the journal needs beside firmware/records.py: the codes as identifiers (tuples indexed by
+its constants: the words of the sim's trace and timeline and of `sabot log export`, part of the format) and
+the packed fields unpacked, each the inverse of its records.pack_* (documented there). Kept apart from
+records.py so that a shoe's controller does not load them: on the device every name costs heap."""
+
+from firmware.records import NO_HAND
+
+RECORD_NAMES = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding",
+                "closed", "release", "recovery", "stand", "result", "seance_close")
+DISPOSITION_NAMES = ("dealt", "burned", "stop")
+CONDITION_NAMES = ("normal", "forced", "double_feed")
+ALARM_NAMES = ("", "forced", "double_feed", "jam", "journal", "journal_full", "overrun", "firmware")
+FINDING_NAMES = ("", "stop_position", "foreign_card", "short_coup")
+END_NAMES = ("button", "maximum", "tableau")
+RELEASE_NAMES = ("", "deal", "burn")
+WINNER_NAMES = ("", "ponte", "banque", "egalite")
+
+
+def name(names, code):
+    """A code's identifier, or "code N" for one this version does not know (a newer or damaged journal)."""
+    return names[code] if 0 <= code < len(names) else "code %d" % code
+
+
+def unpack_hand(code):
+    return NO_HAND if code == 0 else code - 1
+
+
+def unpack_employee(disposition, condition):
+    return disposition | condition << 8
+
+
+def unpack_counts(card, hands):
+    return tuple(card >> 2 * h & 3 for h in range(hands))
+
+
+def unpack_totals(code, hands):
+    return tuple(code >> 4 * h & 15 for h in range(hands))
+
+
+def unpack_winners(code, hands):
+    """The winner of each tableau: one at chemin de fer (2 hands), two at deux tableaux."""
+    return tuple(code >> 12 + 2 * t & 3 for t in range(max(hands - 1, 1)))

@@ -1,0 +1,115 @@
+"""The journal's vocabulary: every code a record carries, and how its packed fields are packed.
+
+One place for what the controller writes and every reader reads (the verifier, `log show`/`export`, the
+report, the sim); docs/journal-format.md gives the same table for people. The codes' identifiers are in
+firmware/record_names.py, which a device's controller does not load; words for people are the host's
+(host_tools/sabot/words.py). Adding a record type: its R_ constant here, its identifier in record_names.py, its
+_apply() case in firmware/controller.py, its line in docs/journal-format.md, its words in words.py.
+"""
+
+from firmware.compat import const
+
+# Record types: the body's first byte.
+R_BOOT = const(1)
+R_SEANCE = const(2)  # code: table; card: game; disposition, condition: the employee (pack_employee)
+R_LOAD = const(3)  # code: game
+R_NO_MORE_BETS = const(4)
+R_CARD = const(5)  # code: the hand it was dealt to (pack_hand)
+R_COUP_END = const(6)  # code: END_*
+R_ALARM = const(7)  # code: ALARM_* / FAULT_*
+R_CLEAR = const(8)  # code: the alarm cleared
+R_FINDING = const(9)  # code: F_*; card: the card concerned
+R_CLOSED = const(10)
+R_RELEASE = const(11)  # intent, durable before the gate opens; code: REL_DEAL or REL_BURN (J-DURABLE)
+R_RECOVERY = const(12)  # code: torn bytes cut (pack_torn); condition: the release left uncertain, REL_*
+R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
+R_RESULT = const(14)  # code: pack_result; card: pack_counts; disposition: the number of hands
+R_SEANCE_CLOSE = const(15)  # code: the table
+
+# A card's disposition and condition (J-EVERY).
+DEALT = const(0)
+BURNED = const(1)
+STOP_CARD = const(2)
+NORMAL = const(0)
+FORCED = const(1)
+DOUBLE_FEED = const(2)
+
+# Alarms (security) and faults (equipment): R_ALARM's and R_CLEAR's code (S-FORCED, S-ONE).
+ALARM_FORCED = const(1)
+FAULT_DOUBLE_FEED = const(2)
+FAULT_JAM = const(3)
+FAULT_JOURNAL = const(4)
+FAULT_JOURNAL_FULL = const(5)
+FAULT_OVERRUN = const(6)  # the interrupts' event queue overflowed: something may have gone unseen
+FAULT_FIRMWARE = const(7)  # the firmware's files differ from the approved release (H-FIRMWARE)
+
+# Findings: what the shoe sees that breaks a rule it cannot prevent; R_FINDING's code.
+F_STOP_POSITION = const(1)  # S-STOPPOS
+F_FOREIGN_CARD = const(2)  # S-COUNT
+F_SHORT_COUP = const(3)  # a coup ended under the game's minimum (G-*)
+
+# Why a coup ended: R_COUP_END's code.
+END_BUTTON = const(0)
+END_MAXIMUM = const(1)
+END_TABLEAU = const(2)  # no hand may draw any more (T-CF, T-DT)
+
+# Releases: R_RELEASE's code and R_RECOVERY's condition.
+REL_NONE = const(0)
+REL_DEAL = const(1)
+REL_BURN = const(2)
+
+# Who won a tableau, in R_RESULT's code.
+WIN_PONTE = const(1)
+WIN_BANQUE = const(2)
+WIN_EGALITE = const(3)
+
+NO_HAND = const(255)  # pack_hand's and unpack_hand's "no hand": the card not read, or no tableau
+_TORN_MAX = const(65535)
+
+
+def pack_hand(hand):
+    """R_CARD's code: the hand plus one, 0 for none."""
+    return 0 if hand == NO_HAND else hand + 1
+
+
+def pack_seance(table, game, employee):
+    """EV_SEANCE's argument (0: the panel's button, whose table and game the board's config gives)."""
+    return table | game << 12 | employee << 14
+
+
+def seance_table(arg):
+    return arg & 4095
+
+
+def seance_game(arg):
+    return arg >> 12 & 3
+
+
+def seance_employee(arg):
+    return arg >> 14
+
+
+def employee_low(employee):
+    """R_SEANCE's disposition and condition: the employee number's low and high bytes (0-65535). Two ints, not
+    a tuple, so the controller allocates nothing."""
+    return employee & 255
+
+
+def employee_high(employee):
+    return employee >> 8
+
+
+def pack_counts(counts):
+    """R_RESULT's card: each hand's card count, 2 bits a hand."""
+    return counts[0] | counts[1] << 2 | counts[2] << 4
+
+
+def pack_result(totals, winner_1, winner_2):
+    """R_RESULT's code: the totals, 4 bits a hand (hand 0 lowest), then from bit 12 the winner of each tableau,
+    2 bits each (the second 0 at chemin de fer). An int, so the controller allocates nothing."""
+    return totals[0] | totals[1] << 4 | totals[2] << 8 | winner_1 << 12 | winner_2 << 14
+
+
+def pack_torn(torn):
+    """R_RECOVERY's code: the torn bytes cut, at most 65535."""
+    return torn if torn < _TORN_MAX else _TORN_MAX
