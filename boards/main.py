@@ -1,4 +1,4 @@
 # main.py of every board: MicroPython runs it after boot.py. The gate is already locked (boot.py).
-from firmware.device import start
+from firmware.startup import start
 
 start()

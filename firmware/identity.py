@@ -46,7 +46,7 @@ def check(manifest):
     return wrong
 
 
-def identity(manifest):
+def release_identity(manifest):
     """16 bytes naming the release in every journal segment header: the start of the manifest's digest."""
     return unhexlify(manifest["digest"])[:16]
 

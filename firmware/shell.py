@@ -31,6 +31,7 @@ class Shell:
         self.observer = observer  # sim and diagnostics only: it may allocate
         self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
         self.firmware_ok = None  # the boot-time check against the release manifest; None: no manifest (sim)
+        self.panel_seance = 0  # what the board's séance button opens: records.pack_seance of its table and game
 
     def boot(self, now):
         """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
@@ -57,6 +58,8 @@ class Shell:
         self.ctl.step(event, arg, now)
 
     def _handle(self, event, arg, now):
+        if event == EV_SEANCE and arg == 0:
+            arg = self.panel_seance  # the button's event carries one byte; the board's config says the rest
         journal = self.journal
         if not journal.broken and (event == EV_SEANCE or journal.due()):
             journal.rotate(self.ctl)  # segments per séance, and by size

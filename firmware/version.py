@@ -3,6 +3,7 @@
 VERSION = "0.3.0"
 
 
-def identity(board):
+def development_identity(board):
+    """A development build's name: a release's is identity.release_identity, from its manifest."""
     text = ("sabot %s %s" % (VERSION, board)).encode()[:16]
     return text + bytes(16 - len(text))

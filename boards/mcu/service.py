@@ -18,10 +18,11 @@ from boards.mcu.reader import BAUD, CardReader
 from boards.mcu.watchdog import Watchdog
 from firmware.compat import const
 from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
-from firmware.device import make_shell
 from firmware.events import EventRing
 from firmware.games import by_name
+from firmware.records import pack_seance
 from firmware.runtime import Runtime
+from firmware.startup import make_shell
 
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
 _IDLE_MS = const(1)
@@ -47,10 +48,10 @@ class _Chores:
 
 
 def _table(config):
-    """The table the séance input assigns the shoe to (S-IDENT); an event's argument is one byte."""
+    """The table the séance button assigns the shoe to (S-IDENT)."""
     table = config.get("table")
-    if not isinstance(table, int) or not 1 <= table <= 255:
-        raise ValueError("config \"table\" %r: a table number from 1 to 255" % table)
+    if not isinstance(table, int) or not 1 <= table <= 4095:
+        raise ValueError("config \"table\" %r: a table number from 1 to 4095" % table)
     return table
 
 
@@ -80,6 +81,7 @@ def start(config, pins, attach):
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
         shell = make_shell(config, gate, indicator, buzzer, wall.ms)
+        shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
         # call frames on the C stack meanwhile. Should a decision ever allocate, it raises: the gate locks.
@@ -97,7 +99,7 @@ def start(config, pins, attach):
             (pins.BURN, Button(ring, EV_BURN, 0, pins.PRESSED)),
             (pins.DRAW, Button(ring, EV_DRAW, 0, pins.PRESSED)),
             (pins.LOAD, Button(ring, EV_LOAD, game, pins.PRESSED)),
-            (pins.SEANCE, Button(ring, EV_SEANCE, table, pins.PRESSED)),
+            (pins.SEANCE, Button(ring, EV_SEANCE, 0, pins.PRESSED)),
             (pins.CLEAR, Button(ring, EV_CLEAR, 0, pins.PRESSED)),
         )
         chores = _Chores(uptime, reader, indicator, buzzer)

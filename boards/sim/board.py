@@ -11,9 +11,9 @@ from firmware.cards import STOP, UNKNOWN
 from firmware.controller import EV_CARD, EV_TICK
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
-from firmware.version import identity
+from firmware.version import development_identity
 
-FIRMWARE = identity("sim")  # names the build in each segment header
+FIRMWARE = development_identity("sim")  # names the build in each segment header
 START_MS = 218188800000  # 2026-11-30T08:00:00Z in ms since 2020-01-01: the sim's wall clock at power-on
 
 
@@ -88,3 +88,10 @@ class SimBoard:
 
     def _handle(self, event, arg):
         self.shell.handle(event, arg, self.clock.now)
+
+
+def start(config):
+    """The virtual board's entry, as every boards/<board>/board.py has one (firmware/startup.py calls it)."""
+    from boards.sim import virtual_board
+
+    virtual_board.start(config)

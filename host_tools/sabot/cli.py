@@ -7,8 +7,8 @@ import sys
 
 from sabot import firmware
 from sabot import report as report_command
-from sabot.device import deploy, pull_log, seance_command, vboard
 from sabot.logview import export, show
+from sabot.shoe_link import deploy, pull_log, seance_command, vboard
 from sabot.simulate import simulate
 from sabot.verify import verify
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from firmware.identity import MANIFEST
 from firmware.version import VERSION
-from sabot.device import DeviceError, mpremote
+from sabot.shoe_link import DeviceError, mpremote
 
 _SKIP = {MANIFEST, "config.json"}  # the shoe's own files, never the release's
 

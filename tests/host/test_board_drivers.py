@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from boards.esp32 import device as esp32_device
+from boards.esp32 import board as esp32_device
 from boards.esp32 import pins as esp32_pins
 from boards.mcu.beam import BeamSensor
 from boards.mcu.button import Button
@@ -23,7 +23,7 @@ from boards.mcu.gate import Gate
 from boards.mcu.indicator import PATTERNS, Indicator
 from boards.mcu.reader import FRESH_MS, CardReader
 from boards.mcu.watchdog import Watchdog
-from boards.rpi_pico import device as pico_device
+from boards.rpi_pico import board as pico_device
 from boards.rpi_pico import pins as pico_pins
 from firmware import cards
 from firmware import records as rec
@@ -532,7 +532,7 @@ from boards.mcu.button import Button
 from boards.mcu.gate import Gate
 from boards.mcu.reader import CardReader
 from firmware.events import EventRing
-import boards.rpi_pico.device, boards.esp32.device
+import boards.rpi_pico.board, boards.esp32.board
 
 
 class Pin:

@@ -11,9 +11,9 @@ import pytest
 from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware.records import FAULT_FIRMWARE, R_ALARM, R_CARD, R_NO_MORE_BETS
 from firmware.version import VERSION
-from sabot.device import mpremote
 from sabot.firmware import compare, expected_answer
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
+from sabot.shoe_link import mpremote
 from tests.conftest import ROOT
 from tests.host.test_vboard import VirtualBoard
 
@@ -69,7 +69,7 @@ def test_one_changed_byte_is_named_and_that_shoe_refuses_to_unlock(shoe, bundle,
     assert "MISMATCH: 1 of" in run.stdout
     (tmp_path / "s.txt").write_text("shoe seed=1\nno_more_bets\ndraw 4\nclear_alarm\nno_more_bets\ndraw\n")
     mpremote(shoe.port, "fs", "cp", str(tmp_path / "s.txt"), ":scenario.txt")
-    played = shoe.exec("from boards.sim import device; device.play('scenario.txt')")
+    played = shoe.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
     assert "ALARM firmware differs from the approved release" in played
     assert "refused clear alarm: a firmware fault clears only when the approved release is deployed" in played
     assert sabot("pull-log", "--port", shoe.port, tmp_path / "pulled").returncode == 0

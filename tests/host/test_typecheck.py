@@ -41,7 +41,7 @@ def test_a_misused_machine_api_fails_the_check_naming_file_and_line(board, misus
     line = _append(device, "def _misuse():\n    from machine import UART, Pin\n\n    %s\n" % misuse)
     run = _check(board, tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "boards/%s/device.py:%d: %s" % (board, line, message) in run.stdout, run.stdout
+    assert "boards/%s/board.py:%d: %s" % (board, line, message) in run.stdout, run.stdout
 
 
 @pytest.mark.req("S-FAILSAFE")
@@ -51,19 +51,19 @@ def test_an_import_the_board_lacks_fails_the_check(tmp_path):
     line = _append(device, "import hmac\n")
     run = _check("rpi_pico", tmp_path)
     assert run.returncode == 1
-    assert 'boards/rpi_pico/device.py:%d: error: Cannot find implementation or library stub for module named "hmac"' \
+    assert 'boards/rpi_pico/board.py:%d: error: Cannot find implementation or library stub for module named "hmac"' \
         % line in run.stdout, run.stdout
 
 
 def _copy_board(board, root):
-    """The files a board's image holds, copied under root; the path of the board's device.py."""
+    """The files a board's image holds, copied under root; the path of the board's board.py."""
     caches = shutil.ignore_patterns("__pycache__")
     shutil.copytree(ROOT / "firmware", root / "firmware", ignore=caches)
     (root / "boards").mkdir()
     shutil.copy(ROOT / "boards" / "__init__.py", root / "boards")
     for folder in ("mcu", board):
         shutil.copytree(ROOT / "boards" / folder, root / "boards" / folder, ignore=caches)
-    return root / "boards" / board / "device.py"
+    return root / "boards" / board / "board.py"
 
 
 def _append(path, code):

@@ -8,7 +8,7 @@ from firmware import identity
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
 from firmware.storage import FileStorage
-from firmware.version import identity as development_identity
+from firmware.version import development_identity
 
 CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
 KEY = "keys/sabot.key"  # the shoe's key, hexadecimal, provisioned at commissioning (docs/keys.md)
@@ -38,7 +38,7 @@ def check_firmware(board):
     wrong = identity.check(manifest)
     for name in wrong:
         print("firmware: %s differs from the release manifest: the shoe stays locked" % name)
-    return identity.identity(manifest), not wrong
+    return identity.release_identity(manifest), not wrong
 
 
 def open_journal(config, wall_ms, key=None, firmware=None):
@@ -57,35 +57,5 @@ def make_shell(config, gate, indicator, buzzer, wall_ms):
 
 def start(path=CONFIG):
     config = load_config(path)
-    board = __import__("boards.%s.device" % config["board"], None, None, ("start",))
+    board = __import__("boards.%s.board" % config["board"], None, None, ("start",))
     board.start(config)
-
-
-def seance(table, game, by, close=False):
-    """A séance opened (or closed) by the responsible employee, from a technician's mpremote: the running shoe
-    was interrupted to run this; resume() starts it again (S-IDENT, Article 58)."""
-    from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
-    from firmware.games import by_name
-    from firmware.runtime import Runtime
-
-    runtime = Runtime.current
-    if runtime is None:
-        raise RuntimeError("the controller is not running on this shoe")
-    shell = runtime.shell
-    shell.journal.reopen()
-    if close:
-        shell.handle(EV_SEANCE_CLOSE, 0, runtime.now())
-    else:
-        shell.handle(EV_SEANCE, table | by_name(game) << 12 | by << 14, runtime.now())
-    print("refused" if shell.ctl.refused else "seance %d %s at table %d" % (
-        shell.ctl.seance, "closed" if close else "opened", shell.ctl.table))
-
-
-def resume():
-    """Serve again after a technician's command (run with mpremote exec --no-follow)."""
-    from firmware.runtime import Runtime
-
-    runtime = Runtime.current
-    if runtime is None:
-        raise RuntimeError("the controller is not running on this shoe")
-    runtime.serve()

@@ -11,9 +11,9 @@ from boards.sim.board import SimBoard
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.device import JOURNAL, check_firmware
 from firmware.events import EventRing
 from firmware.runtime import Runtime
+from firmware.startup import JOURNAL, check_firmware
 from firmware.storage import FileStorage
 
 BOARD = None  # the running board, for a technician's questions over mpremote

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sabot.simulate import ROOT, micropython_command
 
-JOURNAL = "journal"  # on the device, beside the firmware (firmware/device.py)
+JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
 
 
 class DeviceError(Exception):
@@ -115,9 +115,9 @@ def seance_command(port, action, table, game, by, out=sys.stdout):
               file=sys.stderr)
         return 2
     try:
-        said = mpremote(port, "exec", "from firmware.device import seance\nseance(%d, %r, %d, close=%r)" % (
+        said = mpremote(port, "exec", "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
             table, game, by, action == "close"))
-        mpremote(port, "exec", "--no-follow", "from firmware.device import resume\nresume()")
+        mpremote(port, "exec", "--no-follow", "from firmware.remote import resume\nresume()")
     except DeviceError as e:
         print("sabot seance: error: %s" % e, file=sys.stderr)
         return 2

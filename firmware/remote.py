@@ -1,0 +1,31 @@
+"""What a technician's mpremote runs on a running shoe: the shoe was interrupted to run it, and resume() starts
+it again (run with mpremote exec --no-follow). The host's side is host_tools/sabot/shoe_link.py."""
+
+from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.games import by_name
+from firmware.records import pack_seance
+from firmware.runtime import Runtime
+
+
+def seance(table, game, by, close=False):
+    """A séance opened (or closed) by the responsible employee, from a technician's mpremote: the running shoe
+    was interrupted to run this; resume() starts it again (S-IDENT, Article 58)."""
+    runtime = Runtime.current
+    if runtime is None:
+        raise RuntimeError("the controller is not running on this shoe")
+    shell = runtime.shell
+    shell.journal.reopen()
+    if close:
+        shell.handle(EV_SEANCE_CLOSE, 0, runtime.now())
+    else:
+        shell.handle(EV_SEANCE, pack_seance(table, by_name(game), by), runtime.now())
+    print("refused" if shell.ctl.refused else "seance %d %s at table %d" % (
+        shell.ctl.seance, "closed" if close else "opened", shell.ctl.table))
+
+
+def resume():
+    """Serve again after a technician's command (run with mpremote exec --no-follow)."""
+    runtime = Runtime.current
+    if runtime is None:
+        raise RuntimeError("the controller is not running on this shoe")
+    runtime.serve()
