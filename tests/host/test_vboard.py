@@ -75,7 +75,8 @@ def test_ctrl_c_over_mpremote_leaves_the_gate_locked_and_the_journal_intact(blan
     (tmp_path / "open.txt").write_text("shoe seed=4\nno_more_bets\ndraw 4\nno_more_bets\njam\ndraw\n")
     mpremote(blank_board.port, "fs", "cp", str(tmp_path / "open.txt"), ":scenario.txt")
     blank_board.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
-    assert blank_board.exec("from boards.sim import virtual_board; print(virtual_board.BOARD.gate.is_open)").strip() == "True"
+    gate = blank_board.exec("from boards.sim import virtual_board; print(virtual_board.BOARD.gate.is_open)")
+    assert gate.strip() == "True"
     # The controller's loop runs on; the technician's mpremote interrupts it with Ctrl-C.
     blank_board.exec("from boards.sim import virtual_board; virtual_board.serve()", "--no-follow")
     assert sabot("pull-log", "--port", blank_board.port, tmp_path / "pulled").returncode == 0
