@@ -53,7 +53,6 @@ class Session:
         self.finished = False
         self.recorder = Recorder()
         self.board = SimBoard(FileStorage(folder), observer=self.recorder)
-        self.recorder.items.append({"t": 0, "note": "power on"})
         self.board.power_on()
 
     def _parse(self, lines):
