@@ -248,7 +248,7 @@ function setLang(chosen) {
 }
 
 window.sabot = { ready: false, idle: () => checking, check: () => check, scenario: () => session.scenario(),
-  state: () => report, coups: () => [...coups.values()], setLang, failed: null };
+  state: () => report, coups: () => [...coups.values()], files: journalFiles, key: () => key, setLang, failed: null };
 
 draw = shoeDrawing($("drawing"));
 for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
