@@ -211,6 +211,20 @@ function renderCheck() {
   p.className = check.ok ? "ok" : "bad";
 }
 
+function renderState() {
+  const w = words(), list = $("state");
+  const phase = report.power ? w.phases[report.phase] : w.power_off_phase;
+  const rows = [[w.phase, phase], [w.coup_now, report.coup || "—"], [w.alarm_now, report.alarm ? w.alarms[report.alarm] : w.none]];
+  list.replaceChildren();
+  for (const [term, value] of rows) {
+    const dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = term;
+    dd.textContent = value;
+    if (term === w.alarm_now && report.alarm) dd.className = "alarm";
+    list.append(dt, dd);
+  }
+}
+
 function renderStands() {
   const span = $("stands"), w = words();
   span.replaceChildren();
@@ -236,6 +250,7 @@ function render(again = false) {
   renderStands();
   for (const button of document.querySelectorAll("button[data-shoe]")) button.disabled = !loaded;
   draw(report, w, lang, lastCard);
+  renderState();
   renderTimeline(again);
   renderCoups();
   renderCheck();
