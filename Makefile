@@ -2,6 +2,7 @@
 VENV := .venv
 BIN := $(VENV)/bin
 SETUP := $(VENV)/.setup-done
+NODE_MODULES := node_modules/.package-lock.json
 SCENARIO ?= boards/sim/scenarios/full_shoe_chemin_de_fer.txt
 
 # A board's build: the firmware, its board folder(s), compiled for its processor (docs/architecture.md).
@@ -19,7 +20,7 @@ MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/
 
 .PHONY: setup system-deps sim test lint typecheck conformance bench bench-check mpy dist deploy vboard clean
 
-setup: $(SETUP)
+setup: $(SETUP) $(NODE_MODULES)
 
 $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c firmware/tableau.py firmware/tableau.pxd \
 		host_tools/sabot/rules.py host_tools/sabot/rules.pxd
@@ -28,6 +29,10 @@ $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c fi
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check --editable .
 	touch $@
+
+# The JavaScript the project runs, as package-lock.json pins it: MicroPython's WebAssembly port (sabot web).
+$(NODE_MODULES): package.json package-lock.json
+	npm ci --no-audit --no-fund
 
 # Debian packages some targets need (as root; CI runs it): Chromium renders the approver's report in its test,
 # valgrind counts the benchmarks' instructions, OpenSSL's and libdeflate's headers build the verifier's C core.
@@ -41,7 +46,7 @@ sim: $(SETUP)
 
 # Every test, each tagged with the requirements it covers; the conformance matrix is drawn from the same run
 # and fails the target when a requirement of docs/requirements.md has no passing test.
-test: $(SETUP) mpy typecheck
+test: $(SETUP) $(NODE_MODULES) mpy typecheck
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
@@ -54,7 +59,7 @@ conformance: test
 
 # What a card costs on the MicroPython VM (instructions, time, heap, flash), sizes, gate reaction, boot recovery
 # and verify speed: one table, and bench/results.json. Installs valgrind with apt-get when missing.
-bench: $(SETUP) mpy
+bench: $(SETUP) $(NODE_MODULES) mpy
 	$(BIN)/python -m bench.run
 
 # The deterministic figures against bench/budgets.json (CI): fails naming each budget broken.

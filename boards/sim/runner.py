@@ -31,48 +31,55 @@ def run(steps, board):
     game = games.CHEMIN_DE_FER
     board.power_on()
     for _, command, a, b in steps:
-        if command == "game":
-            game = a
-        elif command == "shoe_seed" or command == "shoe_cards":
-            board.advance(GAP_MS)
-            board.shoe.load(shuffled_shoe(game, a) if command == "shoe_seed"
-                            else (bytearray(a) if b < 0 else with_stop_card(a, b)))
-            board.press(EV_LOAD, game)
-        elif command == "seance":
-            board.advance(GAP_MS)
-            board.press(EV_SEANCE, a)
-        elif command in _BUTTONS:
-            board.advance(GAP_MS)
-            board.press(_BUTTONS[command])
-        elif command == "draw" or command == "burn":
-            for _ in range(a):
-                board.advance(GAP_MS)
-                board.press(EV_DRAW if command == "draw" else EV_BURN)
-                board.shoe.pull()
-        elif command == "force":
-            for _ in range(a):
-                board.advance(GAP_MS)
-                board.shoe.force()
-        elif command == "stand":
-            board.advance(GAP_MS)
-            board.press(EV_STAND, a)
-        elif command == "reader":
-            board.reader = a
-        elif command == "double":
-            board.shoe.double = True
-        elif command == "jam":
-            board.shoe.jam = True
-        elif command == "wait":
-            board.advance(a)
-        elif command == "power_cut":
-            board.advance(GAP_MS)
-            board.power_cut()
-            _note(board, "power cut: gate de-energised, locked")
-        elif command == "power_on":
-            board.advance(GAP_MS)
-            if not board.shell:
-                board.power_on()
+        game = act(board, game, command, a, b)
     board.advance(GAP_MS)
+
+
+def act(board, game, command, a, b):
+    """One checked command on a running board; returns the game of the next shoe. The web page plays its
+    croupier's actions one at a time through it, as run() plays a file's."""
+    if command == "game":
+        return a
+    if command == "shoe_seed" or command == "shoe_cards":
+        board.advance(GAP_MS)
+        board.shoe.load(shuffled_shoe(game, a) if command == "shoe_seed"
+                        else (bytearray(a) if b < 0 else with_stop_card(a, b)))
+        board.press(EV_LOAD, game)
+    elif command == "seance":
+        board.advance(GAP_MS)
+        board.press(EV_SEANCE, a)
+    elif command in _BUTTONS:
+        board.advance(GAP_MS)
+        board.press(_BUTTONS[command])
+    elif command == "draw" or command == "burn":
+        for _ in range(a):
+            board.advance(GAP_MS)
+            board.press(EV_DRAW if command == "draw" else EV_BURN)
+            board.shoe.pull()
+    elif command == "force":
+        for _ in range(a):
+            board.advance(GAP_MS)
+            board.shoe.force()
+    elif command == "stand":
+        board.advance(GAP_MS)
+        board.press(EV_STAND, a)
+    elif command == "reader":
+        board.reader = a
+    elif command == "double":
+        board.shoe.double = True
+    elif command == "jam":
+        board.shoe.jam = True
+    elif command == "wait":
+        board.advance(a)
+    elif command == "power_cut":
+        board.advance(GAP_MS)
+        board.power_cut()
+        _note(board, "power cut: gate de-energised, locked")
+    elif command == "power_on":
+        board.advance(GAP_MS)
+        if not board.shell:
+            board.power_on()
+    return game
 
 
 def _note(board, text):

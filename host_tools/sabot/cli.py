@@ -11,6 +11,7 @@ from sabot.logview import export, show
 from sabot.shoe_link import deploy, pull_log, seance_command, vboard
 from sabot.simulate import simulate
 from sabot.verify import verify
+from sabot.web import command as web_command
 
 
 def main(argv=None):
@@ -71,7 +72,11 @@ def main(argv=None):
     seance.add_argument("--by", type=int, default=0, help="the number of the employee who assigns it (open)")
     report_command.add_arguments(commands.add_parser(
         "report", help="the approver's report: one self-contained HTML file (docs/report.md)"))
+    web_command.add_arguments(commands.add_parser(
+        "web", help="the shoe in a web page: the firmware on MicroPython's WebAssembly port (docs/web.md)"))
     args = parser.parse_args(argv)
+    if args.command == "web":
+        return web_command.main(args)
     if args.command == "report":
         return report_command.main(args)
     if args.command == "seance":

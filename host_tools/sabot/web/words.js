@@ -1,0 +1,192 @@
+// What the page says, in French (the default) and English; and the journal's records put into words. The tables
+// are indexed by the firmware's numbers (docs/journal-format.md), as boards/sim/names.py's are.
+
+export const WORDS = {
+  fr: {
+    title: "Sabot de baccara : le firmware dans le navigateur",
+    subtitle: "Le firmware du sabot et la carte simulée, tels que sabot sim les joue, sur MicroPython (WebAssembly).",
+    loading: "Chargement de MicroPython…", ready: "Prêt : le sabot est sous tension, porte verrouillée.",
+    shoe: "Le sabot", seance: "Séance", table: "Table", open_seance: "Ouvrir la séance",
+    load: "Sabot", game: "Jeu", seed: "Graine du mélange", loaded: "Sabot chargé",
+    coup: "Coup", no_more_bets: "Rien ne va plus", draw: "Carte", coup_end: "Fin du coup", burn: "Brûler une carte",
+    stands: "Annonces du croupier", stand: "reste",
+    supervisor: "Superviseur", clear_alarm: "Clé du superviseur",
+    faults: "Incidents", force: "Carte forcée", double: "Double alimentation", jam: "Bourrage",
+    power_cut: "Coupure de courant", power_on: "Remise sous tension",
+    time: "Temps", wait: "Attendre (ms)", wait_button: "Laisser passer",
+    timeline: "Déroulement", coups: "Coups, mains et résultats par le tableau", journal: "Journal",
+    scenario: "Scénario enregistré", download_journal: "Télécharger le journal (.zip)",
+    download_scenario: "Télécharger le scénario (.txt)",
+    col_coup: "Coup", col_hands: "Mains", col_result: "Résultat",
+    gate_open: "porte ouverte", gate_locked: "porte verrouillée", power_yes: "sous tension", power_no: "hors tension",
+    cards_left: "cartes dans le sabot", buzzer: "avertisseur", indicator: "voyant", clock: "horloge virtuelle",
+    checking: "Vérification du journal…",
+    check_ok: "Journal vérifié dans la page : %s segment(s), %s enregistrement(s) ; en-têtes, CRC-32, chaîne SHA-256 et HMAC intacts.",
+    check_bad: "JOURNAL INVALIDE : %s", check_empty: "Pas encore de journal.",
+    refused: "refusé", action: "croupier", colon: " : ", semi: " ; ",
+    games: ["chemin de fer", "deux tableaux à banque limitée", "deux tableaux à banque ouverte"],
+    hands: [["ponte", "banque"], ["tableau 1", "tableau 2", "banque"]],
+    winners: ["", "ponte", "banque", "égalité"],
+    indicators: ["verrouillé", "distribution", "alarme", "fermé"],
+    phase: "Phase", phases: ["pas de sabot", "mises ouvertes", "coup en cours", "fermé après la carte d'arrêt"],
+    alarm_now: "Alarme", none: "aucune", coup_now: "Coup", power_off_phase: "hors tension",
+    events: ["", "mise sous tension", "séance", "chargement", "rien ne va plus", "fin du coup", "brûlage", "carte",
+      "carte", "minuterie", "clé du superviseur", "défaut", "annonce", "firmware", "clôture de séance"],
+    refusals: ["", "pas de sabot chargé", "sabot verrouillé", "sabot fermé après la carte d'arrêt", "alarme en cours",
+      "une libération est en cours", "un coup est en cours", "aucun coup en cours",
+      "déjà deux tailles dans cette séance", "aucune alarme à lever", "jeu inconnu",
+      "le tableau ne laisse pas le choix à cette main",
+      "un défaut de firmware ne se lève qu'en déployant la version approuvée"],
+    alarms: ["", "extraction forcée", "double alimentation", "bourrage", "journal impossible à écrire",
+      "flash du journal presque pleine", "événements d'interruption perdus", "firmware différent de la version approuvée"],
+    findings: ["", "carte d'arrêt mal placée (S-STOPPOS)", "identité au-delà du nombre de jeux (S-COUNT)",
+      "coup sous le minimum du jeu"],
+    ends: ["bouton fin du coup", "maximum atteint", "aucune main ne peut tirer"],
+    dispositions: ["distribuée", "brûlée", "carte d'arrêt"],
+    conditions: ["", "forcée", "double alimentation"],
+    releases: ["", "de distribution", "de brûlage"],
+    notes: {"power cut: gate de-energised, locked": "coupure de courant : porte hors tension, verrouillée"},
+    r: {
+      boot: "mise sous tension : porte verrouillée, en attente du croupier",
+      seance: (s, t) => `séance ${s} ouverte à la table ${t}`,
+      load: (t, g) => `taille ${t} : sabot de ${g} chargé`,
+      nmb: (c) => `coup ${c} : rien ne va plus, sabot déverrouillé`,
+      card: (c, p, n, d) => `coup ${c}  carte ${p}  ${n} ${d}`, to: (h) => ` à ${h}`,
+      end: (c, e) => `fin du coup ${c} : ${e}, sabot verrouillé`,
+      alarm: (a) => `ALARME ${a} : sabot verrouillé jusqu'à la clé du superviseur`,
+      clear: (a) => `le superviseur a levé : ${a}`,
+      finding: (f, p) => `CONSTAT ${f}` + (p ? ` à la carte ${p}` : ""),
+      closed: "sabot fermé : plus de coup avant un nouveau sabot",
+      recovery: (n, r) => `REPRISE : ${n} octet(s) déchiré(s) coupé(s) du journal` +
+        (r ? `; une libération ${r} était en cours : sortie d'une carte INCONNUE` : ""),
+      stand: (c, h) => `coup ${c} : ${h} reste (annonce du croupier)`,
+      result: (c, t) => `résultat du coup ${c} : ${t}`, winner: "gagnant",
+      seance_close: (s) => `séance ${s} close`,
+    },
+  },
+  en: {
+    title: "Baccarat shoe: the firmware in the browser",
+    subtitle: "The shoe's firmware and the sim board, as sabot sim plays them, on MicroPython (WebAssembly).",
+    loading: "Loading MicroPython…", ready: "Ready: the shoe is powered, its gate locked.",
+    shoe: "The shoe", seance: "Séance", table: "Table", open_seance: "Open the séance",
+    load: "Shoe", game: "Game", seed: "Shuffle seed", loaded: "Shoe loaded",
+    coup: "Coup", no_more_bets: "No more bets", draw: "Card", coup_end: "Coup end", burn: "Burn a card",
+    stands: "Croupier's announcements", stand: "stands",
+    supervisor: "Supervisor", clear_alarm: "Supervisor's key",
+    faults: "Incidents", force: "Forced card", double: "Double feed", jam: "Jam",
+    power_cut: "Power cut", power_on: "Power on",
+    time: "Time", wait: "Wait (ms)", wait_button: "Let time pass",
+    timeline: "Timeline", coups: "Coups, hands and results by the tableau", journal: "Journal",
+    scenario: "Recorded scenario", download_journal: "Download the journal (.zip)",
+    download_scenario: "Download the scenario (.txt)",
+    col_coup: "Coup", col_hands: "Hands", col_result: "Result",
+    gate_open: "gate open", gate_locked: "gate locked", power_yes: "powered", power_no: "no power",
+    cards_left: "cards in the shoe", buzzer: "buzzer", indicator: "indicator", clock: "virtual clock",
+    checking: "Checking the journal…",
+    check_ok: "Journal checked in the page: %s segment(s), %s record(s); headers, CRC-32, SHA-256 chain and HMAC intact.",
+    check_bad: "JOURNAL INVALID: %s", check_empty: "No journal yet.",
+    refused: "refused", action: "croupier", colon: ": ", semi: "; ",
+    games: ["chemin de fer", "deux tableaux, banque limitée", "deux tableaux, banque ouverte"],
+    hands: [["ponte", "banque"], ["tableau 1", "tableau 2", "banque"]],
+    winners: ["", "ponte", "banque", "tie"],
+    indicators: ["locked", "dealing", "alarm", "closed"],
+    phase: "Phase", phases: ["no shoe", "bets open", "coup under way", "closed after the stop card"],
+    alarm_now: "Alarm", none: "none", coup_now: "Coup", power_off_phase: "no power",
+    events: ["", "power up", "séance", "load", "no more bets", "coup end", "burn", "draw", "card", "tick",
+      "clear alarm", "fault", "stand", "firmware", "séance close"],
+    refusals: ["", "no shoe loaded", "shoe locked", "shoe closed after the stop card", "alarm raised",
+      "a release is under way", "a coup is under way", "no coup under way", "two tailles already in this séance",
+      "no alarm to clear", "unknown game", "the tableau leaves this hand no choice",
+      "a firmware fault clears only when the approved release is deployed"],
+    alarms: ["", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",
+      "interrupt events lost", "firmware differs from the approved release"],
+    findings: ["", "stop card misplaced (S-STOPPOS)", "identity over the deck count (S-COUNT)",
+      "coup under the game's minimum"],
+    ends: ["coup end pressed", "maximum reached", "no hand may draw"],
+    dispositions: ["dealt", "burned", "stop card"],
+    conditions: ["", "forced", "double feed"],
+    releases: ["", "deal", "burn"],
+    notes: {},
+    r: {
+      boot: "power-up: gate locked, waiting for the croupier",
+      seance: (s, t) => `séance ${s} opens at table ${t}`,
+      load: (t, g) => `taille ${t}: ${g} shoe loaded`,
+      nmb: (c) => `coup ${c}: no more bets, shoe unlocked`,
+      card: (c, p, n, d) => `coup ${c}  card ${p}  ${n} ${d}`, to: (h) => ` to ${h}`,
+      end: (c, e) => `coup ${c} ends: ${e}, shoe locked`,
+      alarm: (a) => `ALARM ${a}: shoe locked until the supervisor clears it`,
+      clear: (a) => `supervisor cleared: ${a}`,
+      finding: (f, p) => `FINDING ${f}` + (p ? ` at card ${p}` : ""),
+      closed: "shoe closed: no other coup until a new shoe is loaded",
+      recovery: (n, r) => `RECOVERY: ${n} torn byte(s) cut from the journal` +
+        (r ? `; a ${r} release was under way: whether a card left is UNKNOWN` : ""),
+      stand: (c, h) => `coup ${c}: ${h} stands (croupier's announcement)`,
+      result: (c, t) => `coup ${c} result: ${t}`, winner: "winner",
+      seance_close: (s) => `séance ${s} closes`,
+    },
+  },
+};
+
+// A record body's fields, as struct BODY unpacks them (firmware/journal.py).
+export const TYPE = 0, SECONDS = 1, MS = 2, SEANCE = 3, TAILLE = 4, COUP = 5, POSITION = 6, CARD = 7,
+  DISPOSITION = 8, CONDITION = 9, CODE = 10;
+export const R_CARD = 5, R_RELEASE = 11, R_RESULT = 14, R_LOAD = 3;
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const SUITS = ["♠", "♥", "♦", "♣"];
+
+/** A card code as people write it: 10♥; the stop card and an unread card by a word. */
+export function cardName(code, lang) {
+  if (code === 52) return lang === "fr" ? "carte d'arrêt" : "stop card";
+  if (code === 53) return lang === "fr" ? "non lue" : "not read";
+  return RANKS[code % 13] + SUITS[Math.floor(code / 13)];
+}
+
+export function isRed(code) {
+  return code < 52 && (Math.floor(code / 13) === 1 || Math.floor(code / 13) === 2);
+}
+
+/** A result record's totals and winners (docs/journal-format.md, type 14), worded. */
+export function resultText(code, hands, w) {
+  const names = w.hands[hands === 3 ? 1 : 0];
+  const totals = names.slice(0, hands).map((n, h) => `${n} ${(code >> (4 * h)) & 15}`).join(", ");
+  const winners = [];
+  for (let t = 0; t < hands - 1; t++) winners.push(w.winners[(code >> (12 + 2 * t)) & 3]);
+  if (hands === 2) return totals + w.semi + w.r.winner + w.colon + winners[0];
+  return totals + w.semi + names[0] + w.colon + winners[0] + ", " + names[1] + w.colon + winners[1];
+}
+
+/** One journal record as a timeline line; null for a release intent (the card record follows it). */
+export function recordText(r, game, w, lang) {
+  const hands = w.hands[game ? 1 : 0];
+  switch (r[TYPE]) {
+    case 1: return w.r.boot;
+    case 2: return w.r.seance(r[SEANCE], r[CODE]);
+    case 3: return w.r.load(r[TAILLE], w.games[r[CODE]]);
+    case 4: return w.r.nmb(r[COUP]);
+    case 5: {
+      let text = w.r.card(r[COUP], r[POSITION], cardName(r[CARD], lang), w.dispositions[r[DISPOSITION]]);
+      if (r[CODE]) text += w.r.to(hands[r[CODE] - 1]);
+      if (r[CONDITION]) text += ` (${w.conditions[r[CONDITION]]})`;
+      return text;
+    }
+    case 6: return w.r.end(r[COUP], w.ends[r[CODE]]);
+    case 7: return w.r.alarm(w.alarms[r[CODE]]);
+    case 8: return w.r.clear(w.alarms[r[CODE]]);
+    case 9: return w.r.finding(w.findings[r[CODE]], r[CARD] ? r[POSITION] : 0);
+    case 10: return w.r.closed;
+    case 11: return null;
+    case 12: return w.r.recovery(r[CODE], w.releases[r[CONDITION]]);
+    case 13: return w.r.stand(r[COUP], hands[r[CODE]]);
+    case 14: return w.r.result(r[COUP], resultText(r[CODE], r[DISPOSITION], w));
+    case 15: return w.r.seance_close(r[SEANCE]);
+    default: return `record ${r[TYPE]}`;
+  }
+}
+
+/** The time of day (UTC) of a record, as the sim's timeline prints it. */
+export function clock(seconds, ms) {
+  const day = seconds % 86400;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${two(Math.floor(day / 3600))}:${two(Math.floor(day / 60) % 60)}:${two(day % 60)}.${String(ms).padStart(3, "0")}`;
+}

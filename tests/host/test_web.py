@@ -1,0 +1,173 @@
+"""`sabot web` as a croupier in training and an approver use it: a real headless Chromium plays a séance, a shoe,
+two coups, a forced card and a power cut on the page, downloads its journal and its scenario, and `sabot sim`
+plays that scenario to the very same bytes, which `sabot log verify` reads (H-SIM, H-VERIFY). The screenshot
+stays in build/artifacts/web.png for a person to look at."""
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from boards.sim.devkey import DEVELOPMENT_KEY
+from sabot.cli import main as sabot_main
+from sabot.verify import check
+from sabot.web import build
+from sabot.web.chromium import CHROMIUM, Chromium
+from tests.conftest import ROOT
+
+ARTIFACTS = ROOT / "build" / "artifacts"
+SABOT = str(Path(sys.executable).parent / "sabot")
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                                    reason="no %s: apt-get install chromium (CI installs it and runs this)" % CHROMIUM)
+
+# The croupier's session, as buttons: (selector, how many clicks).
+SEANCE_AND_SHOE = [("[data-act=seance]", 1), ("[data-act=shoe]", 1)]
+COUP = [("[data-act=no_more_bets]", 1), ("[data-act=draw]", 6)]  # the tableau locks the shoe by itself
+INCIDENTS = [("[data-act=force]", 1), ("[data-act=no_more_bets]", 1), ("[data-act=clear_alarm]", 1),
+             ("[data-act=no_more_bets]", 1), ("[data-act=draw]", 2), ("[data-act=power_cut]", 1),
+             ("[data-act=draw]", 1), ("[data-act=power_on]", 1), ("[data-act=no_more_bets]", 1),
+             ("[data-act=draw]", 6)]
+
+
+def wait_for_file(path, timeout=60):
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and not path.with_name(path.name + ".crdownload").exists()):
+        assert time.monotonic() < deadline, "Chromium did not download %s" % path.name
+        time.sleep(0.1)
+    return path
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """`sabot web --out DIR --serve --port 0`, as docs/web.md says to open it; its address."""
+    folder = tmp_path_factory.mktemp("web") / "page"
+    server = subprocess.Popen([SABOT, "web", "--out", str(folder), "--serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        written = server.stdout.readline()
+        address = server.stdout.readline()
+        assert written.startswith("page written to"), written + server.stderr.read()
+        yield folder, address.split()[2]
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def played(served, tmp_path_factory):
+    """The session played in Chromium: what the page showed, in French then English, and what it downloaded."""
+    _, url = served
+    tmp = tmp_path_factory.mktemp("browser")
+    downloads = tmp / "downloads"
+    downloads.mkdir()
+    with Chromium(tmp / "profile", downloads) as browser:
+        browser.navigate(url)
+        browser.wait_for("window.sabot && (window.sabot.ready || window.sabot.failed)")
+        assert browser.evaluate("window.sabot.failed") is None
+        for selector, times in SEANCE_AND_SHOE + COUP + COUP + INCIDENTS:
+            for _ in range(times):
+                browser.click(selector)
+        browser.evaluate("window.sabot.idle()")
+        shown = {"check": browser.evaluate("document.getElementById('check').textContent"),
+                 "timeline": browser.evaluate("document.getElementById('timeline').innerText"),
+                 "coups": browser.evaluate("document.getElementById('coups').innerText"),
+                 "lang": browser.evaluate("document.documentElement.lang")}
+        damaged = browser.evaluate("""(async () => {
+            const { checkJournal } = await import("./journal.js");
+            const files = window.sabot.files().map(([name, data]) => [name, data.slice()]);
+            const last = files[files.length - 1][1];  // the séance's segment: the first holds the boot alone
+            last[181 + 54 + 10] ^= 1;  // a bit of its second record's body
+            return await checkJournal(files, window.sabot.key());
+        })()""")
+        browser.click("#download-journal")
+        browser.click("#download-scenario")
+        wait_for_file(downloads / "sabot-journal.zip")
+        wait_for_file(downloads / "sabot-scenario.txt")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.screenshot(ARTIFACTS / "web.png")
+        browser.click("[data-lang=en]")
+        shown["english"] = {"timeline": browser.evaluate("document.getElementById('timeline').innerText"),
+                            "button": browser.evaluate("document.querySelector('[data-act=no_more_bets]').textContent"),
+                            "lang": browser.evaluate("document.documentElement.lang")}
+    with zipfile.ZipFile(downloads / "sabot-journal.zip") as archive:
+        archive.extractall(tmp / "unzipped")
+    return {"shown": shown, "damaged": damaged, "journal": tmp / "unzipped" / "journal",
+            "scenario_in_zip": tmp / "unzipped" / "scenario.txt", "scenario": downloads / "sabot-scenario.txt"}
+
+
+@needs_chromium
+@pytest.mark.req("H-SIM")
+def test_journal_downloaded_from_the_page_is_byte_identical_to_sabot_sim_on_its_recorded_scenario(played, tmp_path):
+    scenario = played["scenario"].read_text(encoding="utf-8")
+    assert played["scenario_in_zip"].read_text(encoding="utf-8") == scenario
+    lines = [line for line in scenario.splitlines() if not line.startswith("#")]
+    assert lines[:3] == ["seance table=5", "game chemin_de_fer", "shoe seed=77"]
+    assert lines.count("no_more_bets") == 5 and "force" in lines and "power_cut" in lines
+    log = tmp_path / "sim.journal"
+    run = subprocess.run([SABOT, "sim", str(played["scenario"]), "--log", str(log)], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+    page = {p.name: p.read_bytes() for p in sorted(played["journal"].iterdir())}
+    sim = {p.name: p.read_bytes() for p in sorted(log.iterdir())}
+    assert len(page) >= 2 and page == sim
+
+
+@needs_chromium
+@pytest.mark.req("H-VERIFY", "S-FORCED")
+def test_page_journal_verifies_on_the_host_with_the_forced_card_found(played):
+    _, reader, findings = check([played["journal"]], DEVELOPMENT_KEY)
+    assert reader.torn == 0 and reader.records > 40
+    assert [f.id for f in findings] == ["S-FORCED"]
+    run = subprocess.run([SABOT, "log", "verify", str(played["journal"]), "--json"], capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 1, run.stderr  # findings, the journal itself intact
+    assert [f["id"] for f in json.loads(run.stdout)["findings"]] == ["S-FORCED"]
+
+
+@needs_chromium
+@pytest.mark.req("H-SIM", "S-FAILSAFE", "S-FORCED")
+def test_page_shows_two_coups_by_the_tableau_the_alarm_and_the_power_cut_in_french_then_english(played):
+    shown = played["shown"]
+    assert shown["lang"] == "fr"
+    coups = [row for row in shown["coups"].splitlines() if row.strip()]
+    assert len(coups) >= 3 and "gagnant" in coups[0] and "gagnant" in coups[1]
+    assert "ponte" in coups[0] and "banque" in coups[0]
+    assert "ALARME extraction forcée" in shown["timeline"]
+    assert "coupure de courant" in shown["timeline"] and "refusé" in shown["timeline"]
+    assert shown["english"]["lang"] == "en" and shown["english"]["button"] == "No more bets"
+    assert "ALARM forced extraction" in shown["english"]["timeline"]
+
+
+@needs_chromium
+@pytest.mark.req("J-TAMPER")
+def test_page_checks_its_journal_and_names_a_damaged_record(played):
+    assert played["shown"]["check"].startswith("Journal vérifié dans la page")
+    damaged = played["damaged"]
+    assert damaged["ok"] is False and damaged["problem"] == "00000002.sbj: record 3: CRC-32", damaged
+
+
+@needs_chromium
+def test_screenshot_kept_for_a_person(played):
+    data = (ARTIFACTS / "web.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24])[0] == 1280
+
+
+@pytest.mark.req("H-SIM")
+def test_sabot_web_refuses_a_folder_that_is_not_empty_and_a_missing_port_in_one_line(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "page"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    assert sabot_main(["web", "--out", str(folder)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1 and (folder / "notes.txt").read_text() == "mine"
+    assert sabot_main(["web", "--out", str(folder), "--force"]) == 0
+    assert (folder / "micropython.wasm").exists() and (folder / "notes.txt").read_text() == "mine"
+    monkeypatch.setattr(build, "PORT", tmp_path / "no-node-modules")
+    assert sabot_main(["web", "--out", str(tmp_path / "other")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "make setup" in err
