@@ -6,9 +6,9 @@ import secrets
 import sys
 
 from sabot import firmware
-from sabot import report as report_command
 from sabot.device import deploy, pull_log, seance_command, vboard
 from sabot.logview import export, show
+from sabot.report import cli as report_command
 from sabot.simulate import simulate
 from sabot.verify import verify
 
