@@ -1,4 +1,5 @@
-"""The report's own words in French and English; with sabot.words', a journal's codes in the report's language."""
+"""The report's own words in French and English, and Words: them, a requirement's title and sabot.words' words
+for a journal's codes, in the report's language."""
 
 from sabot import words
 from sabot.report.regulation import TITLES
