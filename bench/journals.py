@@ -2,10 +2,10 @@
 long one (boot recovery, verify throughput): chemin de fer shoes, coup after coup as the tableau deals them, under
 the development key, so that the verifier does all its work on them."""
 
-from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware import journal
 from firmware.cards import STOP
 from firmware.controller import Controller
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import (
     DEALT,
     NORMAL,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bench.journals import write_journal
 from bench.report import figure
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import Reader, load_segments
 from sabot.verify import check
 

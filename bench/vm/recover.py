@@ -12,8 +12,8 @@ import json
 import sys
 import time
 
-from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware.controller import Controller
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Journal, Key
 from firmware.storage import FileStorage
 

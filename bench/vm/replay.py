@@ -24,8 +24,8 @@ from array import array
 
 from boards.sim.board import FIRMWARE, START_MS
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator
-from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware.controller import EV_CARD, Controller
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
 from firmware.storage import FileStorage

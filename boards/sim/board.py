@@ -5,10 +5,10 @@ hears of the card, buttons are dead while the power is off, and power-up recover
 """
 
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, VirtualClock
-from boards.sim.devkey import DEVELOPMENT_KEY
 from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
 from firmware.controller import EV_CARD, EV_TICK
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
 from firmware.version import development_identity

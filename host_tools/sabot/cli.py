@@ -6,8 +6,8 @@ import secrets
 import sys
 
 from sabot import firmware
-from sabot import report as report_command
 from sabot.logview import export, show
+from sabot.report import cli as report_command
 from sabot.shoe_link import deploy, pull_log, seance_command, vboard
 from sabot.simulate import simulate
 from sabot.verify import verify

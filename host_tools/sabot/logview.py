@@ -5,23 +5,10 @@ import json
 import sys
 from datetime import UTC, datetime, timedelta
 
-from boards.sim import names
-from firmware import cards, games, record_names
+from firmware import cards, games, record_names, records
 from firmware.journal import EPOCH_2020
-from firmware.records import (
-    R_ALARM,
-    R_CARD,
-    R_CLEAR,
-    R_COUP_END,
-    R_FINDING,
-    R_LOAD,
-    R_NO_MORE_BETS,
-    R_RECOVERY,
-    R_RELEASE,
-    R_RESULT,
-    R_SEANCE,
-    R_STAND,
-)
+from firmware.record_names import unpack_hand
+from sabot import words
 from sabot.journalfile import (
     CARD,
     CODE,
@@ -41,6 +28,7 @@ from sabot.verify import read_key
 COLUMNS = ("seq", "time", "event", "seance", "taille", "coup", "position", "card", "hand", "disposition",
            "condition", "detail")
 _EPOCH = datetime.fromtimestamp(EPOCH_2020, UTC)
+_LOUD = (records.R_ALARM, records.R_FINDING, records.R_RECOVERY)  # `log show` prints their type in capitals
 
 
 def iso_time(record):
@@ -48,41 +36,37 @@ def iso_time(record):
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (moment.microsecond // 1000)
 
 
-def hand_name(game, hand):
-    hands = names.HANDS[game != games.CHEMIN_DE_FER]
-    return hands[hand] if hand < len(hands) else "hand %d" % hand
-
-
 def detail(f, game=games.CHEMIN_DE_FER):
     """Words for what a record's code means."""
     kind, code = f[TYPE], f[CODE]
-    if kind == R_RESULT:
-        return names.result(code, f[DISPOSITION])
-    if kind == R_STAND:
-        return "%s stands" % hand_name(game, code)
-    if kind in (R_ALARM, R_CLEAR):
-        return names.ALARMS[code] if code < len(names.ALARMS) else "code %d" % code
-    if kind == R_FINDING:
-        return names.FINDINGS[code] if code < len(names.FINDINGS) else "code %d" % code
-    if kind == R_LOAD:
+    if kind == records.R_RESULT:
+        return words.result(code, f[DISPOSITION])
+    if kind == records.R_STAND:
+        return words.STANDS[words.EN] % words.hand(game, code)
+    if kind in (records.R_ALARM, records.R_CLEAR):
+        return words.said(words.ALARMS, code)
+    if kind == records.R_FINDING:
+        return words.said(words.FINDINGS, code)
+    if kind == records.R_LOAD:
         return games.GAMES[code][games.NAME] if code < len(games.GAMES) else "game %d" % code
-    if kind == R_SEANCE:
+    if kind == records.R_SEANCE:
         return "table %d" % code
-    if kind == R_COUP_END:
-        return names.ENDS[code] if code < len(names.ENDS) else "code %d" % code
-    if kind == R_RELEASE:
-        return record_names.RELEASE_NAMES[code] if code < len(record_names.RELEASE_NAMES) else "code %d" % code
-    if kind == R_RECOVERY:
-        text = "%d torn bytes cut" % code
+    if kind == records.R_COUP_END:
+        return words.said(words.ENDS, code)
+    if kind == records.R_RELEASE:
+        return words.said(words.RELEASES, code)
+    if kind == records.R_RECOVERY:
+        text = words.TORN[words.EN] % code
         if f[CONDITION]:
-            text += "; %s release uncertain: whether a card left is unknown" % record_names.RELEASE_NAMES[f[CONDITION]]
+            release = words.said(words.RELEASES, f[CONDITION])
+            text += "; %s %s: whether a card left is unknown" % (release, words.UNCERTAIN[words.EN])
         return text
     return None
 
 
 def row(record, game):
     f = record.fields
-    is_card = f[TYPE] == R_CARD
+    is_card = f[TYPE] == records.R_CARD
     card = f[CARD]
     return {
         "seq": record.seq,
@@ -90,18 +74,18 @@ def row(record, game):
         "event": record_names.name(record_names.RECORD_NAMES, f[TYPE]),
         "seance": f[SEANCE], "taille": f[TAILLE], "coup": f[COUP], "position": f[POSITION],
         "card": (None if card == cards.UNKNOWN else cards.name(card)) if is_card else None,
-        "hand": hand_name(game, f[CODE] - 1) if is_card and f[CODE] else None,
+        "hand": words.hand(game, unpack_hand(f[CODE])) if is_card and f[CODE] else None,
         "disposition": record_names.DISPOSITION_NAMES[f[DISPOSITION]] if is_card else None,
         "condition": record_names.CONDITION_NAMES[f[CONDITION]] if is_card else None,
         "detail": detail(f, game),
     }
 
 
-def rows(records):
+def rows(journal):
     """Each record's row, naming hands after the game of the shoe loaded last."""
     game = games.CHEMIN_DE_FER
-    for record in records:
-        if record.fields[TYPE] == R_LOAD:
+    for record in journal:
+        if record.fields[TYPE] == records.R_LOAD:
             game = record.fields[CODE]
         yield row(record, game)
 
@@ -122,16 +106,16 @@ def _warn_if_broken(reader, command):
 
 
 def export(paths, fmt, key_file, out=sys.stdout):
-    reader, records = _open(paths, key_file, "export")
+    reader, journal = _open(paths, key_file, "export")
     if reader is None:
         return 2
     if fmt == "csv":
         writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
         writer.writeheader()
-        for line in rows(records):
+        for line in rows(journal):
             writer.writerow(line)
     else:
-        for line in rows(records):
+        for line in rows(journal):
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
     _warn_if_broken(reader, "export")
     return 0
@@ -140,7 +124,7 @@ def export(paths, fmt, key_file, out=sys.stdout):
 def show(paths, key_file, out=sys.stdout):
     """A table, coup by coup: each coup's cards on one line, by hand with its result when they were read;
     burned cards and incidents in the order they came."""
-    reader, records = _open(paths, key_file, "show")
+    reader, journal = _open(paths, key_file, "show")
     if reader is None:
         return 2
     game = games.CHEMIN_DE_FER
@@ -152,53 +136,54 @@ def show(paths, key_file, out=sys.stdout):
             out.write("  %-9s %s\n" % ("burned", " ".join(burned)))
             burned.clear()
 
-    def flush_coup(result=None):
+    def flush_coup(coup_result=None):
         nonlocal coup
         if not coup:
             return
         number, dealt = coup
         coup = None
-        if result is None:
+        if coup_result is None:
             out.write("  %-9s %s\n" % ("coup %d" % number, " ".join(text for _, text in dealt)))
             return
-        hands = " | ".join("%s: %s" % (hand_name(game, h), " ".join(t for hand, t in dealt if hand == h))
-                           for h in range(result[DISPOSITION]))
-        out.write("  %-9s %s  ->  %s\n" % ("coup %d" % number, hands, names.result(result[CODE], result[DISPOSITION])))
+        hands = " | ".join("%s: %s" % (words.hand(game, h), " ".join(t for owner, t in dealt if owner == h))
+                           for h in range(coup_result[DISPOSITION]))
+        said_result = words.result(coup_result[CODE], coup_result[DISPOSITION])
+        out.write("  %-9s %s  ->  %s\n" % ("coup %d" % number, hands, said_result))
 
-    for record in records:
+    for record in journal:
         f = record.fields
         kind = f[TYPE]
-        if kind == R_CARD:
+        if kind == records.R_CARD:
             text = cards.name(f[CARD])
             if f[DISPOSITION] == 0 and f[CONDITION] == 0:
                 if coup is None or coup[0] != f[COUP]:
                     flush_coup()
                     coup = [f[COUP], []]
-                coup[1].append((f[CODE] - 1, text))
+                coup[1].append((unpack_hand(f[CODE]), text))
             else:
                 if f[CONDITION]:
-                    text += "(%s)" % record_names.CONDITION_NAMES[f[CONDITION]].replace("_", " ")
+                    text += "(%s)" % words.said(words.CONDITIONS, f[CONDITION])
                 burned.append(text)
-        elif kind == R_RESULT:
+        elif kind == records.R_RESULT:
             flush_burned()
             flush_coup(f)
-        elif kind == R_COUP_END:
+        elif kind == records.R_COUP_END:
             flush_burned()
             flush_coup()
-        elif kind in (R_RELEASE, R_STAND, R_NO_MORE_BETS):
+        elif kind in (records.R_RELEASE, records.R_STAND, records.R_NO_MORE_BETS):
             continue
         else:
             flush_burned()
-            if kind == R_LOAD:
+            if kind == records.R_LOAD:
                 flush_coup()
                 game = f[CODE] if f[CODE] < len(games.GAMES) else game
                 out.write("\nTaille %d, séance %d: %s\n" % (f[TAILLE], f[SEANCE], detail(f)))
                 continue
-            words = detail(f, game)
+            said = detail(f, game)
             name = record_names.RECORD_NAMES[kind] if kind < len(record_names.RECORD_NAMES) else "type %d" % kind
-            out.write("  %s  seq %d  %s%s\n" % (iso_time(record)[11:23], record.seq,
-                                               name.upper() if kind in (R_ALARM, R_FINDING, R_RECOVERY) else name,
-                                               ": " + words if words else ""))
+            if kind in _LOUD:
+                name = name.upper()
+            out.write("  %s  seq %d  %s%s\n" % (iso_time(record)[11:23], record.seq, name, ": " + said if said else ""))
     flush_burned()
     flush_coup()
     _warn_if_broken(reader, "show")

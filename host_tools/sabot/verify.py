@@ -4,7 +4,7 @@ import json
 import sys
 from pathlib import Path
 
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import Reader, Unusable, load_segments
 from sabot.rules import ARTICLES, Rules, assignment_findings
 

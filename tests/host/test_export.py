@@ -52,3 +52,26 @@ def test_show_reads_coup_by_coup(incidents):
     assert "Taille 1, séance 1: chemin_de_fer" in text
     assert "coup 1    ponte: AC QC | banque: AS 7C  ->  ponte 1, banque 8; winner: banque" in text
     assert "burned    AH(forced)" in text and "ALARM: forced extraction" in text
+
+
+@pytest.mark.req("H-EXPORT")
+def test_every_code_a_record_carries_has_words_in_english_and_french():
+    """A code added to firmware/records.py without its words would read "code N" in `log show` and the report."""
+    from firmware import records
+    from sabot import words
+
+    prefixes = {"R_": words.RECORDS, "ALARM_": words.ALARMS, "FAULT_": words.ALARMS, "F_": words.FINDINGS,
+                "END_": words.ENDS, "REL_": words.RELEASES, "WIN_": words.WINNERS}
+    codes = {id(table): set() for table in prefixes.values()}
+    for name, value in vars(records).items():
+        for prefix, table in prefixes.items():
+            if name.startswith(prefix) and name != "REL_NONE":
+                codes[id(table)].add(value)
+    for table in prefixes.values():
+        assert set(table) == codes[id(table)]  # every code has words, and no words stand for no code
+    assert set(words.DISPOSITIONS) == {records.DEALT, records.BURNED, records.STOP_CARD}
+    assert set(words.CONDITIONS) == {records.NORMAL, records.FORCED, records.DOUBLE_FEED}
+    for table in (*prefixes.values(), words.DISPOSITIONS, words.CONDITIONS):
+        for code, (english, french) in table.items():
+            assert english and french and words.said(table, code, words.FR) == french, (code, english)
+    assert words.said(words.ALARMS, 99) == "code 99"

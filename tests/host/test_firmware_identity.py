@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import FAULT_FIRMWARE, R_ALARM, R_CARD, R_NO_MORE_BETS
 from firmware.version import VERSION
 from sabot.firmware import compare, expected_answer

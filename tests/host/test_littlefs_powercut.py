@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.verify import check
 from tests.conftest import ROOT, SCENARIOS, micropython
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware import journal as journal_format
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import load_segments
-from sabot.report import QUOTES, report
+from sabot.report.cli import report
+from sabot.report.regulation import QUOTES
 from sabot.rules import ARTICLES
 from sabot.verify import check
 from tests.conftest import ROOT, SCENARIOS

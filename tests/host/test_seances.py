@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_SEANCE, R_SEANCE_CLOSE
 from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, TYPE, Reader, load_segments
 from tests.host.test_vboard import VirtualBoard

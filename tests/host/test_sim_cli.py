@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_CARD
 from sabot.journalfile import TYPE, Reader, load_segments
 from sabot.verify import check

@@ -103,10 +103,10 @@ def test_every_coup_of_whole_shoes_matches_an_independent_deal(game, deal, seeds
 def _rogue_journal(folder, cards, result):
     """A journal as a shoe that ignores the tableau would write it, signed with the development key: one
     chemin de fer coup of (hand, card) pairs, then the result record given."""
-    from boards.sim.devkey import DEVELOPMENT_KEY
     from firmware import journal
     from firmware.cards import parse as card
     from firmware.controller import Controller
+    from firmware.devkey import DEVELOPMENT_KEY
     from firmware.records import NORMAL, R_LOAD, R_NO_MORE_BETS, R_RELEASE
     from firmware.storage import FileStorage
 
@@ -130,7 +130,7 @@ def _rogue_journal(folder, cards, result):
 
 @pytest.mark.req("T-CF", "H-VERIFY")
 def test_verify_flags_a_card_the_tableau_forbids_and_a_result_that_does_not_match(tmp_path):
-    from boards.sim.devkey import DEVELOPMENT_KEY
+    from firmware.devkey import DEVELOPMENT_KEY
     from sabot.verify import check
 
     cases = {

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from boards.sim.board import SimBoard
-from boards.sim.devkey import DEVELOPMENT_KEY
 from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import journal as fmt
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import Unusable
 from sabot.verify import check
 from tests.conftest import SCENARIOS

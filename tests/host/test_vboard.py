@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import boards.sim.runner
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_RELEASE
 from sabot.journalfile import TYPE, Reader, load_segments
 from sabot.shoe_link import mpremote

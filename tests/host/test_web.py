@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.cli import main as sabot_main
 from sabot.verify import check
 from sabot.web import build

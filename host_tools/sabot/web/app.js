@@ -34,7 +34,7 @@ async function start() {
   mp.runPython(`import sys
 sys.path.insert(0, "/sabot")
 import binascii, session
-from boards.sim.devkey import DEVELOPMENT_KEY
+from firmware.devkey import DEVELOPMENT_KEY
 KEY = binascii.hexlify(DEVELOPMENT_KEY).decode()
 page = session.Session("${JOURNAL}")`);
   session = mp.globals.get("page");

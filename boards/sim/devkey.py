@@ -1,6 +1,0 @@
-"""The development key: the simulator and the tests sign journals with it, and the verifier says so.
-
-A shoe in a casino has its own key, provisioned at commissioning (docs/keys.md); never this one.
-"""
-
-DEVELOPMENT_KEY = b"sabot development key: not for use in a casino!"
