@@ -10,6 +10,7 @@ import pytest
 from boards.sim.devkey import DEVELOPMENT_KEY
 from firmware.controller import R_CARD
 from sabot.journalfile import TYPE, Reader, load_segments
+from sabot.simulate import RUNTIMES
 from sabot.verify import check
 from tests.conftest import SCENARIOS
 
@@ -23,16 +24,16 @@ def sabot(*args, cwd=None):
 
 @pytest.mark.req("H-SIM")
 @pytest.mark.parametrize("scenario", ALL_SCENARIOS, ids=[p.stem for p in ALL_SCENARIOS])
-def test_same_scenario_same_journal_trace_and_timeline_on_cpython_and_micropython(scenario, tmp_path):
+def test_same_scenario_same_journal_trace_and_timeline_on_cpython_and_both_micropython_vms(scenario, tmp_path):
     outputs = {}
-    for runtime in ("cpython", "micropython"):
+    for runtime in RUNTIMES:
         log, trace = tmp_path / (runtime + ".journal"), tmp_path / (runtime + ".jsonl")
         run = sabot("sim", scenario, "--runtime", runtime, "--log", log, "--trace", trace)
         assert run.returncode == 0, run.stderr
         timeline = run.stdout.split("journal: ")[0]
         segments = {p.name: p.read_bytes() for p in sorted(log.iterdir())}
         outputs[runtime] = (segments, trace.read_bytes(), timeline)
-    assert outputs["cpython"] == outputs["micropython"]
+    assert outputs["cpython"] == outputs["micropython"] == outputs["micropython32"]
     _, trace, timeline = outputs["cpython"]
     _, reader, findings = check([tmp_path / "micropython.journal"], DEVELOPMENT_KEY)
     assert reader.records > 10 and reader.torn == 0
@@ -81,7 +82,7 @@ def test_the_trace_holds_every_event_and_command(tmp_path):
     ("game chemin_de_fer\n", "bad.txt:1: the scenario loads no shoe"),
     (b"shoe seed=1\n\xff\xfe\n", "bad.txt is not a UTF-8 text file"),
 ], ids=["count", "card", "shoe-late", "no-shoe", "binary"])
-@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_bad_scenario_is_refused_before_anything_runs_and_nothing_is_lost(tmp_path, text, message, runtime):
     scenario = tmp_path / "bad.txt"
     scenario.write_bytes(text if isinstance(text, bytes) else text.encode())
