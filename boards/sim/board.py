@@ -49,7 +49,7 @@ class SimBoard:
             import micropython  # the no-allocation test, on the MicroPython VM only
 
             self.shell.guard = (micropython.heap_lock, micropython.heap_unlock)
-        self.shell.boot(self.clock.now)
+        self.shell.boot(self.clock.ticks())
 
     def power_cut(self):
         """Everything stops; the de-energised gate locks by itself (S-FAILSAFE)."""
@@ -69,10 +69,10 @@ class SimBoard:
         """Let time pass, firing the controller's timer when it asked for one."""
         target = self.clock.now + ms
         while self.shell:
-            deadline = self.shell.ctl.deadline()
-            if deadline < 0 or deadline > target:
+            wait = self.shell.ctl.deadline(self.clock.ticks())
+            if wait < 0 or self.clock.now + wait > target:
                 break
-            self.clock.now = max(deadline, self.clock.now)
+            self.clock.now += wait
             self._handle(EV_TICK, 0)
         self.clock.now = target
 
@@ -87,4 +87,4 @@ class SimBoard:
             self.unseen += 1
 
     def _handle(self, event, arg):
-        self.shell.handle(event, arg, self.clock.now)
+        self.shell.handle(event, arg, self.clock.ticks())

@@ -1,11 +1,17 @@
 """Simulated devices: what the shell drives on the sim board, recording what a real one would do."""
 
+from firmware.ticks import TICKS_MAX
+
 
 class VirtualClock:
     """Milliseconds since power-on of the simulation; only the runner moves it."""
 
     def __init__(self):
         self.now = 0
+
+    def ticks(self):
+        """What time.ticks_ms() would read: the firmware's time, wrapping every 2**30 ms as on a 32-bit board."""
+        return self.now & TICKS_MAX
 
 
 class SimGate:
