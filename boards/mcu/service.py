@@ -31,8 +31,7 @@ _I2C_HZ = const(400000)
 class _Chores:
     """What the main loop does between events: read the card reader, drive the LED and the buzzer, sleep a little."""
 
-    def __init__(self, uptime, reader, indicator, buzzer):
-        self._uptime = uptime
+    def __init__(self, reader, indicator, buzzer):
         self._reader = reader
         self._indicator = indicator
         self._buzzer = buzzer
@@ -40,7 +39,7 @@ class _Chores:
     def idle(self):
         if self._reader is not None:
             self._reader.poll()
-        now = self._uptime.now()
+        now = time.ticks_ms()
         self._indicator.update(now)
         self._buzzer.update(now)
         time.sleep_ms(_IDLE_MS)
@@ -79,7 +78,7 @@ def start(config, pins, attach):
         wall = WallClock(rtc, uptime)
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
-        shell = make_shell(config, gate, indicator, buzzer, wall.ms)
+        shell = make_shell(config, gate, indicator, buzzer, wall)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
         # call frames on the C stack meanwhile. Should a decision ever allocate, it raises: the gate locks.
@@ -100,7 +99,7 @@ def start(config, pins, attach):
             (pins.SEANCE, Button(ring, EV_SEANCE, table, pins.PRESSED)),
             (pins.CLEAR, Button(ring, EV_CLEAR, 0, pins.PRESSED)),
         )
-        chores = _Chores(uptime, reader, indicator, buzzer)
+        chores = _Chores(reader, indicator, buzzer)
         watchdog = Watchdog(WDT, _WATCHDOG_MS)
         micropython.alloc_emergency_exception_buf(100)  # a traceback from an interrupt handler, should one fail
         # Interrupts last: everything their handlers touch exists by now, so a hard handler allocates nothing.
@@ -108,7 +107,7 @@ def start(config, pins, attach):
         attach(Pin(pins.BEAM, Pin.IN), beam.on_break, broken)
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-        Runtime(shell, ring, uptime.now, watchdog.feed, chores.idle).run()
+        Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle).run()
     finally:
         gate.close()
 

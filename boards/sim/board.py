@@ -4,7 +4,7 @@ It plays the part of a real board's drivers: the sensor "interrupt" locks the ga
 hears of the card, buttons are dead while the power is off, and power-up recovers the journal.
 """
 
-from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, VirtualClock
+from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall, VirtualClock
 from boards.sim.devkey import DEVELOPMENT_KEY
 from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
@@ -14,12 +14,14 @@ from firmware.shell import Shell
 from firmware.version import identity
 
 FIRMWARE = identity("sim")  # names the build in each segment header
-START_MS = 218188800000  # 2026-11-30T08:00:00Z in ms since 2020-01-01: the sim's wall clock at power-on
+START_S = 218188800  # 2026-11-30T08:00:00Z in seconds since 2020-01-01: the sim's wall clock at power-on
+START_MS = START_S * 1000
 
 
 class SimBoard:
     def __init__(self, storage, sabot=1, observer=None, heap_lock=False, segment_records=None):
         self.clock = VirtualClock()
+        self.wall = SimWall(self._uptime_ms, START_S)
         self.gate = SimGate()
         self.indicator = SimIndicator()
         self.buzzer = SimBuzzer()
@@ -39,8 +41,11 @@ class SimBoard:
     def wall_ms(self):
         return START_MS + self.clock.now
 
+    def _uptime_ms(self):
+        return self.clock.now
+
     def power_on(self):
-        journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall_ms)
+        journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall)
         if self.segment_records:
             journal.segment_records = self.segment_records
         self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer)

@@ -14,6 +14,22 @@ class VirtualClock:
         return self.now & TICKS_MAX
 
 
+class SimWall:
+    """The journal's clock on the sim and the bench: seconds since 2020 and milliseconds, from a millisecond clock
+    (now_ms()) that started at start_s."""
+
+    def __init__(self, now_ms, start_s):
+        self._now_ms = now_ms
+        self._start_s = start_s
+        self.seconds = start_s
+        self.ms = 0
+
+    def stamp(self):
+        now = self._now_ms()
+        self.seconds = self._start_s + now // 1000
+        self.ms = now % 1000
+
+
 class SimGate:
     """A fail-secure gate: locked unless something positively holds it open (S-FAILSAFE)."""
 
