@@ -2,7 +2,7 @@
 VENV := .venv
 BIN := $(VENV)/bin
 SETUP := $(VENV)/.setup-done
-NODE_MODULES := node_modules/.package-lock.json
+NPM_SETUP := node_modules/.package-lock.json
 SCENARIO ?= boards/sim/scenarios/full_shoe_chemin_de_fer.txt
 
 # A board's build: the firmware, its board folder(s), compiled for its processor (docs/architecture.md).
@@ -20,7 +20,14 @@ MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/
 
 .PHONY: setup system-deps sim test lint typecheck conformance bench bench-check mpy dist deploy vboard clean
 
-setup: $(SETUP) $(NODE_MODULES)
+setup: $(SETUP) $(NPM_SETUP)
+
+# The 32-bit VM (MicroPython's WebAssembly port: tools/micropython32.mjs runs it, sabot web serves it), from
+# package-lock.json.
+$(NPM_SETUP): package.json package-lock.json
+	@command -v node >/dev/null && command -v npm >/dev/null || $(MAKE) system-deps
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c firmware/tableau.py firmware/tableau.pxd \
 		host_tools/sabot/rules.py host_tools/sabot/rules.pxd
@@ -30,23 +37,22 @@ $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c fi
 	$(BIN)/pip install --quiet --disable-pip-version-check --editable .
 	touch $@
 
-# The JavaScript the project runs, as package-lock.json pins it: MicroPython's WebAssembly port (sabot web).
-$(NODE_MODULES): package.json package-lock.json
-	npm ci --no-audit --no-fund
-
 # Debian packages some targets need (as root; CI runs it): Chromium renders the approver's report in its test,
-# valgrind counts the benchmarks' instructions, OpenSSL's and libdeflate's headers build the verifier's C core.
+# valgrind counts the benchmarks' instructions, OpenSSL's and libdeflate's headers build the verifier's C core,
+# Node runs the 32-bit MicroPython VM (npm installs it).
 system-deps:
 	@command -v chromium >/dev/null && command -v valgrind >/dev/null && test -f /usr/include/openssl/sha.h \
 		&& test -f /usr/include/libdeflate.h || (apt-get update -q && apt-get install -y -q chromium \
 		fonts-dejavu-core valgrind gcc libssl-dev libdeflate-dev)
+	@command -v node >/dev/null && command -v npm >/dev/null || (apt-get update -q && apt-get install -y -q \
+		nodejs npm)
 
 sim: $(SETUP)
 	$(BIN)/sabot sim $(SCENARIO)
 
 # Every test, each tagged with the requirements it covers; the conformance matrix is drawn from the same run
 # and fails the target when a requirement of docs/requirements.md has no passing test.
-test: $(SETUP) $(NODE_MODULES) mpy typecheck
+test: $(SETUP) $(NPM_SETUP) mpy typecheck
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
@@ -59,11 +65,11 @@ conformance: test
 
 # What a card costs on the MicroPython VM (instructions, time, heap, flash), sizes, gate reaction, boot recovery
 # and verify speed: one table, and bench/results.json. Installs valgrind with apt-get when missing.
-bench: $(SETUP) $(NODE_MODULES) mpy
+bench: $(SETUP) $(NPM_SETUP) mpy
 	$(BIN)/python -m bench.run
 
 # The deterministic figures against bench/budgets.json (CI): fails naming each budget broken.
-bench-check: $(SETUP) mpy
+bench-check: $(SETUP) $(NPM_SETUP) mpy
 	$(BIN)/python -m bench.check
 
 # Board code against the boards' real APIs: mypy and each board's MicroPython stubs (pinned in typecheck/).

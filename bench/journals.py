@@ -2,6 +2,7 @@
 long one (boot recovery, verify throughput): chemin de fer shoes, coup after coup as the tableau deals them, under
 the development key, so that the verifier does all its work on them."""
 
+from boards.sim.devices import SimWall
 from firmware import journal
 from firmware.cards import STOP
 from firmware.controller import Controller
@@ -58,11 +59,11 @@ def write_journal(folder, cards=None, records=None):
     ctl = Controller()
     clock = [0]
 
-    def wall_ms():
+    def uptime_ms():
         clock[0] += 500
         return clock[0]
 
-    log = journal.Journal(storage, journal.Key(DEVELOPMENT_KEY), 1, FIRMWARE, wall_ms)
+    log = journal.Journal(storage, journal.Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, 0))
     log.recover(ctl)
     body = bytearray(journal.BODY_SIZE)
     state = {"cards": 0, "taille": 0}

@@ -63,6 +63,7 @@ from firmware.records import (
     seance_table,
 )
 from firmware.tableau import NONE, OPTIONAL, Coup
+from firmware.ticks import ticks_diff
 
 # Events, with their argument.
 EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
@@ -73,7 +74,7 @@ EV_COUP_END = const(5)
 EV_BURN = const(6)  # burn button: release one card to burn, between coups only
 EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
 EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
-EV_TICK = const(9)
+EV_TICK = const(9)  # the timer the board runs for deadline()
 EV_CLEAR = const(10)  # supervisor key
 EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal write failed or full, events lost)
 EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
@@ -143,8 +144,8 @@ class Controller:
         self.stop_seen = False
         self.alarm = 0
         self._release = REL_NONE
-        self._release_at = 0
-        self._settle_until = 0
+        self._release_at = 0  # ticks (firmware/ticks.py): now is time.ticks_ms(), wrapping every 2**30 ms
+        self._card_at = -1  # ticks of a release's card while a second one would be a double feed, else -1
         self._shown = -1
 
     # The board's side: feed an event, then read cmds/n_cmds and recs/n_recs and carry them out in order.
@@ -184,9 +185,16 @@ class Controller:
             self._on_fault(arg)
         self._show()
 
-    def deadline(self):
-        """When the board must send EV_TICK next, or -1 when no timer is needed."""
-        return self._release_at + JAM_MS if self._release else -1
+    def deadline(self, now):
+        """Milliseconds from now (ticks) until the board must send EV_TICK (0: at once), or -1 when no timer is
+        needed: a release's jam timer, or the end of its card's double-feed window."""
+        if self._release:
+            left = JAM_MS - ticks_diff(now, self._release_at)
+        elif self._card_at >= 0:
+            left = _SETTLE_MS - ticks_diff(now, self._card_at)
+        else:
+            return -1
+        return left if left > 0 else 0
 
     def locked(self):
         return self.phase != DEALING or self.alarm != 0
@@ -217,9 +225,11 @@ class Controller:
     # Inputs.
 
     def _on_tick(self):
-        if self._release and self.now - self._release_at >= JAM_MS:
+        if self._release and ticks_diff(self.now, self._release_at) >= JAM_MS:
             self._cmd(CMD_GATE_CLOSE, 0)
             self._raise(FAULT_JAM)
+        elif self._card_at >= 0 and ticks_diff(self.now, self._card_at) >= _SETTLE_MS:
+            self._card_at = -1  # closed by the timer: no wrap of the ticks can reopen it
 
     def _on_coup_end(self):
         if self._release:
@@ -270,7 +280,7 @@ class Controller:
         self._raise(code)
 
     def _on_release_request(self, kind):
-        if self._release or self.now < self._settle_until:
+        if self._release or self._settling():
             return self._refuse(_REF_BUSY)
         if self.alarm:
             return self._refuse(_REF_ALARM)
@@ -291,11 +301,11 @@ class Controller:
         self._cmd(CMD_GATE_CLOSE, 0)
         kind = self._release
         if kind:
-            self._settle_until = self.now + _SETTLE_MS
+            self._card_at = self.now
             disposition = STOP_CARD if card == STOP else (BURNED if kind == REL_BURN else DEALT)
             hand = self.hands.next_hand() if disposition == DEALT and self.hands.known else NONE
             self._emit(R_CARD, card, disposition, NORMAL, pack_hand(hand))
-        elif self.now < self._settle_until:
+        elif self._settling():
             # A second card out of one release (S-ONE): it cannot be played, so it is burned.
             self._emit(R_CARD, card, STOP_CARD if card == STOP else BURNED, DOUBLE_FEED, 0)
             self._raise(FAULT_DOUBLE_FEED)
@@ -317,6 +327,9 @@ class Controller:
             self._end_coup(END_TABLEAU)  # T-CF, T-DT: no hand may draw: lock without waiting for coup end
         elif self.coup_cards >= games.GAMES[self.game][games.COUP_MAX]:
             self._end_coup(END_MAXIMUM)  # S-LOCK: the coup's maximum locks the shoe
+
+    def _settling(self):
+        return self._card_at >= 0 and ticks_diff(self.now, self._card_at) < _SETTLE_MS
 
     def _on_stand(self, hand):
         hands = self.hands

@@ -72,7 +72,8 @@ class Key:
         inner.update(message)
         outer = sha256(self._outer)
         outer.update(inner.digest())
-        return outer.digest()[:size]
+        digest = outer.digest()
+        return digest if size >= 32 else digest[:size]
 
 
 def chained(chain, data):
@@ -108,12 +109,12 @@ def header_chain(data):
 class Journal:
     """The shoe's journal: recovers at boot, then appends one flushed frame a record."""
 
-    def __init__(self, storage, key, sabot, firmware, wall_ms, segment_records=SEGMENT_RECORDS):
+    def __init__(self, storage, key, sabot, firmware, wall, segment_records=SEGMENT_RECORDS):
         self.storage = storage
         self.key = key
         self.sabot = sabot
         self.firmware = firmware  # 16 bytes that name the firmware build
-        self.wall_ms = wall_ms  # milliseconds since 2020-01-01 UTC, from the board's RTC
+        self.wall = wall  # the board's clock: its stamp() sets its seconds (since 2020-01-01 UTC) and ms
         self.segment_records = segment_records
         self.segment = 0
         self.records = 0  # in the current segment
@@ -125,6 +126,8 @@ class Journal:
         self._frame[0] = SYNC
         self._frame[1] = BODY_SIZE
         self.body = memoryview(self._frame)[BODY_AT:LINK_AT]  # the last record written, time stamped
+        self._to_tag = memoryview(self._frame)[:TAG_AT]  # made once: a view a record would allocate on 32-bit
+        self._to_crc = memoryview(self._frame)[:CRC_AT]
 
     def recover(self, ctl):
         """Restore ctl from the last segment; cut a torn tail by going on in a new segment. Returns the number
@@ -210,14 +213,19 @@ class Journal:
         if self.broken or stream is None:
             raise OSError(5)
         frame = self._frame
-        now = self.wall_ms()
+        wall = self.wall
+        wall.stamp()
         frame[BODY_AT:LINK_AT] = body
         struct.pack_into("<I", frame, SEQ_AT, self.seq + 1)
-        struct.pack_into("<IH", frame, BODY_AT + 1, now // 1000, now % 1000)
-        frame[LINK_AT:TAG_AT] = self.chain[:LINK_SIZE]
-        chain = chained(self.chain, memoryview(frame)[:TAG_AT])
-        frame[TAG_AT:CRC_AT] = self.key.tag(chain)
-        struct.pack_into("<I", frame, CRC_AT, crc32(memoryview(frame)[:CRC_AT]))
+        struct.pack_into("<IH", frame, BODY_AT + 1, wall.seconds, wall.ms)
+        previous = self.chain
+        for i in range(LINK_SIZE):  # byte by byte: a slice would be a new object a record
+            frame[LINK_AT + i] = previous[i]
+        chain = chained(previous, self._to_tag)
+        tag = self.key.tag(chain, 32)
+        for i in range(TAG_SIZE):
+            frame[TAG_AT + i] = tag[i]
+        struct.pack_into("<I", frame, CRC_AT, crc32(self._to_crc))
         try:
             stream.write(frame)
             stream.flush()

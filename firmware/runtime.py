@@ -11,7 +11,7 @@ class Runtime:
     def __init__(self, shell, events, now, feed, idle):
         self.shell = shell
         self.events = events  # an EventRing filled by the board's interrupt handlers
-        self.now = now  # milliseconds of uptime; never wraps (ticks_diff accumulated by the board)
+        self.now = now  # time.ticks_ms(): wraps every 2**30 ms, a small int on 32-bit boards (firmware/ticks.py)
         self.feed = feed  # the watchdog: fed once a pass, so a stuck loop resets the board, gate locked
         self.idle = idle  # wait a little for the next interrupt
 
@@ -48,8 +48,7 @@ class Runtime:
         while event:
             shell.handle(event, events.arg, now)
             event = events.take()
-        deadline = shell.ctl.deadline()
-        if deadline >= 0 and now >= deadline:
+        if shell.ctl.deadline(now) == 0:
             shell.handle(EV_TICK, 0, now)
         self.feed()
 

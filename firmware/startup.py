@@ -41,16 +41,16 @@ def check_firmware(board):
     return identity.release_identity(manifest), not wrong
 
 
-def open_journal(config, wall_ms, key=None, firmware=None):
+def open_journal(config, wall, key=None, firmware=None):
     """The shoe's journal on its flash; a missing key file raises, and the shoe stays locked."""
     return Journal(FileStorage(JOURNAL), key or read_key(), config["sabot"],
-                   firmware or development_identity(config["board"]), wall_ms)
+                   firmware or development_identity(config["board"]), wall)
 
 
-def make_shell(config, gate, indicator, buzzer, wall_ms):
+def make_shell(config, gate, indicator, buzzer, wall):
     """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot."""
     firmware, ok = check_firmware(config["board"])
-    shell = Shell(gate, indicator, buzzer, open_journal(config, wall_ms, firmware=firmware))
+    shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware))
     shell.firmware_ok = ok
     return shell
 

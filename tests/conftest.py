@@ -1,14 +1,17 @@
-"""Shared fixtures: the repository, the mpy build and the MicroPython unix port from the venv."""
+"""Shared fixtures: the repository, the mpy build and the MicroPython VMs (sabot/vms.py)."""
 
+import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from sabot import vms
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "boards" / "sim" / "scenarios"
-MICROPYTHON = str(Path(sys.executable).parent / "micropython")
+VMS = tuple(vms.NAMES)  # a test parametrized by `vm` runs on each; its id starts with the VM's name
+_VM_ID = re.compile(r"\[(%s)[-\]]" % "|".join(sorted(VMS, key=len, reverse=True)))
 
 
 def pytest_configure(config):
@@ -32,8 +35,23 @@ def mpy_build():
     return ROOT / "build" / "sim"
 
 
-def micropython(args, path, cwd, heapsize=None):
-    """Run the micropython binary with only `path` to import from (cwd must not hold the sources)."""
-    command = [MICROPYTHON] + (["-X", "heapsize=%s" % heapsize] if heapsize else []) + list(args)
+def micropython(args, path, cwd, heapsize=None, vm="micropython"):
+    """Run a MicroPython VM with only `path` to import from (cwd must not hold the sources)."""
+    command = vms.command(vm) + (["-X", "heapsize=%s" % heapsize] if heapsize else []) + list(args)
     return subprocess.run(command, cwd=cwd, env={"MICROPYPATH": path, "PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, timeout=600)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Each VM's count of the tests that ran on it, so that a run shows both VMs were exercised."""
+    counts = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, ()):
+            found = _VM_ID.search(getattr(report, "nodeid", ""))
+            if found and report.when in ("call", "setup") and not (outcome == "passed" and report.when == "setup"):
+                counts.setdefault(found.group(1), {}).setdefault(outcome, 0)
+                counts[found.group(1)][outcome] += 1
+    for vm in VMS:
+        if vm in counts:
+            shown = ", ".join("%d %s" % (n, outcome) for outcome, n in sorted(counts[vm].items()))
+            terminalreporter.write_line("%s: %s (%s)" % (vm, shown, vms.NAMES[vm]))

@@ -12,6 +12,7 @@ import json
 import sys
 import time
 
+from boards.sim.devices import SimWall
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Journal, Key
@@ -21,7 +22,7 @@ FIRMWARE = b"bench\0\0\0\0\0\0\0\0\0\0\0"  # bench/journals.py's
 
 
 def fresh(folder, key):
-    return Journal(FileStorage(folder), key, 1, FIRMWARE, time.ticks_ms), Controller()
+    return Journal(FileStorage(folder), key, 1, FIRMWARE, SimWall(time.ticks_ms, 0)), Controller()
 
 
 def main(argv):

@@ -22,8 +22,8 @@ import struct
 import sys
 from array import array
 
-from boards.sim.board import FIRMWARE, START_MS
-from boards.sim.devices import SimBuzzer, SimGate, SimIndicator
+from boards.sim.board import FIRMWARE, START_S
+from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall
 from firmware.controller import EV_CARD, Controller
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Journal, Key
@@ -58,10 +58,10 @@ def load(path):
 def make_shell(folder, clock):
     """A shell as the sim board's power-on makes it, its journal recovered (the recorded events hold the boot's)."""
 
-    def wall_ms():
-        return START_MS + clock[0]
+    def uptime_ms():
+        return clock[0]
 
-    journal = Journal(FileStorage(folder), Key(DEVELOPMENT_KEY), 1, FIRMWARE, wall_ms)
+    journal = Journal(FileStorage(folder), Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, START_S))
     shell = Shell(SimGate(), SimIndicator(), SimBuzzer(), journal)
     journal.recover(shell.ctl)
     return shell

@@ -2,6 +2,7 @@
 ones for an alarm. Timed from the main loop, so sound() returns at once."""
 
 from firmware.controller import BUZZ_ALARM, BUZZ_REFUSED
+from firmware.ticks import ticks_add, ticks_diff
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,9 +30,9 @@ class Buzzer:
         if self._step >= len(steps):
             return
         if self._until < 0:
-            self._until = now + steps[0]
-        while self._step < len(steps) and now >= self._until:
+            self._until = ticks_add(now, steps[0])
+        while self._step < len(steps) and ticks_diff(now, self._until) >= 0:
             self._step += 1
             if self._step < len(steps):
-                self._until += steps[self._step]
+                self._until = ticks_add(self._until, steps[self._step])
         self._pin.value(self._step < len(steps) and self._step % 2 == 0)

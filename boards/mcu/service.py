@@ -32,8 +32,7 @@ _I2C_HZ = const(400000)
 class _Chores:
     """What the main loop does between events: read the card reader, drive the LED and the buzzer, sleep a little."""
 
-    def __init__(self, uptime, reader, indicator, buzzer):
-        self._uptime = uptime
+    def __init__(self, reader, indicator, buzzer):
         self._reader = reader
         self._indicator = indicator
         self._buzzer = buzzer
@@ -41,7 +40,7 @@ class _Chores:
     def idle(self):
         if self._reader is not None:
             self._reader.poll()
-        now = self._uptime.now()
+        now = time.ticks_ms()
         self._indicator.update(now)
         self._buzzer.update(now)
         time.sleep_ms(_IDLE_MS)
@@ -80,7 +79,7 @@ def start(config, pins, attach):
         wall = WallClock(rtc, uptime)
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
-        shell = make_shell(config, gate, indicator, buzzer, wall.ms)
+        shell = make_shell(config, gate, indicator, buzzer, wall)
         shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
@@ -102,7 +101,7 @@ def start(config, pins, attach):
             (pins.SEANCE, Button(ring, EV_SEANCE, 0, pins.PRESSED)),
             (pins.CLEAR, Button(ring, EV_CLEAR, 0, pins.PRESSED)),
         )
-        chores = _Chores(uptime, reader, indicator, buzzer)
+        chores = _Chores(reader, indicator, buzzer)
         watchdog = Watchdog(WDT, _WATCHDOG_MS)
         micropython.alloc_emergency_exception_buf(100)  # a traceback from an interrupt handler, should one fail
         # Interrupts last: everything their handlers touch exists by now, so a hard handler allocates nothing.
@@ -110,7 +109,7 @@ def start(config, pins, attach):
         attach(Pin(pins.BEAM, Pin.IN), beam.on_break, broken)
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-        Runtime(shell, ring, uptime.now, watchdog.feed, chores.idle).run()
+        Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle).run()
     finally:
         gate.close()
 

@@ -4,7 +4,7 @@ It plays the part of a real board's drivers: the sensor "interrupt" locks the ga
 hears of the card, buttons are dead while the power is off, and power-up recovers the journal.
 """
 
-from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, VirtualClock
+from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall, VirtualClock
 from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
 from firmware.controller import EV_CARD, EV_TICK
@@ -14,12 +14,14 @@ from firmware.shell import Shell
 from firmware.version import development_identity
 
 FIRMWARE = development_identity("sim")  # names the build in each segment header
-START_MS = 218188800000  # 2026-11-30T08:00:00Z in ms since 2020-01-01: the sim's wall clock at power-on
+START_S = 218188800  # 2026-11-30T08:00:00Z in seconds since 2020-01-01: the sim's wall clock at power-on
+START_MS = START_S * 1000
 
 
 class SimBoard:
     def __init__(self, storage, sabot=1, observer=None, heap_lock=False, segment_records=None):
         self.clock = VirtualClock()
+        self.wall = SimWall(self._uptime_ms, START_S)
         self.gate = SimGate()
         self.indicator = SimIndicator()
         self.buzzer = SimBuzzer()
@@ -39,8 +41,11 @@ class SimBoard:
     def wall_ms(self):
         return START_MS + self.clock.now
 
+    def _uptime_ms(self):
+        return self.clock.now
+
     def power_on(self):
-        journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall_ms)
+        journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall)
         if self.segment_records:
             journal.segment_records = self.segment_records
         self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer)
@@ -49,7 +54,7 @@ class SimBoard:
             import micropython  # the no-allocation test, on the MicroPython VM only
 
             self.shell.guard = (micropython.heap_lock, micropython.heap_unlock)
-        self.shell.boot(self.clock.now)
+        self.shell.boot(self.clock.ticks())
 
     def power_cut(self):
         """Everything stops; the de-energised gate locks by itself (S-FAILSAFE)."""
@@ -69,10 +74,10 @@ class SimBoard:
         """Let time pass, firing the controller's timer when it asked for one."""
         target = self.clock.now + ms
         while self.shell:
-            deadline = self.shell.ctl.deadline()
-            if deadline < 0 or deadline > target:
+            wait = self.shell.ctl.deadline(self.clock.ticks())
+            if wait < 0 or self.clock.now + wait > target:
                 break
-            self.clock.now = max(deadline, self.clock.now)
+            self.clock.now += wait
             self._handle(EV_TICK, 0)
         self.clock.now = target
 
@@ -87,7 +92,7 @@ class SimBoard:
             self.unseen += 1
 
     def _handle(self, event, arg):
-        self.shell.handle(event, arg, self.clock.now)
+        self.shell.handle(event, arg, self.clock.ticks())
 
 
 def start(config):

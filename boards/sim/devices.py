@@ -1,11 +1,33 @@
 """Simulated devices: what the shell drives on the sim board, recording what a real one would do."""
 
+from firmware.ticks import TICKS_MAX
+
 
 class VirtualClock:
     """Milliseconds since power-on of the simulation; only the runner moves it."""
 
     def __init__(self):
         self.now = 0
+
+    def ticks(self):
+        """What time.ticks_ms() would read: the firmware's time, wrapping every 2**30 ms as on a 32-bit board."""
+        return self.now & TICKS_MAX
+
+
+class SimWall:
+    """The journal's clock on the sim and the bench: seconds since 2020 and milliseconds, from a millisecond clock
+    (now_ms()) that started at start_s."""
+
+    def __init__(self, now_ms, start_s):
+        self._now_ms = now_ms
+        self._start_s = start_s
+        self.seconds = start_s
+        self.ms = 0
+
+    def stamp(self):
+        now = self._now_ms()
+        self.seconds = self._start_s + now // 1000
+        self.ms = now % 1000
 
 
 class SimGate:

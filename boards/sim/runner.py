@@ -22,6 +22,7 @@ from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD
 from firmware.storage import FileStorage
 
 GAP_MS = 500  # the croupier's rhythm between two actions
+_WAIT_STEP_MS = 1 << 29  # a wait of any length goes by in steps of at most half the ticks' period
 
 _BUTTONS = {"no_more_bets": EV_NO_MORE_BETS, "coup_end": EV_COUP_END, "clear_alarm": EV_CLEAR}
 
@@ -70,6 +71,9 @@ def act(board, game, command, a, b):
     elif command == "jam":
         board.shoe.jam = True
     elif command == "wait":
+        while a > _WAIT_STEP_MS:
+            board.advance(_WAIT_STEP_MS)
+            a -= _WAIT_STEP_MS
         board.advance(a)
     elif command == "power_cut":
         board.advance(GAP_MS)

@@ -10,19 +10,23 @@ _PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", 
 _NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
 _HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000
+_MAX_SEED = 1 << 30
+_MAX_TABLE = 4095  # the séance's table, 12 bits of its event's argument (firmware/controller.py EV_SEANCE)
 
 
 class ScenarioError(Exception):
     pass
 
 
-def _number(text, what, low=0):
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < low or value > 1 << 30 or not text.isdigit():
+def _number(text, what, low=0, high=None):
+    """A decimal number of at least low and, when high is given, at most high (a long int on 32-bit VMs: wait)."""
+    if not text.isdigit():
         raise ValueError("%s must be a whole number of at least %d, not %r" % (what, low, text))
+    value = int(text)
+    if value < low:
+        raise ValueError("%s must be a whole number of at least %d, not %r" % (what, low, text))
+    if high is not None and value > high:
+        raise ValueError("%s %s is over %d" % (what, text, high))
     return value
 
 
@@ -43,7 +47,7 @@ def _shoe(words):
     if "seed" in found:
         if len(found) > 1:
             raise ValueError("shoe seed=N takes no other option")
-        return "shoe_seed", _number(found["seed"], "seed"), 0
+        return "shoe_seed", _number(found["seed"], "seed", 0, _MAX_SEED), 0
     if "cards" not in found:
         raise ValueError("shoe needs seed=N or cards=AS,TH,... [stop_after=K]")
     stack = []
@@ -65,10 +69,7 @@ def _command(words, game):
     if name in _COUNTED:
         if len(rest) > 1:
             raise ValueError("%s takes at most one count" % name)
-        count = _number(rest[0], "the count", 1) if rest else 1
-        if count > _MAX_COUNT:
-            raise ValueError("count %d is over %d" % (count, _MAX_COUNT))
-        return name, count, 0
+        return name, _number(rest[0], "the count", 1, _MAX_COUNT) if rest else 1, 0
     if name in _PLAIN:
         if rest:
             raise ValueError("%s takes no argument" % name)
@@ -93,7 +94,7 @@ def _command(words, game):
             raise ValueError("reader needs on or off")
         return name, rest[0] == "on", 0
     if name == "seance":
-        return name, _number(_options(rest, ("table",)).get("table", "1"), "table", 1), 0
+        return name, _number(_options(rest, ("table",)).get("table", "1"), "table", 1, _MAX_TABLE), 0
     raise ValueError("unknown command %r" % name)
 
 

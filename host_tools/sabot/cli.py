@@ -9,7 +9,7 @@ from sabot import firmware
 from sabot.logview import export, show
 from sabot.report import cli as report_command
 from sabot.shoe_link import deploy, pull_log, seance_command, vboard
-from sabot.simulate import simulate
+from sabot.simulate import RUNTIMES, simulate
 from sabot.verify import verify
 from sabot.web import command as web_command
 
@@ -19,8 +19,9 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     sim = commands.add_parser("sim", help="play a scenario on the simulated shoe")
     sim.add_argument("scenario", help="scenario file (see docs/scenarios.md)")
-    sim.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
-                     help="run the firmware in this Python or inside the MicroPython unix port")
+    sim.add_argument("--runtime", choices=RUNTIMES, default="cpython",
+                     help="run the firmware in this Python, inside the MicroPython unix port (64-bit) or the "
+                          "WebAssembly port (32-bit, under Node)")
     sim.add_argument("--log", help="journal folder to write (default build/runs/NAME.journal)")
     sim.add_argument("--trace", help="JSON Lines trace to write (default beside the journal)")
     log = commands.add_parser("log", help="verify, export or show a card journal").add_subparsers(

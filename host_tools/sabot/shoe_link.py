@@ -14,7 +14,8 @@ import tempfile
 import tty
 from pathlib import Path
 
-from sabot.simulate import ROOT, micropython_command
+from sabot.vms import ROOT
+from sabot.vms import unix_port as micropython_command
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
 

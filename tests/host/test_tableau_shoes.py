@@ -4,6 +4,7 @@ tableau, gives the same hands, totals and winners as the shoe's result records (
 import pytest
 
 from boards.sim.board import SimBoard
+from boards.sim.devices import SimWall
 from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
@@ -110,7 +111,8 @@ def _rogue_journal(folder, cards, result):
     from firmware.records import NORMAL, R_LOAD, R_NO_MORE_BETS, R_RELEASE
     from firmware.storage import FileStorage
 
-    log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), lambda: 1000)
+    wall = SimWall(lambda: 1000, 0)
+    log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), wall)
     log.recover(Controller())
     body = bytearray(journal.BODY_SIZE)
 
