@@ -8,8 +8,7 @@ import sys
 
 # MicroPython's heap never moves an object: code loaded from .mpy files between the loader's temporaries leaves
 # holes that a 64 KB heap cannot spare (H-SIM). Loaded a few modules at a time, each load's garbage collected
-# before the next, the shoe runs in 59 KB where it needed 63 (the journal's vocabulary, firmware/records.py,
-# costs 3 KB of names that were constants folded inside the controller).
+# before the next, the shoe runs in 61 KB where it needed 63 (bench/memory.py).
 for _modules in ("firmware.journal", "firmware.controller", "boards.sim.board", "boards.sim.scenario"):
     __import__(_modules)
     gc.collect()

@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from bench.vmrun import link
 from tests.conftest import ROOT, SCENARIOS, VMS, micropython
 from tests.core.req import COVERED
 
@@ -56,10 +57,12 @@ def _segments(folder):
 
 
 def _run_full_shoe(mpy_build, tmp_path, *flags, heapsize="64K", vm="micropython"):
-    """Paths relative to the run's folder: the heap the shoe needs must not depend on where pytest puts it."""
+    """Paths relative to the run's folder, the build through a link as the bench has it: every path the VM keeps
+    in its heap (each module's __file__) is as short as a board's, wherever the clone and pytest's folder are."""
     shutil.copy(FULL_SHOE, tmp_path / "shoe.txt")
+    build = link(tmp_path, "fw", mpy_build)
     run = micropython(["-m", "boards.sim.runner", "shoe.txt", "--log", "vm.journal"] + list(flags),
-                      _path(vm, mpy_build), cwd=tmp_path, heapsize=heapsize, vm=vm)
+                      _path(vm, build), cwd=tmp_path, heapsize=heapsize, vm=vm)
     return run, tmp_path / "vm.journal"
 
 
