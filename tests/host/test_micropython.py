@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from tests.conftest import ROOT, SCENARIOS, micropython
-from tests.core.req import COVERED
+from tests.core.req import COVERED, KNOWN
 
 CORE_MODULES = sorted("tests.core." + p.stem for p in (ROOT / "tests" / "core").glob("test_*.py"))
 FULL_SHOE = SCENARIOS / "full_shoe_chemin_de_fer.txt"
@@ -18,7 +18,10 @@ def _core_tests():
         module = importlib.import_module(name)
         for attr in sorted(dir(module)):
             if attr.startswith("test_"):
-                yield pytest.param(name, attr, marks=pytest.mark.req(*COVERED[attr]), id=attr)
+                marks = [pytest.mark.req(*COVERED[attr])]
+                if attr in KNOWN:  # a known open issue's bug fails on the VM too, until it is fixed
+                    marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[attr]))
+                yield pytest.param(name, attr, marks=marks, id=attr)
 
 
 @pytest.fixture(scope="module")
