@@ -1,0 +1,87 @@
+"""Time on a hardware board: uptime across the ticks wrap and the wall clock from the RTC (boards/mcu/clock.py), and
+the DS3231's registers (boards/mcu/ds3231.py), on a fake clock, RTC and I2C bus."""
+
+import datetime
+
+import pytest
+
+from boards.mcu.clock import Uptime, WallClock, days_since_2020, rtc_base_ms
+from boards.mcu.ds3231 import DS3231
+from tests.host.fake_machine import FakeI2C, FakeRtc
+
+pytestmark = pytest.mark.usefixtures("ticks")
+
+
+@pytest.mark.req("J-EVERY")
+def test_uptime_survives_the_ticks_wrap(ticks):
+    uptime = Uptime()
+    seen = []
+    for _ in range(10):
+        ticks.sleep_ms(1000)
+        seen.append(uptime.now())
+    assert seen == list(range(1000, 11000, 1000))
+
+
+@pytest.mark.req("J-EVERY")
+def test_days_since_2020_agree_with_the_calendar():
+    start = datetime.date(2020, 1, 1)
+    for day in (start + datetime.timedelta(days=n) for n in range(0, 80 * 366, 17)):
+        assert days_since_2020(day.year, day.month, day.day) == (day - start).days
+
+
+@pytest.mark.req("J-EVERY")
+def test_the_wall_clock_starts_at_the_rtcs_next_second_and_runs_on_uptime(ticks):
+    rtc = FakeRtc(ticks, 218188800, offset_ms=250)  # 2026-11-30T08:00:00.250Z
+    wall = WallClock(rtc, Uptime())
+    assert abs(wall.ms() - rtc.true_ms()) <= 1
+    ticks.sleep_ms(59000)
+    assert abs(wall.ms() - rtc.true_ms()) <= 1
+
+
+@pytest.mark.req("J-EVERY")
+@pytest.mark.parametrize("rate", [1 + 50e-6, 1 - 50e-6])  # the board's crystal 50 ppm slow, then fast
+def test_the_wall_clock_stays_within_the_rtcs_second_and_never_steps_back(ticks, rate):
+    rtc = FakeRtc(ticks, 218188800, offset_ms=600, rate=rate)
+    wall = WallClock(rtc, Uptime())
+    seen = []
+    for _ in range(3 * 24 * 60):  # three days, a record a minute
+        ticks.sleep_ms(60000)
+        seen.append(wall.ms())
+        assert abs(seen[-1] - rtc.true_ms()) < 1010
+    assert seen == sorted(seen)
+    assert abs(seen[-1] - rtc.true_ms()) < 1010  # uncorrected, 50 ppm would be 13 s off by now
+
+
+@pytest.mark.req("J-EVERY", "J-DURABLE")
+def test_an_rtc_read_failing_later_does_not_stop_the_wall_clock(ticks):
+    rtc = FakeRtc(ticks, 218188800, offset_ms=0)
+    wall = WallClock(rtc, Uptime())
+    rtc.failing = True
+    ticks.sleep_ms(120000)
+    assert abs(wall.ms() - rtc.true_ms()) <= 2
+
+
+@pytest.mark.req("J-EVERY")
+def test_an_rtc_that_does_not_tick_is_refused(ticks):
+    class Stuck:
+        def seconds(self):
+            ticks.now += 1
+            return 5
+
+    with pytest.raises(OSError):
+        rtc_base_ms(Stuck(), Uptime())
+
+
+@pytest.mark.req("J-EVERY")
+def test_ds3231_set_then_read_and_its_stop_flag():
+    i2c = FakeI2C()
+    i2c.regs[0x0F] = 0x88  # oscillator stopped (and a busy bit, kept)
+    rtc = DS3231(i2c)
+    assert rtc.stopped()
+    rtc.set(2026, 11, 30, 8, 59, 7)
+    assert bytes(i2c.regs[:7]) == bytes([0x07, 0x59, 0x08, 0x01, 0x30, 0x11, 0x26])  # a Monday
+    assert i2c.regs[0x0F] == 0x08 and not rtc.stopped()
+    expected = datetime.datetime(2026, 11, 30, 8, 59, 7) - datetime.datetime(2020, 1, 1)
+    assert rtc.seconds() == expected.total_seconds()
+    with pytest.raises(ValueError):
+        rtc.set(2019, 12, 31, 0, 0, 0)
