@@ -146,7 +146,7 @@ def test_power_up_with_a_release_under_way_reports_its_outcome_unknown_and_stays
     assert shoe.got("type", "coup") == [(rec.R_NO_MORE_BETS, 1)]
     shoe.deal("3S")
     # The coup's third card, the ponte's: positions count the cards journalled; the uncertain release is said
-    # in rec.R_RECOVERY, not guessed.
+    # in R_RECOVERY, not guessed.
     assert shoe.got("type", "coup", "position", "code") == [(rec.R_CARD, 1, 3, rec.pack_hand(PONTE))]
 
 
@@ -229,7 +229,7 @@ def test_a_game_the_shoe_does_not_know_is_refused():
         assert shoe.refusal(c.EV_LOAD, game) == REF_BAD_GAME
 
 
-@covers("S-ONE", "S-rec.FORCED")
+@covers("S-ONE", "S-FORCED")
 def test_a_shoe_is_not_loaded_during_a_release_an_alarm_or_a_coup():
     burning = ready().accepted(c.EV_BURN)
     assert burning.refusal(c.EV_LOAD, CF) == REF_BUSY
@@ -263,7 +263,7 @@ def test_no_more_bets_opens_one_coup_and_lights_the_dealing_indicator():
     assert shoe.got("coup") == [(2,)]
 
 
-@covers("S-LOCK", "S-STOP", "S-rec.FORCED", "S-ONE")
+@covers("S-LOCK", "S-STOP", "S-FORCED", "S-ONE")
 def test_no_more_bets_is_refused_without_a_shoe_after_the_stop_card_in_an_alarm_and_during_a_burn():
     assert Shoe().do(c.EV_POWER_UP).refusal(c.EV_NO_MORE_BETS) == REF_NO_SHOE
     closed = ready().burn("STOP")
@@ -334,7 +334,7 @@ def test_burns_are_released_between_coups_only_and_journalled_burned():
     assert Shoe().do(c.EV_POWER_UP).refusal(c.EV_BURN) == REF_NO_SHOE
 
 
-@covers("S-rec.FORCED", "J-EVERY", "S-FAILSAFE")
+@covers("S-FORCED", "J-EVERY", "S-FAILSAFE")
 def test_a_card_with_no_release_is_forced_burned_and_holds_the_lock_until_the_supervisor_clears_it():
     shoe = ready().do(c.EV_CARD, cards.parse("7C"))
     assert shoe.got("type", "position", "card", "disposition", "condition") == [
@@ -349,7 +349,7 @@ def test_a_card_with_no_release_is_forced_burned_and_holds_the_lock_until_the_su
     shoe.accepted(c.EV_NO_MORE_BETS)
 
 
-@covers("S-rec.FORCED", "T-CF")
+@covers("S-FORCED", "T-CF")
 def test_a_card_forced_mid_coup_pauses_the_coup_and_is_no_part_of_its_hands():
     shoe = coup().deal("AS", "2S").do(c.EV_CARD, cards.parse("9H"))
     assert shoe.got("type", "disposition", "condition") == [(rec.R_CARD, rec.BURNED, rec.FORCED), (rec.R_ALARM, 0, 0)]
@@ -560,7 +560,7 @@ def test_a_stand_the_tableau_does_not_leave_to_choice_is_refused():
 # The supervisor's clear, and faults.
 
 
-@covers("S-rec.FORCED", "H-FIRMWARE")
+@covers("S-FORCED", "H-FIRMWARE")
 def test_clear_wants_an_alarm_and_never_clears_a_firmware_fault():
     assert ready().refusal(c.EV_CLEAR) == REF_NO_ALARM
     shoe = ready().do(c.EV_FIRMWARE, 0)
@@ -586,14 +586,14 @@ def test_a_fault_shuts_the_gate_drops_the_release_and_pauses_the_coup():
 # Known open issues: the tests that show them, expected to fail until they are fixed.
 
 
-@known_issue(13, "alarm laundering: rec.FAULT_FIRMWARE replaces rec.ALARM_FORCED, the approved files then clear it")
-@covers("S-rec.FORCED", "H-FIRMWARE")
+@known_issue(13, "alarm laundering: FAULT_FIRMWARE replaces ALARM_FORCED, the approved files then clear it")
+@covers("S-FORCED", "H-FIRMWARE")
 def test_a_forced_alarm_outlives_a_firmware_mismatch_and_its_fix():
     shoe = ready().do(c.EV_CARD, cards.parse("AS")).do(c.EV_FIRMWARE, 0).do(c.EV_FIRMWARE, 1)
     assert shoe.refusal(c.EV_NO_MORE_BETS) == REF_ALARM
 
 
-@known_issue(13, "alarms as a set: a fault or a forced card replaces rec.FAULT_FIRMWARE, the supervisor then clears it")
+@known_issue(13, "alarms as a set: a fault or a forced card replaces FAULT_FIRMWARE, the supervisor then clears it")
 @covers("H-FIRMWARE")
 def test_no_supervisor_clear_lets_an_unapproved_firmware_deal():
     for later in ((c.EV_FAULT, rec.FAULT_OVERRUN), (c.EV_CARD, cards.parse("AS"))):
@@ -601,8 +601,8 @@ def test_no_supervisor_clear_lets_an_unapproved_firmware_deal():
         assert shoe.refusal(c.EV_NO_MORE_BETS) == REF_ALARM
 
 
-@known_issue(13, "c.EV_FAULT with code 0 clears any alarm")
-@covers("S-rec.FORCED")
+@known_issue(13, "EV_FAULT with code 0 clears any alarm")
+@covers("S-FORCED")
 def test_a_fault_with_no_code_clears_no_alarm():
     shoe = ready().do(c.EV_CARD, cards.parse("AS")).do(c.EV_FAULT, 0)
     assert shoe.refusal(c.EV_NO_MORE_BETS) == REF_ALARM
