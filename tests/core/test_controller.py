@@ -613,3 +613,17 @@ def test_a_fault_with_no_code_clears_no_alarm():
 def test_no_coup_is_dealt_once_the_seance_has_closed():
     shoe = ready().accepted(c.EV_SEANCE_CLOSE)
     assert shoe.refusal(c.EV_LOAD, CF) in (REF_NO_SHOE, REF_CLOSED)
+
+
+# Found while writing these tests, in no issue yet: expected to pass, failing until the controller is fixed.
+
+
+@covers("T-CF")
+def test_the_chemin_de_fer_banker_chooses_only_once_the_pontes_third_card_is_out():
+    shoe = coup().deal("2S", "2D", "AS", "3S")  # ponte 3: he draws; banker 5: his cell waits on the ponte's card
+    assert shoe.refusal(c.EV_STAND, BANQUE) == REF_NOT_OPTIONAL
+    shoe.deal("6S")  # the ponte's third card is a 6: the banker on 5 must draw (docs/tableau.md)
+    assert shoe.types() == [rec.R_CARD]
+    assert shoe.refusal(c.EV_STAND, BANQUE) == REF_NOT_OPTIONAL
+    shoe.deal("KD")
+    assert shoe.got("type", "code")[0] == (rec.R_CARD, rec.pack_hand(BANQUE))
