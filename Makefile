@@ -18,7 +18,7 @@ SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup system-deps sim test lint typecheck conformance bench bench-check mpy dist deploy vboard clean
+.PHONY: setup system-deps sim test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean
 
 setup: $(SETUP) $(NPM_SETUP)
 
@@ -58,6 +58,11 @@ test: $(SETUP) $(NPM_SETUP) mpy typecheck
 	rm -f build/conformance.json
 	$(BIN)/python -m pytest -p tests.conformance_plugin --conformance-json=build/conformance.json
 	$(BIN)/python -m sabot.conformance build/conformance.json -o build/conformance.md
+
+# The first check, in seconds and with the venv alone: the firmware's core tests (tests/core) on CPython, then the
+# same tests inside the MicroPython VM from the mpy build (tests/README.md).
+test-core: $(SETUP) mpy
+	$(BIN)/python -m pytest tests/core tests/host/test_micropython.py::test_core_test_passes_on_the_micropython_vm -k "not micropython32"
 
 # docs/conformance.md, the matrix of the last full run, kept with the sources.
 conformance: test

@@ -337,9 +337,9 @@ class Controller:
             return self._refuse(_REF_BUSY)
         if not self.in_coup:
             return self._refuse(_REF_NOT_IN_COUP)
-        if (not hands.known or hand >= hands.hands or hands.counts[hand] != 2 or hands.stood[hand]
-                or hands.rule(hand) != OPTIONAL or hands.dealt() < 2 * hands.hands):
-            return self._refuse(_REF_NOT_OPTIONAL)  # a stand the tableau does not leave to choice
+        if (not hands.known or hand >= hands.hands or hands.next_hand() != hand or hands.counts[hand] != 2
+                or hands.stood[hand] or hands.rule(hand) != OPTIONAL):
+            return self._refuse(_REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
         self._emit(R_STAND, 0, 0, 0, hand)
         if hands.next_hand() == NONE:
             self._end_coup(END_TABLEAU)

@@ -1,6 +1,6 @@
 """ESP32 (ESP32-WROOM-32E, DevKitC) pin map: GPIO numbers and active levels, data only (README.md has the wiring).
 No strapping pin (0, 2, 5, 12, 15) and no pin that pulses at boot drives an output. boot.py repeats GATE and
-GATE_LOCKED as literals; tests/host/test_board_drivers.py checks they agree."""
+GATE_LOCKED as literals; tests/host/test_board_pins.py checks they agree."""
 
 GATE = 25  # gate drive into the interlock, then the solenoid's MOSFET
 GATE_LOCKED = 0  # de-energised

@@ -1,5 +1,5 @@
 """Raspberry Pi Pico pin map: GPIO numbers and active levels, data only (README.md has the wiring).
-boot.py repeats GATE and GATE_LOCKED as literals; tests/host/test_board_drivers.py checks they agree."""
+boot.py repeats GATE and GATE_LOCKED as literals; tests/host/test_board_pins.py checks they agree."""
 
 GATE = 16  # gate drive into the interlock, then the solenoid's MOSFET
 GATE_LOCKED = 0  # de-energised

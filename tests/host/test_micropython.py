@@ -9,7 +9,7 @@ import pytest
 
 from bench.vmrun import link
 from tests.conftest import ROOT, SCENARIOS, VMS, micropython
-from tests.core.req import COVERED
+from tests.core.req import COVERED, KNOWN
 
 CORE_MODULES = sorted("tests.core." + p.stem for p in (ROOT / "tests" / "core").glob("test_*.py"))
 FULL_SHOE = SCENARIOS / "full_shoe_chemin_de_fer.txt"
@@ -21,7 +21,10 @@ def _core_tests():
             module = importlib.import_module(name)
             for attr in sorted(dir(module)):
                 if attr.startswith("test_"):
-                    yield pytest.param(vm, name, attr, marks=pytest.mark.req(*COVERED[attr]), id="%s-%s" % (vm, attr))
+                    marks = [pytest.mark.req(*COVERED[attr])]
+                    if attr in KNOWN:  # a known open issue's bug fails on the VMs too, until it is fixed
+                        marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[attr]))
+                    yield pytest.param(vm, name, attr, marks=marks, id="%s-%s" % (vm, attr))
 
 
 def _path(vm, build):

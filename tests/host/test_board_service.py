@@ -1,0 +1,89 @@
+"""A whole hardware board put in service (boards/mcu/service.py through boards/rpi_pico/board.py and
+boards/esp32/board.py) on a fake machine module: it comes up, deals, stops with the gate locked, and its journal
+verifies as the approver would check it."""
+
+import time
+
+import pytest
+
+from boards.esp32 import board as esp32_device
+from boards.esp32 import pins as esp32_pins
+from boards.rpi_pico import board as pico_device
+from boards.rpi_pico import pins as pico_pins
+from firmware import cards
+from firmware import records as rec
+from sabot.journalfile import CARD, CODE, DISPOSITION, TYPE, Reader, load_segments
+from sabot.verify import check
+from tests.host.fake_machine import Bench, Script
+
+BOARDS = {"rpi_pico": (pico_device, pico_pins), "esp32": (esp32_device, esp32_pins)}
+CONFIG = {"sabot": 42, "game": "chemin_de_fer", "table": 7, "reader": True, "stop_detector": True}
+
+
+def on_bench(board, ticks, monkeypatch):
+    """A board's device module and pin map, and the bench its machine module is faked on (hard interrupts on the
+    RP2040, scheduled on the ESP32)."""
+    device, pins = BOARDS[board]
+    bench = Bench(ticks, hard_irqs=board == "rpi_pico")
+    bench.install(monkeypatch)
+    return device, pins, bench
+
+
+@pytest.mark.req("S-ONE", "S-LOCK", "S-FAILSAFE", "S-IDENT", "J-EVERY")
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_board_comes_up_deals_a_read_card_and_stops_on_ctrl_c_with_the_gate_locked(board, ticks, shop, tmp_path,
+                                                                                      monkeypatch):
+    device, pins, bench = on_bench(board, ticks, monkeypatch)
+    gate_seen = {}
+    actions = (bench.press(pins.SEANCE, 50) + bench.press(pins.LOAD, 300)
+               + bench.press(pins.NO_MORE_BETS, 500, bounce=(1, 0, 1, 0)) + bench.press(pins.DRAW, 700)
+               + [(750, lambda: gate_seen.update(draw=bench.levels[pins.GATE])),
+                  (850, lambda: bench.uart.incoming.extend(b"AS\r\n")),
+                  (900, lambda: bench.set_level(pins.BEAM, 0)),
+                  (900, lambda: gate_seen.update(beam=bench.levels[pins.GATE])),
+                  (950, lambda: bench.set_level(pins.BEAM, 1))]
+               + bench.press(pins.COUP_END, 1000))
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, actions, end=1500).sleep_ms)
+    with pytest.raises(KeyboardInterrupt):
+        device.start(dict(CONFIG, board=board))
+    assert gate_seen == {"draw": 1 - pins.GATE_LOCKED, "beam": pins.GATE_LOCKED}
+    assert bench.levels[pins.GATE] == pins.GATE_LOCKED
+
+    attached = bench.log[bench.log.index(("irq", pins.BEAM)) - 1:]  # interrupts last, once all else is built
+    assert attached[::2] == [("pin", number) for kind, number in attached[1::2]]
+    assert {kind for kind, number in attached[1::2]} == {"irq"} and len(attached) == 2 * 8
+    assert len(bench.watchdogs) == 1 and bench.watchdogs[0].timeout == 5000 and bench.watchdogs[0].fed > 100
+
+    _, reader, findings = check([tmp_path / "journal"], shop)
+    assert not [f for f in findings if f.id == "J-TAMPER"]
+    records = list(Reader(load_segments([tmp_path / "journal"]), shop))
+    kinds = [r.fields[TYPE] for r in records]
+    assert kinds[:6] == [rec.R_BOOT, rec.R_SEANCE, rec.R_LOAD, rec.R_NO_MORE_BETS,
+                         rec.R_RELEASE, rec.R_CARD]
+    assert rec.R_COUP_END in kinds[6:]
+    seance, card = records[1], records[5]
+    assert seance.fields[CODE] == 7
+    assert (card.fields[CARD], card.fields[DISPOSITION]) == (cards.parse("AS"), rec.DEALT)
+    boot_ms = 218188800000 + 250
+    assert boot_ms <= records[0].time_ms <= boot_ms + 1000 and records[-1].time_ms - records[0].time_ms < 2000
+
+
+@pytest.mark.req("S-FAILSAFE")
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_maintenance_jumper_keeps_the_controller_stopped_and_the_gate_locked(board, ticks, shop, tmp_path,
+                                                                                 monkeypatch):
+    device, pins, bench = on_bench(board, ticks, monkeypatch)
+    bench.levels[pins.MAINTENANCE] = pins.PRESSED
+    device.start(dict(CONFIG, board=board))
+    assert bench.levels[pins.GATE] == pins.GATE_LOCKED
+    assert not bench.handlers and not bench.watchdogs and not (tmp_path / "journal").exists()
+
+
+@pytest.mark.req("S-FAILSAFE", "J-EVERY")
+def test_a_board_whose_rtc_lost_its_time_does_not_start(ticks, shop, tmp_path, monkeypatch):
+    device, pins, bench = on_bench("rpi_pico", ticks, monkeypatch)
+    bench.osf = 0x80
+    with pytest.raises(RuntimeError, match="RTC lost its time"):
+        device.start(dict(CONFIG, board="rpi_pico"))
+    assert bench.levels[pins.GATE] == pins.GATE_LOCKED
+    assert not bench.handlers and not (tmp_path / "journal").exists()
