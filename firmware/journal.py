@@ -186,6 +186,12 @@ class Journal:
     def free(self):
         return self.storage.free()
 
+    def tidy(self):
+        """Between coups: the storage's housekeeping, if it has any (firmware/ring.py drains and erases ahead)."""
+        tidy = getattr(self.storage, "tidy", None)
+        if tidy and not self.broken:
+            tidy()
+
     def _start(self, segment, ctl, previous_valid):
         if self._stream:
             self._stream.close()
