@@ -43,6 +43,8 @@ class RingStorage:
         self.size_bytes = self.sectors * SECTOR
         self._slot = bytearray(HEADER_ENTRY)
         self._view = memoryview(self._slot)
+        self._entries = (self._view[:SLOT], self._view[:HEADER_ENTRY])  # made once: the card's path allocates none
+        self._checked = (self._view[:SLOT - 4], self._view[:HEADER_ENTRY - 4])
         self.erased = 0  # sectors after the one being written known to be erased
         self.late_erases = 0  # sectors erased on demand by a write: the ring had none erased ahead
         self._open = -1  # the segment an appender writes, and the offset of its next frame
@@ -215,6 +217,7 @@ class RingStorage:
                 self.room = False
         if not self.room:
             self._enter(pos // SECTOR)
+        header = 0 if offset else 1
         slot = self._slot
         for i in range(length):
             slot[i] = 0xFF
@@ -224,10 +227,11 @@ class RingStorage:
         slot[3] = offset & 0xFF
         slot[4] = offset >> 8 & 0xFF
         slot[5] = offset >> 16 & 0xFF
-        slot[KEY:KEY + len(payload)] = payload
-        struct.pack_into("<I", slot, length - 4, crc32(self._view[:length - 4]))
+        for i in range(len(payload)):
+            slot[KEY + i] = payload[i]
+        struct.pack_into("<I", slot, length - 4, crc32(self._checked[header]))
         self.pos = pos
-        if self.flash.writeblocks(pos // SECTOR, self._view[:length], pos % SECTOR):
+        if self.flash.writeblocks(pos // SECTOR, self._entries[header], pos % SECTOR):
             raise OSError(_EIO)
         self.pos = self._next(pos, length)
         self.room = self.pos % SECTOR != 0
@@ -320,8 +324,9 @@ class _Reader:
     def readinto(self, buf):
         done = 0
         while done < len(buf):
-            if self.at < self.stored:
-                got = self.file.readinto(memoryview(buf)[done:done + min(len(buf) - done, self.stored - self.at)])
+            file = self.file
+            if file is not None and self.at < self.stored:
+                got = file.readinto(memoryview(buf)[done:done + min(len(buf) - done, self.stored - self.at)])
                 if not got:
                     break
             else:

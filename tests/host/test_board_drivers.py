@@ -4,6 +4,7 @@ module: its journal verified as the approver would."""
 
 import ast
 import datetime
+import os
 import subprocess
 import sys
 import time
@@ -25,6 +26,7 @@ from boards.mcu.reader import FRESH_MS, CardReader
 from boards.mcu.watchdog import Watchdog
 from boards.rpi_pico import device as pico_device
 from boards.rpi_pico import pins as pico_pins
+from boards.sim.ramflash import RamFlash
 from firmware import cards, controller
 from firmware.controller import (
     BUZZ_ALARM,
@@ -591,6 +593,7 @@ class Bench:
         self.rtc_start = ticks.now - 250  # the DS3231 reads 2026-11-30T08:00:00.250Z now
         self.osf = 0
         self.watchdogs = []
+        self.ring = None  # a block device for the journal's write-ahead ring, if the board has its partition
         self.machine = self._machine(hard_irqs)
 
     def rtc_regs(self):
@@ -670,6 +673,15 @@ class Bench:
         micropython_module.heap_lock = lambda: locks.append(1)
         micropython_module.heap_unlock = lambda: locks.pop()
         monkeypatch.setitem(sys.modules, "micropython", micropython_module)
+        # The boards' raw flash partitions for the journal's ring (boards/<board>/journal_flash.py): the image's
+        # partition table has none unless a test gives the bench a chip as `ring`.
+        rp2 = types.ModuleType("rp2")
+        rp2.Flash = lambda start, len: self.ring
+        esp32 = types.ModuleType("esp32")
+        esp32.Partition = types.SimpleNamespace(TYPE_DATA=1,
+                                                find=lambda kind, label: [] if self.ring is None else [self.ring])
+        monkeypatch.setitem(sys.modules, "rp2", rp2)
+        monkeypatch.setitem(sys.modules, "esp32", esp32)
 
 
 class Script:
@@ -777,3 +789,32 @@ def test_a_board_whose_rtc_lost_its_time_does_not_start(ticks, shop, tmp_path, m
         pico_device.start(dict(CONFIG, board="rpi_pico"))
     assert bench.levels[pico_pins.GATE] == pico_pins.GATE_LOCKED
     assert not bench.handlers and not (tmp_path / "journal").exists()
+
+
+@pytest.mark.req("J-DURABLE", "J-EVERY")
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_board_with_the_ring_partition_journals_through_it(board, ticks, shop, tmp_path, monkeypatch):
+    device, pins = BOARDS[board]
+    bench = Bench(ticks, hard_irqs=board == "rpi_pico")
+    bench.install(monkeypatch)
+    bench.ring = RamFlash(128)
+    statvfs = os.statvfs
+    # The Pico's littlefs made on the first 896 KB of its storage only, leaving the ring's place free.
+    monkeypatch.setattr(os, "statvfs", lambda path: (4096, 4096, 224) + tuple(statvfs(path))[3:]
+                        if path == "/" else statvfs(path))
+    actions = (_press(bench, pins.SEANCE, 50) + _press(bench, pins.LOAD, 300) + _press(bench, pins.NO_MORE_BETS, 500)
+               + _press(bench, pins.DRAW, 700) + [(900, lambda: bench.set_level(pins.BEAM, 0)),
+                                                  (950, lambda: bench.set_level(pins.BEAM, 1))]
+               + _press(bench, pins.COUP_END, 1000))
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, actions, end=1500).sleep_ms)
+    with pytest.raises(KeyboardInterrupt):
+        device.start(dict(CONFIG, board=board))
+    assert bench.levels[pins.GATE] == pins.GATE_LOCKED
+    assert bench.ring.programs > 6  # every record went through the ring first
+    _, _, findings = check([tmp_path / "journal"], shop)
+    assert not [f for f in findings if f.id == "J-TAMPER"]
+    kinds = [r.fields[TYPE] for r in Reader(load_segments([tmp_path / "journal"]), shop)]
+    assert kinds[:6] == [controller.R_BOOT, controller.R_SEANCE, controller.R_LOAD, controller.R_NO_MORE_BETS,
+                         controller.R_RELEASE, controller.R_CARD] and controller.R_COUP_END in kinds
+    segments = load_segments([tmp_path / "journal"])
+    assert bench.ring.programs == len(kinds) + len(segments)  # one page program a record, and one a segment header
