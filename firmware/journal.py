@@ -236,6 +236,9 @@ class Journal:
         if self._stream:
             self._stream.close()
             self._stream = None
+        settle = getattr(self.storage, "settle", None)
+        if settle:
+            settle()  # firmware/ring.py: an orderly stop drains the ring into the files
 
     def reopen(self):
         """Go on appending after close(), as when a technician's command resumes a stopped shoe."""

@@ -196,13 +196,16 @@ class RingStorage:
         pass  # each write is durable already
 
     def close(self):
+        pass  # the appender's: a new segment's header needs no drain
+
+    def settle(self):
         """An orderly stop (a technician's, before pull-log): everything goes to the archive."""
         self.drain(0)
 
     def free(self):
         """What the archive can still take, less what waits in the ring; the ring's own room if smaller."""
         waiting = (self.pos - self.tail) % self.size_bytes * FRAME_SIZE // SLOT
-        room = (self.size_bytes - SECTOR) * FRAME_SIZE // SLOT - waiting
+        room = (self.size_bytes - 2 * SECTOR) * FRAME_SIZE // SLOT - waiting
         return min(self.archive.free() - waiting, room)
 
     # Writing the ring.
@@ -237,11 +240,12 @@ class RingStorage:
         self.room = self.pos % SECTOR != 0
 
     def _enter(self, sector):
-        """The write moves into sector: erased ahead of need, or erased now if it holds nothing undrained."""
+        """The write moves into sector: erased ahead of need, or erased now if it holds nothing undrained. The
+        sector before the oldest undrained one stays unwritten, so that the ring's ends never meet when full."""
+        if self.tail != self.pos and (self.tail // SECTOR - sector) % self.sectors < 2:
+            raise OSError(_ENOSPC)  # never over what the archive does not hold yet: the shoe faults and locks
         if self.erased:
             self.erased -= 1
-        elif self.tail // SECTOR == sector and self.tail != self.pos:
-            raise OSError(_ENOSPC)  # never over what the archive does not hold yet: the shoe faults and locks
         else:
             self._erase(sector)
             self.late_erases += 1

@@ -228,6 +228,43 @@ def test_a_full_archive_locks_the_shoe_and_the_ring_keeps_every_record():
     assert [r.seq for r in records] == list(range(1, shell.journal.seq + 1))
 
 
+@pytest.mark.req("J-DURABLE")
+def test_a_ring_the_archive_cannot_drain_faults_the_shoe_and_overwrites_nothing():
+    """Every drain fails (a broken archive that still reports room): as the ring fills, its room falls under the
+    reserve and the shoe refuses the next coup, locked with "journal flash nearly full", no sector holding an
+    undrained record erased; once the archive works again, no record is missing."""
+    flash = RamFlash(4)
+    archive = MemoryStorage()
+    archive.failing = True
+    board = SimBoard(RingStorage(flash, archive))
+    run(parse(SHOE), board)
+    journal = board.shell.journal
+    assert board.shell.ctl.alarm == FAULT_JOURNAL_FULL and not board.gate.is_open and not journal.broken
+    assert 30 < journal.seq < 400 and flash.erases <= 4  # each sector erased once: nothing undrained erased again
+    archive.failing = False
+    journal.close()
+    _, records = _records(archive.files)
+    assert [r.seq for r in records] == list(range(1, journal.seq + 1))
+
+
+@pytest.mark.req("J-DURABLE")
+def test_a_full_ring_refuses_the_write_rather_than_erase_an_undrained_entry():
+    ring = RingStorage(RamFlash(4), MemoryStorage())
+    ring.archive.failing = True
+    ring.create(1, bytes(range(181)))
+    stream = ring.appender(1)
+    written = 0
+    with pytest.raises(OSError) as refused:
+        while written < 1000:
+            stream.write(bytes([written % 256]) * fmt.FRAME_SIZE)
+            written += 1
+    assert refused.value.args[0] == 28 and 64 * 2 <= written < 64 * 3  # two sectors' worth: one kept as the gap
+    ring.archive.failing = False
+    ring.settle()
+    assert ring.archive.files[1] == bytes(range(181)) + b"".join(bytes([i % 256]) * fmt.FRAME_SIZE
+                                                                 for i in range(written))
+
+
 @pytest.mark.req("J-EVERY", "H-SIM")
 @pytest.mark.parametrize("scenario", sorted(p.name for p in SCENARIOS.glob("*.txt")))
 def test_the_ring_drains_the_very_journal_the_files_hold(scenario, tmp_path):
