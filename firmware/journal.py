@@ -191,6 +191,12 @@ class Journal:
     def free(self):
         return self.storage.free()
 
+    def tidy(self):
+        """Between coups: the storage's housekeeping, if it has any (firmware/ring.py drains and erases ahead)."""
+        tidy = getattr(self.storage, "tidy", None)
+        if tidy and not self.broken:
+            tidy()
+
     def _start(self, segment, ctl, previous_valid):
         if self._stream:
             self._stream.close()
@@ -240,6 +246,9 @@ class Journal:
         if self._stream:
             self._stream.close()
             self._stream = None
+        settle = getattr(self.storage, "settle", None)
+        if settle:
+            settle()  # firmware/ring.py: an orderly stop drains the ring into the files
 
     def reopen(self):
         """Go on appending after close(), as when a technician's command resumes a stopped shoe."""

@@ -49,9 +49,19 @@ class Shell:
     def handle(self, event, arg, now):
         try:
             self._handle(event, arg, now)
+            if not self.ctl.in_coup and self.ctl.deadline(now) < 0:
+                self._tidy()  # between coups, no release under way: the gate is shut
         except BaseException:
             self.gate.close()  # S-FAILSAFE: whatever went wrong, the gate is not left open
             raise
+
+    def _tidy(self):
+        """Flash housekeeping between coups only, so that no erase waits on a card. A drain the archive refuses leaves
+        the records in the ring: free() says so, and the shoe faults before a coup as when flash fills."""
+        try:
+            self.journal.tidy()
+        except OSError:
+            pass
 
     def decide(self, event, arg, now):
         """The controller's part alone: what a board runs right after its sensor interrupt. Allocates nothing."""
@@ -61,8 +71,8 @@ class Shell:
         if event == EV_SEANCE and arg == 0:
             arg = self.panel_seance  # the button's event carries one byte; the board's config says the rest
         journal = self.journal
-        if not journal.broken and (event == EV_SEANCE or journal.due()):
-            journal.rotate(self.ctl)  # segments per séance, and by size
+        if not journal.broken and (event == EV_SEANCE or journal.due() and not self.ctl.in_coup):
+            journal.rotate(self.ctl)  # segments per séance, and by size between coups
         if ((event == EV_NO_MORE_BETS or event == EV_LOAD) and self.ctl.alarm != FAULT_JOURNAL_FULL
                 and journal.free() < RESERVE_BYTES):
             event, arg = EV_FAULT, FAULT_JOURNAL_FULL  # never let flash fill silently

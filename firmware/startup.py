@@ -6,6 +6,7 @@ import json
 
 from firmware import identity
 from firmware.journal import Journal, Key
+from firmware.ring import RingStorage
 from firmware.shell import Shell
 from firmware.storage import FileStorage
 from firmware.version import development_identity
@@ -41,16 +42,19 @@ def check_firmware(board):
     return identity.release_identity(manifest), not wrong
 
 
-def open_journal(config, wall, key=None, firmware=None):
-    """The shoe's journal on its flash; a missing key file raises, and the shoe stays locked."""
-    return Journal(FileStorage(JOURNAL), key or read_key(), config["sabot"],
-                   firmware or development_identity(config["board"]), wall)
+def open_journal(config, wall, key=None, firmware=None, ring=None):
+    """The shoe's journal on its flash, through the write-ahead ring when the board has its partition (a block
+    device, firmware/ring.py); a missing key file raises, and the shoe stays locked."""
+    files = FileStorage(JOURNAL)
+    storage = files if ring is None else RingStorage(ring, files)
+    return Journal(storage, key or read_key(), config["sabot"], firmware or development_identity(config["board"]),
+                   wall)
 
 
-def make_shell(config, gate, indicator, buzzer, wall):
+def make_shell(config, gate, indicator, buzzer, wall, ring=None):
     """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot."""
     firmware, ok = check_firmware(config["board"])
-    shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware))
+    shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring))
     shell.firmware_ok = ok
     return shell
 

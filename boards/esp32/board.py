@@ -2,7 +2,7 @@
 by the scheduler, after a GC pause if one is under way): the hardware interlock in README.md drops the solenoid
 within microseconds of the beam breaking, whatever the software's delay."""
 
-from boards.esp32 import pins
+from boards.esp32 import journal_flash, pins
 from boards.mcu import service
 
 TYPE_CHECKING = False
@@ -15,7 +15,7 @@ def _attach(pin: "Pin", handler, trigger: int):
 
 
 def start(config):
-    service.start(config, pins, _attach)
+    service.start(config, pins, _attach, journal_flash.partition)
 
 
 def set_clock(year, month, day, hour, minute, second):

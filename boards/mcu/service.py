@@ -60,8 +60,9 @@ def _rtc(pins):
     return DS3231(I2C(pins.RTC_I2C, scl=Pin(pins.RTC_SCL), sda=Pin(pins.RTC_SDA), freq=_I2C_HZ))
 
 
-def start(config, pins, attach):
-    """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE)."""
+def start(config, pins, attach, ring_partition=None):
+    """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE). ring_partition
+    gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py)."""
     import micropython
     from machine import UART, WDT, Pin
 
@@ -79,7 +80,8 @@ def start(config, pins, attach):
         wall = WallClock(rtc, uptime)
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
-        shell = make_shell(config, gate, indicator, buzzer, wall)
+        ring = ring_partition() if ring_partition else None
+        shell = make_shell(config, gate, indicator, buzzer, wall, ring)
         shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large

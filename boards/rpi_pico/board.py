@@ -2,7 +2,7 @@
 the beam's handler shuts the gate within tens of microseconds of the edge, and allocates nothing."""
 
 from boards.mcu import service
-from boards.rpi_pico import pins
+from boards.rpi_pico import journal_flash, pins
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ def _attach(pin: "Pin", handler, trigger: int):
 
 
 def start(config):
-    service.start(config, pins, _attach)
+    service.start(config, pins, _attach, journal_flash.partition)
 
 
 def set_clock(year, month, day, hour, minute, second):

@@ -7,7 +7,7 @@ include("$(PORT_DIR)/boards/manifest.py")  # the port's own (its _boot.py mounts
 package("firmware", base_path="../..")
 module("boards/__init__.py", base_path="../..")
 package("boards/mcu", base_path="../..")
-package("boards/rpi_pico", files=("__init__.py", "board.py", "pins.py"), base_path="../..")
+package("boards/rpi_pico", files=("__init__.py", "board.py", "journal_flash.py", "pins.py"), base_path="../..")
 
 # A frozen boot.py and main.py run in place of any on the filesystem: the gate locked first, then the shoe.
 module("boot.py")

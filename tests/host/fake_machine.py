@@ -148,6 +148,7 @@ class Bench:
         self.rtc_start = ticks.now - 250  # the DS3231 reads 2026-11-30T08:00:00.250Z now
         self.osf = 0
         self.watchdogs = []
+        self.ring = None  # a block device for the journal's write-ahead ring, if the board has its partition
         self.machine = self._machine(hard_irqs)
 
     def rtc_regs(self):
@@ -235,6 +236,15 @@ class Bench:
         micropython_module.heap_lock = lambda: locks.append(1)
         micropython_module.heap_unlock = lambda: locks.pop()
         monkeypatch.setitem(sys.modules, "micropython", micropython_module)
+        # The boards' raw flash partitions for the journal's ring (boards/<board>/journal_flash.py): the image's
+        # partition table has none unless a test gives the bench a chip as `ring`.
+        rp2 = types.ModuleType("rp2")
+        rp2.Flash = lambda start, len: self.ring
+        esp32 = types.ModuleType("esp32")
+        esp32.Partition = types.SimpleNamespace(TYPE_DATA=1,
+                                                find=lambda kind, label: [] if self.ring is None else [self.ring])
+        monkeypatch.setitem(sys.modules, "rp2", rp2)
+        monkeypatch.setitem(sys.modules, "esp32", esp32)
 
 
 class Script:

@@ -2,6 +2,7 @@
 boards/esp32/board.py) on a fake machine module: it comes up, deals, stops with the gate locked, and its journal
 verifies as the approver would check it."""
 
+import os
 import time
 
 import pytest
@@ -10,6 +11,7 @@ from boards.esp32 import board as esp32_device
 from boards.esp32 import pins as esp32_pins
 from boards.rpi_pico import board as pico_device
 from boards.rpi_pico import pins as pico_pins
+from boards.sim.ramflash import RamFlash
 from firmware import cards
 from firmware import records as rec
 from sabot.journalfile import CARD, CODE, DISPOSITION, TYPE, Reader, load_segments
@@ -87,3 +89,30 @@ def test_a_board_whose_rtc_lost_its_time_does_not_start(ticks, shop, tmp_path, m
         device.start(dict(CONFIG, board="rpi_pico"))
     assert bench.levels[pins.GATE] == pins.GATE_LOCKED
     assert not bench.handlers and not (tmp_path / "journal").exists()
+
+
+@pytest.mark.req("J-DURABLE", "J-EVERY")
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_board_with_the_ring_partition_journals_through_it(board, ticks, shop, tmp_path, monkeypatch):
+    device, pins, bench = on_bench(board, ticks, monkeypatch)
+    bench.ring = RamFlash(128)
+    statvfs = os.statvfs
+    # The Pico's littlefs made on the first 896 KB of its storage only, leaving the ring's place free.
+    monkeypatch.setattr(os, "statvfs", lambda path: (4096, 4096, 224) + tuple(statvfs(path))[3:]
+                        if path == "/" else statvfs(path))
+    actions = (bench.press(pins.SEANCE, 50) + bench.press(pins.LOAD, 300) + bench.press(pins.NO_MORE_BETS, 500)
+               + bench.press(pins.DRAW, 700) + [(900, lambda: bench.set_level(pins.BEAM, 0)),
+                                                (950, lambda: bench.set_level(pins.BEAM, 1))]
+               + bench.press(pins.COUP_END, 1000))
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, actions, end=1500).sleep_ms)
+    with pytest.raises(KeyboardInterrupt):
+        device.start(dict(CONFIG, board=board))
+    assert bench.levels[pins.GATE] == pins.GATE_LOCKED
+    assert bench.ring.programs > 6  # every record went through the ring first
+    _, _, findings = check([tmp_path / "journal"], shop)
+    assert not [f for f in findings if f.id == "J-TAMPER"]
+    kinds = [r.fields[TYPE] for r in Reader(load_segments([tmp_path / "journal"]), shop)]
+    assert kinds[:6] == [rec.R_BOOT, rec.R_SEANCE, rec.R_LOAD, rec.R_NO_MORE_BETS, rec.R_RELEASE, rec.R_CARD]
+    assert rec.R_COUP_END in kinds
+    segments = load_segments([tmp_path / "journal"])
+    assert bench.ring.programs == len(kinds) + len(segments)  # one page program a record, and one a segment header

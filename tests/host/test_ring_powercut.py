@@ -1,0 +1,299 @@
+"""J-DURABLE through the journal's write-ahead ring (firmware/ring.py): a whole chemin de fer shoe on a ring of 8
+sectors (it wraps round), drained into an archive that tears the write under way, and the power cut at every
+program and erase of the ring and at every write of a drain, before each and half-way through it. After each cut a
+fresh board recovers, stops in order (the ring drained whole), and the archive must hold every durable record byte
+for byte, verify intact, and report a release whose outcome is unknown. The same sweep on the VM, with littlefs as
+the archive: tests/vm/ring_powercut.py (test_ring_powercut_vm.py).
+"""
+
+import struct
+from pathlib import Path
+
+import pytest
+
+from boards.sim.board import SimBoard
+from boards.sim.flash import MemoryStorage, PowerCut
+from boards.sim.ramflash import RamFlash
+from boards.sim.runner import run
+from boards.sim.scenario import parse
+from firmware import journal as fmt
+from firmware import ring as layout
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.records import FAULT_JOURNAL_FULL, R_BOOT, R_RECOVERY, R_RELEASE
+from firmware.ring import RingStorage
+from firmware.storage import FileStorage
+from sabot.journalfile import CONDITION, TYPE, Reader, Segment
+from sabot.rules import Rules
+from tests.conftest import SCENARIOS
+
+SHOE = (SCENARIOS / "full_shoe_chemin_de_fer.txt").read_text()
+SECTORS = 8  # 32 KB: a shoe's 52 KB of entries go round it more than once
+SEGMENT_RECORDS = 32  # headers through the ring too, a few dozen times a shoe
+POWER_BACK_MS = 1000
+
+
+class Logged:
+    """Every ring program and erase and every archive create and write, in the order they happened."""
+
+    def __init__(self):
+        self.ops = []
+
+    def program(self, block, offset, buf):
+        self.ops.append(("program", block * layout.SECTOR + offset, bytes(buf)))
+
+    def erase(self, block, size):
+        self.ops.append(("erase", block * layout.SECTOR, size))
+
+
+class Archive(MemoryStorage):
+    """A torn-write archive whose creates and writes go into the shared log."""
+
+    def __init__(self, log):
+        super().__init__()
+        self.log = log
+
+    def create(self, segment, header):
+        super().create(segment, header)
+        self.log.ops.append(("create", segment, bytes(header)))
+
+    def appender(self, segment):
+        stream = super().appender(segment)
+        write = stream.write
+
+        def logged(data):
+            write(data)
+            self.log.ops.append(("write", segment, bytes(data)))
+            return len(data)
+
+        stream.write = logged
+        return stream
+
+
+def _seq(frame):
+    return struct.unpack_from("<I", frame, fmt.SEQ_AT)[0]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    log = Logged()
+    flash = RamFlash(SECTORS)
+    flash.log = log
+    board = SimBoard(RingStorage(flash, Archive(log)), segment_records=SEGMENT_RECORDS)
+    run(parse(SHOE), board)
+    written = board.shell.journal.seq
+    board.close()  # an orderly stop: the last drain, in the sweep too
+    frames = {}
+    for op in log.ops:
+        if op[0] == "program" and op[2][3:6] != b"\0\0\0":
+            frame = op[2][layout.KEY:layout.KEY + fmt.FRAME_SIZE]
+            frames[_seq(frame)] = frame
+    return log.ops, frames, board.clock.now, written
+
+
+class Image:
+    """The ring and the archive as the ops so far left them."""
+
+    def __init__(self):
+        self.ring = bytearray(b"\xff" * SECTORS * layout.SECTOR)
+        self.files = {}
+
+    def apply(self, op, part=None):
+        kind, where, data = op
+        if kind == "program":
+            data = data if part is None else data[:part]
+            self.ring[where:where + len(data)] = data
+        elif kind == "erase":
+            size = data if part is None else part
+            self.ring[where:where + size] = b"\xff" * size
+        elif kind == "create":
+            if part is None:
+                self.files[where] = bytearray(data)
+        else:
+            self.files[where] += data if part is None else data[:part]
+
+    def copy(self):
+        image = Image()
+        image.ring[:] = self.ring
+        image.files = {n: bytearray(d) for n, d in self.files.items()}
+        return image
+
+
+def _power_on(image, now):
+    """A fresh board on the image, then an orderly stop: what the archive holds after it."""
+    flash = RamFlash(SECTORS)
+    flash.data[:] = image.ring
+    archive = MemoryStorage()
+    archive.files = image.files
+    board = SimBoard(RingStorage(flash, archive), segment_records=SEGMENT_RECORDS)
+    board.clock.now = now + POWER_BACK_MS
+    board.power_on()
+    broken = board.shell.journal.broken
+    board.close()
+    return broken, archive.files
+
+
+def _records(files):
+    reader = Reader([], DEVELOPMENT_KEY)
+    records = []
+    for n, data in sorted(files.items()):
+        records += list(reader.read(Segment(Path("%08d.sbj" % n), bytes(data))))
+    reader.finish()
+    return reader, records
+
+
+def _durable(op, durable, last_type):
+    """The last seq whose frame is whole in the ring once op is done, and its record type."""
+    if op[0] == "program" and op[2][3:6] != b"\0\0\0":
+        frame = op[2][layout.KEY:layout.KEY + fmt.FRAME_SIZE]
+        return _seq(frame), frame[fmt.BODY_AT]
+    return durable, last_type
+
+
+@pytest.mark.req("J-DURABLE", "J-EVERY", "J-TAMPER")
+def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_record(reference):
+    ops, frames, now, written = reference
+    image = Image()
+    durable, last_type = 0, None
+    cuts = uncertain = failures = 0
+    kinds = {"program": 0, "erase": 0, "create": 0, "write": 0}
+    for op in ops:
+        kinds[op[0]] += 1
+        size = op[2] if op[0] == "erase" else len(op[2])
+        for part in (0, size // 2) if op[0] != "create" else (0,):
+            cut = image.copy()
+            if part:
+                cut.apply(op, part)
+            broken, files = _power_on(cut, now)
+            reader, records = _records(files)
+            assert not broken
+            assert not [f.message for f in reader.findings if f.id == "J-TAMPER"]
+            assert reader.torn == 0
+            by_seq = {r.seq: r for r in records}
+            assert set(range(1, durable + 1)) <= set(by_seq)  # no durable record lost, each as written
+            assert all(bytes(r.segment.data[r.offset:r.offset + fmt.FRAME_SIZE]) == frames[r.seq]
+                       for r in records if r.seq <= durable)
+            tail = [r.fields[TYPE] for r in records if r.seq > durable]
+            released = last_type == R_RELEASE
+            want = [R_BOOT, R_RECOVERY] if released else [R_BOOT]
+            if tail != want or released != (records[-1].fields[CONDITION] != 0):
+                failures += 1
+            rules = Rules()
+            for r in records:
+                rules.feed(r.fields)
+            assert any(f.id == "J-DURABLE" for f in rules.findings) == released  # said so, never hidden
+            uncertain += released
+            cuts += 1
+        image.apply(op)
+        durable, last_type = _durable(op, durable, last_type)
+    print("\nring power cuts: %d checked over %d ring programs, %d ring erases, %d archive creates and %d archive "
+          "writes (drains) of a shoe of %d records; %d failures, %d releases reported uncertain" % (
+              cuts, kinds["program"], kinds["erase"], kinds["create"], kinds["write"], written, failures, uncertain))
+    assert failures == 0
+    assert durable == written and kinds["erase"] > SECTORS  # the ring went round
+    assert kinds["write"] == written and uncertain > 300  # every record drained, one write each
+
+
+def test_the_rebuilt_image_is_what_a_live_cut_leaves(reference):
+    """The replay above stands for real cuts: the chip cut for real at sample ops leaves the same ring."""
+    ops, _, _, _ = reference
+    ring_ops = [i for i, op in enumerate(ops) if op[0] in ("program", "erase")]
+    for n in ring_ops[::97]:
+        flash = RamFlash(SECTORS)
+        flash.cut_at = ring_ops.index(n)
+        log = Logged()
+        flash.log = log
+        board = SimBoard(RingStorage(flash, Archive(log)), segment_records=SEGMENT_RECORDS)
+        with pytest.raises(PowerCut):
+            run(parse(SHOE), board)
+        assert not board.gate.is_open  # S-FAILSAFE: the cut went through the shell's lock
+        image = Image()
+        for op in ops[:n]:
+            image.apply(op)
+        assert log.ops == ops[:n] and flash.data == image.ring
+
+
+@pytest.mark.req("J-DURABLE")
+def test_a_full_archive_locks_the_shoe_and_the_ring_keeps_every_record():
+    """The archive refuses the drains: the ring holds them, never erased, until the shoe faults before a coup."""
+    flash = RamFlash(16)
+    archive = MemoryStorage(capacity=12000)
+    board = SimBoard(RingStorage(flash, archive))
+    run(parse(SHOE), board)
+    shell = board.shell
+    assert shell.ctl.alarm == FAULT_JOURNAL_FULL and not board.gate.is_open
+    assert sum(1 for _ in shell.journal.storage._undrained()) > 0
+    archive.capacity = 1 << 20  # the technician makes room: everything the ring held reaches the archive
+    board.close()
+    _, records = _records(archive.files)
+    assert [r.seq for r in records] == list(range(1, shell.journal.seq + 1))
+
+
+@pytest.mark.req("J-DURABLE")
+def test_a_ring_the_archive_cannot_drain_faults_the_shoe_and_overwrites_nothing():
+    """Every drain fails (a broken archive that still reports room): as the ring fills, its room falls under the
+    reserve and the shoe refuses the next coup, locked with "journal flash nearly full", no sector holding an
+    undrained record erased; once the archive works again, no record is missing."""
+    flash = RamFlash(4)
+    archive = MemoryStorage()
+    archive.failing = True
+    board = SimBoard(RingStorage(flash, archive))
+    run(parse(SHOE), board)
+    journal = board.shell.journal
+    assert board.shell.ctl.alarm == FAULT_JOURNAL_FULL and not board.gate.is_open and not journal.broken
+    assert 30 < journal.seq < 400 and flash.erases <= 4  # each sector erased once: nothing undrained erased again
+    archive.failing = False
+    journal.close()
+    _, records = _records(archive.files)
+    assert [r.seq for r in records] == list(range(1, journal.seq + 1))
+
+
+@pytest.mark.req("J-DURABLE")
+def test_a_full_ring_refuses_the_write_rather_than_erase_an_undrained_entry():
+    ring = RingStorage(RamFlash(4), MemoryStorage())
+    ring.archive.failing = True
+    ring.create(1, bytes(range(181)))
+    stream = ring.appender(1)
+    written = 0
+    with pytest.raises(OSError) as refused:
+        while written < 1000:
+            stream.write(bytes([written % 256]) * fmt.FRAME_SIZE)
+            written += 1
+    assert refused.value.args[0] == 28 and 64 * 2 <= written < 64 * 3  # two sectors' worth: one kept as the gap
+    ring.archive.failing = False
+    ring.settle()
+    assert ring.archive.files[1] == bytes(range(181)) + b"".join(bytes([i % 256]) * fmt.FRAME_SIZE
+                                                                 for i in range(written))
+
+
+@pytest.mark.req("J-EVERY", "H-SIM")
+@pytest.mark.parametrize("scenario", sorted(p.name for p in SCENARIOS.glob("*.txt")))
+def test_the_ring_drains_the_very_journal_the_files_hold(scenario, tmp_path):
+    """Through the ring or straight into files, a scenario's segments are the same bytes: `log verify`, `show`,
+    export and the report read them as before."""
+    steps = parse((SCENARIOS / scenario).read_text())
+    direct = SimBoard(FileStorage(str(tmp_path / "files")))
+    run(steps, direct)
+    direct.close()
+    archive = MemoryStorage()
+    ringed = SimBoard(RingStorage(RamFlash(SECTORS), archive))
+    run(steps, ringed)
+    ringed.close()
+    files = sorted((tmp_path / "files").iterdir())
+    assert [int(p.stem) for p in files] == sorted(archive.files)
+    assert all(p.read_bytes() == archive.files[int(p.stem)] for p in files)
+
+
+def test_recovery_reads_the_ring_not_the_journal():
+    """Boot work is bounded by the ring's size: a journal twice as long reads the same ring entries at power-up."""
+    reads = []
+    for shoes in (1, 2):
+        archive = MemoryStorage(1 << 22)
+        flash = RamFlash(SECTORS)
+        board = SimBoard(RingStorage(flash, archive))
+        text = "\n".join(SHOE.replace("seance table=3", "seance table=%d" % (3 + i)) for i in range(shoes))
+        run(parse(text), board)
+        before = flash.reads
+        board.power_cut()
+        RingStorage(flash, archive)
+        reads.append(flash.reads - before)
+    assert reads[0] > 0 and reads[1] <= reads[0] * 1.2
