@@ -8,6 +8,7 @@ import sys
 from sabot import firmware
 from sabot import report as report_command
 from sabot.device import deploy, pull_log, seance_command, vboard
+from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.simulate import simulate
 from sabot.verify import verify
@@ -71,7 +72,11 @@ def main(argv=None):
     seance.add_argument("--by", type=int, default=0, help="the number of the employee who assigns it (open)")
     report_command.add_arguments(commands.add_parser(
         "report", help="the approver's report: one self-contained HTML file (docs/report.md)"))
+    fleet_command.add_arguments(commands.add_parser(
+        "fleet", help="a casino's or a country's journals together: ingest, export, check, report (docs/fleet.md)"))
     args = parser.parse_args(argv)
+    if args.command == "fleet":
+        return fleet_command.main(args)
     if args.command == "report":
         return report_command.main(args)
     if args.command == "seance":
