@@ -9,7 +9,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from sabot.fleet import synth
+from sabot.fleet import ingest, store, synth
+from sabot.journalfile import load_segments
+from sabot.verify import read_key
 from tests.core.req import covers
 
 SABOT = str(Path(sys.executable).parent / "sabot")
@@ -123,3 +125,20 @@ def test_export_writes_partitions_by_casino_and_month_and_a_missing_one_is_refus
     run = sabot("check", "--parquet", out)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     assert "partition missing" in run.stderr and "month=2026-02" in run.stderr
+
+
+@covers("F-INGEST")
+def test_a_journal_that_fails_midway_through_its_transaction_leaves_nothing_of_it(journals, tmp_path, monkeypatch):
+    """The sabot always at table 1 has a finding of its own verification (S-IDENT), written after its records in
+    the same transaction: made to fail there, none of its records stays."""
+    folders, casino = journals
+    db = tmp_path / "casino.duckdb"
+    assert sabot("ingest", folders[1], "--db", db, "--casino", casino).returncode == 0
+    before = counts(db)
+    con = store.open_database(db)
+    monkeypatch.setattr(ingest, "ARTICLES", {})
+    segments = load_segments([folders[0]])
+    with pytest.raises(KeyError):
+        ingest.ingest_journal(con, casino, segments, read_key(None))
+    con.close()
+    assert counts(db) == before
