@@ -99,18 +99,23 @@ def ingest_journal(con, casino, segments, key):
     stored = {number: rest for number, *rest in con.execute(
         "SELECT segment, bytes, sha256, last_seq FROM segments WHERE casino = ? AND sabot = ?",
         [casino, sabot]).fetchall()}
-    rows, entries = [], []
+    columns = {name: [] for name in ("segment",) + _ROW_COLUMNS}  # built by column: no tuple a record
+    entries = []
     for segment, found in zip(segments, per_segment):
         new, entry = _new_rows(stored.get(segment.number), casino, segment, found)
         if entry:
-            rows += [(sabot, segment.number) + row for row in new]
             entries.append(entry)
+            columns["segment"] += [segment.number] * len(new)
+            for name, values in zip(_ROW_COLUMNS, zip(*new)):
+                columns[name] += values
     if not entries:
         return 0, findings
+    added = len(columns["seq"])
     con.execute("BEGIN")
     try:
-        if rows:
-            con.register("batch", _table(("sabot", "segment") + _ROW_COLUMNS, rows))
+        if added:
+            columns["sabot"] = [sabot] * added
+            con.register("batch", pa.table(columns))
             con.execute(_INSERT, {"casino": casino})
             con.unregister("batch")
         grown = [e[2] for e in entries if e[2] in stored]
@@ -131,7 +136,7 @@ def ingest_journal(con, casino, segments, key):
     except BaseException:
         con.execute("ROLLBACK")
         raise
-    return len(rows), findings
+    return added, findings
 
 
 def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr):
