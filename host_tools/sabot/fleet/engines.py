@@ -104,11 +104,11 @@ def local_session(cores=2):
     if "PYSPARK_GATEWAY_PORT" not in os.environ:
         builder = builder.master("local[%d]" % cores)
     session = (builder.appName("sabot-fleet")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", str(2 * cores))
-            .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
-            .config("spark.sql.session.timeZone", "UTC")
-            .getOrCreate())
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", str(2 * cores))
+               .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
+               .config("spark.sql.session.timeZone", "UTC")
+               .getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     return session

@@ -194,6 +194,7 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
     if anomalies:
         planted = {"same_table": [first, 1, 1], "missing": [first, 2], "biased": [second, 1],
                    "repeat_across": [[last, 2, 3], [first, 3, 1]], "repeat_same": [[second, 3, 2], [second, 3, 1]]}
+    repeats = [planted["repeat_across"], planted["repeat_same"]] if planted else []
     shoes = {}  # (casino, sabot, taille) -> its cards, for the planted repeats
     plan = {"seed": seed, "days": days, "coups": coups, "start_ms": START_MS, "planted": planted, "casinos": {}}
     for name, tables, count in casinos:
@@ -208,11 +209,12 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
             for taille, (day, table) in enumerate(seances, 1):
                 deal_rng = random.Random("%d/%s/%d/%d" % (seed, name, sabot, taille))
                 cards = shuffled(deal_rng)
-                for later, earlier in (planted.get("repeat_across"), planted.get("repeat_same")) if planted else ():
-                    if later == [name, sabot, taille]:
+                here = [name, sabot, taille]
+                for later, earlier in repeats:  # each earlier taille is written before its repeat
+                    if here == earlier:
+                        shoes[tuple(here)] = list(cards)
+                    if here == later:
                         cards = list(shoes[tuple(earlier)])
-                if planted and [name, sabot, taille] in (planted["repeat_across"][1], planted["repeat_same"][1]):
-                    shoes[(name, sabot, taille)] = list(cards)
                 shoe.open_seance(START_MS + day * DAY_MS + _EVENING_MS + table * 60_000, table,
                                  1000 + rng.randrange(50))
                 shoe.deal(cards, None if biased else coups, deal_rng, stacked=biased)
