@@ -1,6 +1,7 @@
 """`sabot fleet ingest` and `export` as a casino runs them: idempotent, a journal that fails verification refused
 with its finding and nothing of it written, bad input one line and exit 2 with the database unchanged (F-INGEST)."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -120,7 +121,11 @@ def test_export_writes_partitions_by_casino_and_month_and_a_missing_one_is_refus
     assert months == ["month=2026-01", "month=2026-02"]
     assert sabot("export", "--db", db, "--parquet", out).returncode == 2  # never over an export without --force
     checked = sabot("check", "--parquet", out, "--json")
-    assert checked.returncode in (0, 1), checked.stderr
+    assert checked.returncode == 1, checked.stderr  # the planted anomalies of the first casino
+    result = json.loads(checked.stdout)
+    assert {f["id"] for f in result["findings"]} >= {"F-ASSIGN", "F-INVENTORY"}
+    assert [(s["casino"], s["sabot"]) for s in result["inventory"]] == [
+        (casino, int(f.name.split("-")[1])) for f in folders]  # the carnet: every sabot
     shutil.rmtree(out / "records" / ("casino=%s" % casino) / "month=2026-02")
     run = sabot("check", "--parquet", out)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1

@@ -92,13 +92,16 @@ def main(args, out=sys.stdout, err=sys.stderr):
             found = checks.run(engine, {"same_table": args.same_table, "silent_days": args.silent_days,
                                         "window": args.window, "max_burns": args.max_burns,
                                         "alarm": args.false_alarm})
+            carnet = [dict(shoe, casino=casino, sabot=number) for (casino, number), shoe in sorted(
+                checks.inventory(engine).items())] if args.json else None
         finally:
             engine.close()
     except (Unusable, FileExistsError, OSError) as e:
         print("%s: error: %s" % (name, e), file=err)
         return 2
     if args.json:
-        json.dump({"ok": not found, "engine": args.engine, "findings": found}, out, ensure_ascii=False)
+        json.dump({"ok": not found, "engine": args.engine, "findings": found, "inventory": carnet}, out,
+                  ensure_ascii=False)
         out.write("\n")
     else:
         for f in found:
