@@ -20,8 +20,8 @@ from sabot.verify import firmware_name, journals_of, read_key
 
 RECEIPT = "receipt"  # the file issue 13 adds beside a journal's segments
 _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "
-           "strftime(make_timestamp((time_ms + 1577836800000) * 1000), '%Y-%m'), seance, taille, coup, position, "
-           "card, disposition, condition, code FROM batch")
+           "strftime(make_timestamp((time_ms + %d) * 1000), '%%Y-%%m'), seance, taille, coup, position, "
+           "card, disposition, condition, code FROM batch" % schema.EPOCH_MS)
 _ROW_COLUMNS = ("seq", "type", "time_ms", "seance", "taille", "coup", "position", "card", "disposition",
                 "condition", "code")  # a reader's row (sabot.journalfile)
 
@@ -54,7 +54,7 @@ def verified(segments, key):
         per_segment.append(rows)
     reader.finish()
     findings = sorted(reader.findings + rules.findings, key=lambda f: f.seq)
-    findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]
+    findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]  # verify's default
     return per_segment, findings
 
 

@@ -20,8 +20,10 @@ from firmware.controller import (  # the record types and dispositions (docs/jou
     R_STAND,
     STOP_CARD,
 )
+from firmware.journal import EPOCH_2020
 from sabot.fleet.stats import FALSE_ALARM
 
+EPOCH_MS = EPOCH_2020 * 1000  # a record's time_ms counts from 2020-01-01 UTC
 SCHEMA_VERSION = 1  # a database of a newer version is refused, never rewritten
 TYPES = {"card": R_CARD, "seance": R_SEANCE, "load": R_LOAD, "result": R_RESULT}
 VIEWS = ("seances", "tailles", "cards", "coups", "shoes")  # in dependency order
