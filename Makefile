@@ -39,13 +39,15 @@ $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c fi
 
 # Debian packages some targets need (as root; CI runs it): Chromium renders the approver's report in its test,
 # valgrind counts the benchmarks' instructions, OpenSSL's and libdeflate's headers build the verifier's C core,
-# Node runs the 32-bit MicroPython VM (npm installs it).
+# Node runs the 32-bit MicroPython VM (npm installs it), a Java runtime runs Spark for `sabot fleet check --engine
+# spark` (docs/fleet.md).
 system-deps:
 	@command -v chromium >/dev/null && command -v valgrind >/dev/null && test -f /usr/include/openssl/sha.h \
 		&& test -f /usr/include/libdeflate.h || (apt-get update -q && apt-get install -y -q chromium \
 		fonts-dejavu-core valgrind gcc libssl-dev libdeflate-dev)
 	@command -v node >/dev/null && command -v npm >/dev/null || (apt-get update -q && apt-get install -y -q \
 		nodejs npm)
+	@command -v java >/dev/null || (apt-get update -q && apt-get install -y -q default-jre-headless)
 
 sim: $(SETUP)
 	$(BIN)/sabot sim $(SCENARIO)

@@ -6,6 +6,7 @@ import secrets
 import sys
 
 from sabot import firmware
+from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.report import cli as report_command
 from sabot.shoe_link import deploy, pull_log, seance_command, vboard
@@ -75,9 +76,13 @@ def main(argv=None):
         "report", help="the approver's report: one self-contained HTML file (docs/report.md)"))
     web_command.add_arguments(commands.add_parser(
         "web", help="the shoe in a web page: the firmware on MicroPython's WebAssembly port (docs/web.md)"))
+    fleet_command.add_arguments(commands.add_parser(
+        "fleet", help="a casino's or a country's journals together: ingest, export, check, report (docs/fleet.md)"))
     args = parser.parse_args(argv)
     if args.command == "web":
         return web_command.main(args)
+    if args.command == "fleet":
+        return fleet_command.main(args)
     if args.command == "report":
         return report_command.main(args)
     if args.command == "seance":

@@ -1,0 +1,112 @@
+"""`sabot fleet check`: the checks across shoes that no single journal can show, each a SQL file both engines run
+(sql/check_*.sql), its rows turned here into findings in French, each with its requirement ID, its article and
+the casinos, sabots and séances concerned. The results' counts come from SQL; their exact binomial tests from
+sabot.fleet.stats, on the same integers whichever engine counted them."""
+
+from datetime import UTC, datetime, timedelta
+
+from sabot.fleet import schema, stats, store
+
+ARTICLES = {"F-ASSIGN": "Article 58", "F-INVENTORY": "Article 58", "F-RESULTS": "Article 59",
+            "F-REPEAT": "Article 58", "F-DEAL": "Article 58"}
+DEFAULTS = schema.DEFAULTS
+_EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
+_WHO = {"banque": "la banque gagnante", "ponte": "le ponte gagnant", "egalite": "égalité"}
+
+
+def day(ms):
+    """A record's time (ms since 2020-01-01 UTC) as its date."""
+    return (_EPOCH + timedelta(milliseconds=ms)).strftime("%Y-%m-%d")
+
+
+def statement(name, **values):
+    return schema.sql(name).format(**store.params(), **values)
+
+
+def finding(rid, casino, where, message):
+    """where: [(casino, sabot, séance or None)] concerned, the finding's own first."""
+    return {"id": rid, "article": ARTICLES[rid], "casino": casino,
+            "where": [{"casino": c, "sabot": s, "seance": n} for c, s, n in where], "message": message}
+
+
+def assignment(engine, same_table):
+    return [finding("F-ASSIGN", casino, [(casino, sabot, first)],
+                    "sabot %d affecté à la table %d lors de %d séances consécutives (séances %d à %d, du %s au %s)" % (
+                        sabot, table, seances, first, last, day(first_ms), day(last_ms)))
+            for casino, sabot, table, seances, first, last, first_ms, last_ms in engine.query(
+                statement("check_assignment", same_table=int(same_table)))]
+
+
+def silent(engine, silent_days):
+    return [finding("F-INVENTORY", casino, [(casino, sabot, last_seance)],
+                    "sabot %d muet depuis le %s : aucun enregistrement depuis %.1f jours, quand le casino en a "
+                    "jusqu'au %s (%d séance(s), la dernière n° %d)" % (
+                        sabot, day(last_ms), (casino_ms - last_ms) / 86_400_000, day(casino_ms), seances,
+                        last_seance))
+            for casino, sabot, last_ms, casino_ms, last_seance, seances in engine.query(
+                statement("check_silent", silent_ms=int(silent_days * 86_400_000)))]
+
+
+def results(engine, alarm):
+    """Per sabot and per table, one Bonferroni family over the whole fleet."""
+    groups = {}
+    for casino, sabot, coups, banque, ponte, egalite in engine.query(statement(
+            "check_results_sabot", chemin_de_fer=0)):
+        groups[("sabot", casino, sabot)] = {"coups": coups, "banque": banque, "ponte": ponte, "egalite": egalite}
+    for casino, table, coups, banque, ponte, egalite in engine.query(statement(
+            "check_results_table", chemin_de_fer=0)):
+        groups[("table", casino, table)] = {"coups": coups, "banque": banque, "ponte": ponte, "egalite": egalite}
+    limit = stats.threshold(len(groups) * len(stats.OUTCOMES), alarm)
+    found = []
+    for (kind, casino, number), outcome, coups, count, expected, p in stats.outlying(groups, alarm):
+        found.append(finding("F-RESULTS", casino, [(casino, number if kind == "sabot" else None, None)],
+                             "%s %d : %d coups, %s %d fois pour %.1f attendues (p = %.2g, sous le seuil %.2g du "
+                             "taux de fausse alerte %g sur la flotte)" % (
+                                 kind, number, coups, _WHO[outcome], count, expected, p, limit, alarm)))
+    return found
+
+
+def repeats(engine, window):
+    window = int(window)
+    return [finding("F-REPEAT", casino, [(casino, sabot, seance), (first_casino, first_sabot, first_seance)],
+                    "taille %d (séance %d) du sabot %d : %d cartes à la suite dans l'ordre de la taille %d "
+                    "(séance %d) du sabot %d du casino %s, dès sa carte %d" % (
+                        taille, seance, sabot, windows + window - 1, first_taille, first_seance, first_sabot,
+                        first_casino, at))
+            for (casino, sabot, taille, seance, first_casino, first_sabot, first_taille, first_seance, windows, at,
+                 _first_at) in engine.query(statement("check_repeats", window=window, following=window - 1))]
+
+
+def deal(engine, max_burns):
+    found = [finding("F-DEAL", casino, [(casino, sabot, seance)],
+                     "taille %d (séance %d) du sabot %d : %d coup(s) hors des %d à %d cartes du jeu (de %d à %d "
+                     "cartes), dès le coup %d" % (taille, seance, sabot, coups, low, high, fewest, most, first))
+             for casino, sabot, taille, seance, coups, first, fewest, most, low, high in engine.query(
+                 statement("check_coup_cards"))]
+    found += [finding("F-DEAL", casino, [(casino, sabot, seance)],
+                      "taille %d (séance %d) du sabot %d : %d cartes brûlées, plus de %d (%d distribuées)" % (
+                          taille, seance, sabot, burned, int(max_burns), dealt))
+              for casino, sabot, taille, seance, burned, dealt in engine.query(
+                  statement("check_burns", max_burns=int(max_burns)))]
+    return found
+
+
+def run(engine, options=None):
+    """Every check's findings, sorted: the same list from DuckDB and from Spark on the same files."""
+    o = dict(DEFAULTS, **(options or {}))
+    found = (assignment(engine, o["same_table"]) + silent(engine, o["silent_days"]) + results(engine, o["alarm"])
+             + repeats(engine, o["window"]) + deal(engine, o["max_burns"]))
+    return sorted(found, key=lambda f: (f["id"], f["casino"], f["message"]))
+
+
+def inventory(engine):
+    """The carnet de prises en charge: {(casino, sabot): row} with its tables {table: séances}."""
+    shoes = {}
+    for row in engine.query(statement("inventory")):
+        (casino, sabot, records, first_ms, last_ms, seances, first_seance, last_seance, first_seance_ms,
+         last_seance_ms, tables) = row
+        shoes[(casino, sabot)] = {"records": records, "first_ms": first_ms, "last_ms": last_ms, "seances": seances,
+                                  "first_seance": first_seance, "last_seance": last_seance, "tables": {}}
+    for casino, sabot, table, seances in engine.query(statement("inventory_tables")):
+        shoes[(casino, sabot)]["tables"][table] = seances
+    return shoes

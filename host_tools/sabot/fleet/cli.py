@@ -1,0 +1,110 @@
+"""`sabot fleet ingest|export|check|report|synth`: the arguments and what each runs (docs/fleet.md). Errors: one
+line and exit 2; check exits 1 when it finds something."""
+
+import json
+import sys
+
+from sabot.fleet import schema, stats
+
+DEFAULTS = schema.DEFAULTS
+
+
+def add_arguments(parser):
+    actions = parser.add_subparsers(dest="action", required=True)
+    load = actions.add_parser("ingest", help="verified journals into the fleet database (DuckDB), idempotent")
+    load.add_argument("paths", nargs="+", metavar="JOURNAL", help="journal folders (one a sabot) or segment files")
+    load.add_argument("--db", required=True, help="the fleet database file (made when it does not exist)")
+    load.add_argument("--casino", required=True, help="the casino the journals come from, as the regulator names it")
+    load.add_argument("--keys", help="folder of the shoes' keys, sabot-NNNN.key; without it, the development key")
+    out = actions.add_parser("export", help="the database's tables as Parquet, by casino and month")
+    out.add_argument("--db", required=True)
+    out.add_argument("--parquet", required=True, metavar="DIR", help="the folder to write")
+    out.add_argument("--force", action="store_true", help="replace an earlier export in DIR")
+    check = actions.add_parser("check", help="the checks across shoes; exit 0 clean, 1 findings, 2 unusable")
+    source(check)
+    check.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
+                       help="spark reads --parquet only (local, or the cluster's under spark-submit)")
+    check.add_argument("--json", action="store_true", help="the findings as JSON")
+    check.add_argument("--same-table", type=int, default=DEFAULTS["same_table"], metavar="N",
+                       help="a sabot at the same table in N consecutive séances (default %(default)s)")
+    check.add_argument("--silent-days", type=float, default=DEFAULTS["silent_days"], metavar="D",
+                       help="a sabot without records for D days before its casino's latest (default %(default)s)")
+    check.add_argument("--window", type=int, default=DEFAULTS["window"], metavar="N",
+                       help="cards in a row that make a repeated sequence (default %(default)s)")
+    check.add_argument("--max-burns", type=int, default=DEFAULTS["max_burns"], metavar="N",
+                       help="cards burned in one taille above which it is out of line (default %(default)s)")
+    check.add_argument("--false-alarm", type=float, default=stats.FALSE_ALARM, metavar="RATE",
+                       help="the results tests' fleet-wide false-alarm rate (default %(default)s)")
+    page = actions.add_parser("report", help="a French page per casino: results, assignments, inventory")
+    source(page)
+    page.add_argument("--out", required=True, metavar="DIR", help="the folder for CASINO.html and index.html")
+    page.add_argument("--force", action="store_true", help="overwrite pages written there before")
+    make = actions.add_parser("synth", help="a synthetic fleet's journals, with planted anomalies (tests, bench)")
+    make.add_argument("folder")
+    make.add_argument("--sabots", type=int, default=1000)
+    make.add_argument("--seed", type=int, default=1)
+    make.add_argument("--days", type=int, default=9)
+    make.add_argument("--coups", type=int, default=6, help="coups a séance (0: whole tailles, to the stop card)")
+    make.add_argument("--clean", action="store_true", help="plant no anomaly")
+
+
+def source(parser):
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", help="the fleet database (DuckDB)")
+    where.add_argument("--parquet", metavar="DIR", help="a folder written by sabot fleet export")
+
+
+def engine_for(args, engines, unusable):
+    if getattr(args, "engine", "duckdb") == "spark":
+        if not args.parquet:
+            raise unusable("--engine spark reads Parquet: give --parquet DIR (sabot fleet export)")
+        return engines.Spark.parquet(args.parquet)
+    return engines.DuckDB.parquet(args.parquet) if args.parquet else engines.DuckDB.database(args.db)
+
+
+def main(args, out=sys.stdout, err=sys.stderr):
+    # Imported here: DuckDB, Arrow and Spark load only for the fleet's commands, not for every `sabot` command.
+    from sabot.fleet import checks, engines, export, ingest, report, synth
+    from sabot.fleet.store import Unusable
+
+    name = "sabot fleet %s" % args.action
+    try:
+        if args.action == "ingest":
+            return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err)
+        if args.action == "export":
+            written = export.export(args.db, args.parquet, args.force)
+            out.write("%s: %s\n" % (args.parquet, ", ".join("%s %d rows in %d partition(s)" % (
+                table, written["rows"][table], len(parts)) for table, parts in written["partitions"].items())))
+            return 0
+        if args.action == "synth":
+            plan = synth.generate(args.folder, args.seed, args.sabots, args.days, args.coups or None,
+                                  not args.clean)
+            out.write("%s: %d casinos, %d sabots; planted: %s\n" % (
+                args.folder, len(plan["casinos"]), sum(c["sabots"] for c in plan["casinos"].values()),
+                json.dumps(plan["planted"]) if plan["planted"] else "nothing"))
+            return 0
+        engine = engine_for(args, engines, Unusable)
+        try:
+            if args.action == "report":
+                pages = report.write(engine, args.out, args.force)
+                out.write("%d page(s) in %s\n" % (len(pages), args.out))
+                return 0
+            found = checks.run(engine, {"same_table": args.same_table, "silent_days": args.silent_days,
+                                        "window": args.window, "max_burns": args.max_burns,
+                                        "alarm": args.false_alarm})
+            carnet = [dict(shoe, casino=casino, sabot=number) for (casino, number), shoe in sorted(
+                checks.inventory(engine).items())] if args.json else None
+        finally:
+            engine.close()
+    except (Unusable, FileExistsError, OSError) as e:
+        print("%s: error: %s" % (name, e), file=err)
+        return 2
+    if args.json:
+        json.dump({"ok": not found, "engine": args.engine, "findings": found, "inventory": carnet}, out,
+                  ensure_ascii=False)
+        out.write("\n")
+    else:
+        for f in found:
+            out.write("%-11s (%s) %s : %s\n" % (f["id"], f["article"], f["casino"], f["message"]))
+        out.write("résultat : %s\n" % ("aucune constatation" if not found else "%d constatation(s)" % len(found)))
+    return 1 if found else 0

@@ -1,0 +1,166 @@
+"""`sabot fleet ingest`: journals into the fleet database, each verified whole by the approver's verifier first
+(sabot.verify's reader and rules). A journal whose integrity fails is refused with its finding and adds nothing;
+one that verifies adds, in one transaction, the records of the segments not yet in the database (a segment that
+grew since, its new records), so ingesting the same segments twice adds nothing. The rules' findings (a stop
+card misplaced, ...) are kept beside the records, as `sabot log verify` states them."""
+
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+import pyarrow as pa
+
+from sabot.fleet import schema, store
+from sabot.fleet.store import Unusable
+from sabot.journalfile import ALL_TYPES, Reader, load_segments
+from sabot.journalfile import Unusable as JournalUnusable
+from sabot.rules import ARTICLES, Rules, assignment_findings
+from sabot.verify import firmware_name, journals_of, read_key
+
+RECEIPT = "receipt"  # the file issue 13 adds beside a journal's segments
+_INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "
+           "strftime(make_timestamp((time_ms + %d) * 1000), '%%Y-%%m'), seance, taille, coup, position, "
+           "card, disposition, condition, code FROM batch" % schema.EPOCH_MS)
+_ROW_COLUMNS = ("seq", "type", "time_ms", "seance", "taille", "coup", "position", "card", "disposition",
+                "condition", "code")  # a reader's row (sabot.journalfile)
+
+
+def receipt_of(folder):
+    """The hook for the shoe's receipts (issue 13): the SHA-256 of a `receipt` file beside the segments, kept with
+    them, unchecked: its format and its check are issue 13's to define."""
+    path = Path(folder) / RECEIPT
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def key_for(keys, sabot):
+    """The shoe's key: KEYS/sabot-NNNN.key (docs/keys.md), or the development key without a keys folder."""
+    if keys is None:
+        return read_key(None)
+    path = Path(keys) / ("sabot-%04d.key" % sabot)
+    if not path.exists():
+        raise Unusable("%s: no key for sabot %d" % (path, sabot))
+    return read_key(path)
+
+
+def verified(segments, key):
+    """(rows a segment, findings of the whole journal as `sabot log verify` states them) in one reading."""
+    reader = Reader(segments, key)
+    rules = Rules()
+    wanted = rules.types
+    per_segment = []
+    for _segment, rows, _ in reader.scanned(ALL_TYPES):
+        rules.fold([row for row in rows if wanted >> row[1] & 1])
+        per_segment.append(rows)
+    reader.finish()
+    findings = sorted(reader.findings + rules.findings, key=lambda f: f.seq)
+    findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]  # verify's default
+    return per_segment, findings
+
+
+class Refused(Exception):
+    """A journal not ingested, with the finding why."""
+
+
+def _new_rows(stored, casino, segment, rows):
+    """The rows of a segment the database lacks, and its segments-table row (None when it has it whole); Refused
+    when the stored segment is not the start of this one (a rewritten journal, or another under its number)."""
+    data = segment.data
+    if stored and (stored[0] > len(data) or hashlib.sha256(data[:stored[0]]).hexdigest() != stored[1]):
+        raise Refused("%s: segment %d differs from the one already in the database for sabot %d" % (
+            segment.path, segment.number, segment.sabot))
+    if stored and stored[0] == len(data):
+        return [], None
+    if stored:
+        rows = [row for row in rows if row[0] > stored[2]]
+    first = rows[0][0] if rows else segment.seq_before
+    last = rows[-1][0] if rows else segment.seq_before
+    entry = (casino, segment.sabot, segment.number, len(data), hashlib.sha256(data).hexdigest(), first, last,
+             len(rows), segment.key_id.hex(), firmware_name(segment.firmware), str(segment.path),
+             int(time.time() * 1000), receipt_of(segment.path.parent))
+    return rows, entry
+
+
+def _table(columns, rows):
+    return pa.table(dict(zip(columns, map(list, zip(*rows)))))
+
+
+def ingest_journal(con, casino, segments, key):
+    """Verify one journal and add what the database lacks of it, in one transaction: (records added, findings
+    kept); Refused with the finding when it does not verify."""
+    per_segment, findings = verified(segments, key)
+    broken = [f for f in findings if f.id == "J-TAMPER"]
+    if broken:
+        raise Refused("%s: refused, integrity broken at seq %d: %s" % (segments[0].path.parent, broken[0].seq,
+                                                                         broken[0].message))
+    sabot = segments[0].sabot
+    if any(s.sabot != sabot for s in segments):
+        raise Refused("%s: segments of more than one sabot in one journal" % segments[0].path.parent)
+    stored = {number: rest for number, *rest in con.execute(
+        "SELECT segment, bytes, sha256, last_seq FROM segments WHERE casino = ? AND sabot = ?",
+        [casino, sabot]).fetchall()}
+    columns = {name: [] for name in ("segment",) + _ROW_COLUMNS}  # built by column: no tuple a record
+    entries = []
+    for segment, found in zip(segments, per_segment):
+        new, entry = _new_rows(stored.get(segment.number), casino, segment, found)
+        if entry:
+            entries.append(entry)
+            columns["segment"] += [segment.number] * len(new)
+            for name, values in zip(_ROW_COLUMNS, zip(*new)):
+                columns[name] += values
+    if not entries:
+        return 0, findings
+    added = len(columns["seq"])
+    con.execute("BEGIN")
+    try:
+        if added:
+            columns["sabot"] = [sabot] * added
+            con.register("batch", pa.table(columns))
+            con.execute(_INSERT, {"casino": casino})
+            con.unregister("batch")
+        grown = [e[2] for e in entries if e[2] in stored]
+        if grown:
+            con.execute("DELETE FROM segments WHERE casino = ? AND sabot = ? AND list_contains(?, segment)",
+                        [casino, sabot, grown])
+        con.register("entries", _table(schema.SEGMENT_COLUMNS, entries))
+        con.execute("INSERT INTO segments SELECT * FROM entries")
+        con.unregister("entries")
+        # the journal's findings as its whole verification states them now
+        con.execute("DELETE FROM journal_findings WHERE casino = ? AND sabot = ?", [casino, sabot])
+        if findings:
+            con.register("found", _table(schema.FINDING_COLUMNS, [
+                (casino, sabot, f.seq, f.id, ARTICLES[f.id], f.message) for f in findings]))
+            con.execute("INSERT INTO journal_findings SELECT * FROM found")
+            con.unregister("found")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return added, findings
+
+
+def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr):
+    """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written)."""
+    try:
+        journals = [load_segments(group) for group in journals_of(paths)]
+        keyed = [(segments, key_for(keys, segments[0].sabot)) for segments in journals]
+        con = store.open_database(db)
+    except (JournalUnusable, Unusable) as e:
+        print("sabot fleet ingest: error: %s" % e, file=err)
+        return 2
+    status = 0
+    try:
+        for segments, key in keyed:
+            label = segments[0].path.parent
+            try:
+                added, findings = ingest_journal(con, casino, segments, key)
+            except Refused as e:
+                print("sabot fleet ingest: %s" % e, file=err)
+                status = 1
+                continue
+            out.write("%s: sabot %d, %d record(s) added%s\n" % (
+                label, segments[0].sabot, added, ", %d finding(s) of its verification kept" % len(findings)
+                if added and findings else "" if added else " (already in the database)"))
+    finally:
+        con.close()
+    return status

@@ -1,0 +1,61 @@
+"""The fleet database file (DuckDB): created with the schema of this version, refused when it is not a fleet
+database or is of a newer version, so nothing is ever written into a layout this code does not know."""
+
+from pathlib import Path
+
+import duckdb
+
+from sabot.fleet import schema
+
+
+class Unusable(Exception):
+    """A database, journal or Parquet folder this tool cannot use: one line, exit status 2."""
+
+
+def params():
+    """The names the SQL files are formatted with: record types and dispositions, from one place."""
+    return {"card": schema.TYPES["card"], "seance": schema.TYPES["seance"], "load": schema.TYPES["load"],
+            "result": schema.TYPES["result"], "dealt": schema.DEALT, "burned": schema.BURNED}
+
+
+def create_views(con, temporary=False):
+    for name in schema.VIEWS:
+        con.execute("CREATE OR REPLACE %sVIEW %s AS %s" % (
+            "TEMP " if temporary else "", name, schema.sql("view_" + name).format(**params())))
+
+
+def fill_constants(con):
+    for name, (columns, rows) in schema.constants().items():
+        con.executemany("INSERT INTO %s (%s) VALUES (%s)" % (name, ", ".join(columns), ", ".join("?" * len(columns))),
+                        rows)
+
+
+def open_database(path, create=True):
+    """A connection to the fleet database at path, made with this version's schema if it does not exist (when
+    `create`)."""
+    path = Path(path)
+    exists = path.exists()
+    if not exists and not create:
+        raise Unusable("%s: no such fleet database" % path)
+    try:
+        con = duckdb.connect(str(path))
+    except duckdb.Error as e:
+        raise Unusable("%s: not a DuckDB database (%s)" % (path, str(e).splitlines()[0])) from None
+    if not exists:
+        con.execute("BEGIN")
+        con.execute(schema.sql("tables"))
+        fill_constants(con)
+        create_views(con)
+        con.execute("INSERT INTO fleet_meta VALUES ('schema_version', ?)", [str(schema.SCHEMA_VERSION)])
+        con.execute("COMMIT")
+        return con
+    try:
+        version = con.execute("SELECT value FROM fleet_meta WHERE name = 'schema_version'").fetchone()
+    except duckdb.Error:
+        con.close()
+        raise Unusable("%s: a DuckDB database, but not a fleet database (no fleet_meta table)" % path) from None
+    if version is None or not version[0].isdigit() or int(version[0]) > schema.SCHEMA_VERSION:
+        con.close()
+        raise Unusable("%s: fleet database schema version %s; this sabot reads version %d or older" % (
+            path, version[0] if version else "unknown", schema.SCHEMA_VERSION))
+    return con

@@ -1,0 +1,149 @@
+"""`sabot fleet ingest` and `export` as a casino runs them: idempotent, a journal that fails verification refused
+with its finding and nothing of it written, bad input one line and exit 2 with the database unchanged (F-INGEST)."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from sabot.fleet import ingest, store, synth
+from sabot.journalfile import load_segments
+from sabot.verify import read_key
+from tests.core.req import covers
+
+SABOT = str(Path(sys.executable).parent / "sabot")
+
+
+def sabot(*args):
+    return subprocess.run([SABOT, "fleet", *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def counts(db):
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return tuple(con.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0]
+                     for t in ("records", "segments", "journal_findings"))
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fleet") / "journals"
+    plan = synth.generate(root, 3, 12)
+    casino = next(iter(plan["casinos"]))
+    return sorted((root / casino).iterdir()), casino
+
+
+@covers("F-INGEST")
+def test_the_same_segments_twice_add_nothing_and_a_grown_journal_adds_only_its_new_records(journals, tmp_path):
+    folders, casino = journals
+    db = tmp_path / "casino.duckdb"
+    first = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino)
+    assert first.returncode == 0, first.stderr
+    once = counts(db)
+    again = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino)
+    assert again.returncode == 0 and counts(db) == once
+    assert "already in the database" in again.stdout
+    # The last journal, first without its last segment, then whole: only the new segment's records are added.
+    partial = tmp_path / "partial"
+    shutil.copytree(folders[-1], partial)
+    segments = sorted(partial.glob("*.sbj"))
+    segments[-1].unlink()
+    assert sabot("ingest", partial, "--db", db, "--casino", casino).returncode == 0
+    grown = sabot("ingest", folders[-1], "--db", db, "--casino", casino)
+    assert grown.returncode == 0, grown.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    sabot_number = int(folders[-1].name.split("-")[1])
+    seqs = [r[0] for r in con.execute("SELECT seq FROM records WHERE sabot = ? ORDER BY seq",
+                                      [sabot_number]).fetchall()]
+    con.close()
+    assert seqs == list(range(1, len(seqs) + 1))  # every record once, none twice
+
+
+@covers("F-INGEST")
+def test_a_journal_that_fails_verification_is_refused_with_its_finding_and_adds_nothing(journals, tmp_path):
+    folders, casino = journals
+    db = tmp_path / "casino.duckdb"
+    assert sabot("ingest", folders[0], "--db", db, "--casino", casino).returncode == 0
+    before = counts(db)
+    tampered = tmp_path / "tampered"
+    shutil.copytree(folders[2], tampered)
+    segment = sorted(tampered.glob("*.sbj"))[0]
+    data = bytearray(segment.read_bytes())
+    data[181 + 54 * 3 + 21] ^= 1  # a card's byte in the fourth record
+    segment.write_bytes(bytes(data))
+    run = sabot("ingest", tampered, "--db", db, "--casino", casino)
+    assert run.returncode == 1
+    assert "refused, integrity broken" in run.stderr and "altered" in run.stderr
+    assert counts(db) == before
+
+
+@covers("F-INGEST")
+def test_bad_input_is_one_line_and_exit_2_with_nothing_written(journals, tmp_path):
+    folders, casino = journals
+    db = tmp_path / "casino.duckdb"
+    assert sabot("ingest", folders[0], "--db", db, "--casino", casino).returncode == 0
+    before = counts(db)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "00000001.sbj").write_bytes(b"PK\x03\x04 a zip, not a journal")
+    run = sabot("ingest", folders[1], other, "--db", db, "--casino", casino)
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    assert "not a sabot journal" in run.stderr
+    assert counts(db) == before
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE fleet_meta SET value = '2' WHERE name = 'schema_version'")
+    con.close()
+    newer = sabot("ingest", folders[1], "--db", db, "--casino", casino)
+    assert newer.returncode == 2 and len(newer.stderr.strip().splitlines()) == 1
+    assert "schema version 2" in newer.stderr
+    assert counts(db) == before
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("not a database\n")
+    run = sabot("check", "--db", not_db)
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+
+
+@covers("F-INGEST")
+def test_export_writes_partitions_by_casino_and_month_and_a_missing_one_is_refused(journals, tmp_path):
+    folders, casino = journals
+    db = tmp_path / "casino.duckdb"
+    assert sabot("ingest", *folders, "--db", db, "--casino", casino).returncode == 0
+    out = tmp_path / "parquet"
+    run = sabot("export", "--db", db, "--parquet", out)
+    assert run.returncode == 0, run.stderr
+    months = sorted(p.name for p in (out / "records" / ("casino=%s" % casino)).iterdir())
+    assert months == ["month=2026-01", "month=2026-02"]
+    assert sabot("export", "--db", db, "--parquet", out).returncode == 2  # never over an export without --force
+    checked = sabot("check", "--parquet", out, "--json")
+    assert checked.returncode == 1, checked.stderr  # the planted anomalies of the first casino
+    result = json.loads(checked.stdout)
+    assert {f["id"] for f in result["findings"]} >= {"F-ASSIGN", "F-INVENTORY"}
+    assert [(s["casino"], s["sabot"]) for s in result["inventory"]] == [
+        (casino, int(f.name.split("-")[1])) for f in folders]  # the carnet: every sabot
+    shutil.rmtree(out / "records" / ("casino=%s" % casino) / "month=2026-02")
+    run = sabot("check", "--parquet", out)
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    assert "partition missing" in run.stderr and "month=2026-02" in run.stderr
+
+
+@covers("F-INGEST")
+def test_a_journal_that_fails_midway_through_its_transaction_leaves_nothing_of_it(journals, tmp_path, monkeypatch):
+    """The sabot always at table 1 has a finding of its own verification (S-IDENT), written after its records in
+    the same transaction: made to fail there, none of its records stays."""
+    folders, casino = journals
+    db = tmp_path / "casino.duckdb"
+    assert sabot("ingest", folders[1], "--db", db, "--casino", casino).returncode == 0
+    before = counts(db)
+    con = store.open_database(db)
+    monkeypatch.setattr(ingest, "ARTICLES", {})
+    segments = load_segments([folders[0]])
+    with pytest.raises(KeyError):
+        ingest.ingest_journal(con, casino, segments, read_key(None))
+    con.close()
+    assert counts(db) == before

@@ -1,0 +1,44 @@
+"""The checks on Apache Spark (local mode, one session for the module, a small fleet): the same SQL as DuckDB, on
+the same Parquet files, gives the same findings, planted anomalies included (F-SPARK)."""
+
+import pytest
+
+from sabot.fleet import checks, engines, export
+from tests.core.req import covers
+from tests.host.fleet_common import fleet
+from tests.host.test_fleet_ingest import sabot
+
+
+@pytest.fixture(scope="module")
+def parquet(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("spark")
+    plan, db = fleet(tmp, 7, 24)
+    export.export(db, tmp / "parquet")
+    return plan, tmp / "parquet"
+
+
+@pytest.fixture(scope="module")
+def session():
+    spark = engines.local_session()
+    spark.sparkContext.setLogLevel("ERROR")
+    yield spark
+    spark.stop()
+
+
+@covers("F-SPARK")
+def test_duckdb_and_spark_give_the_same_findings_on_the_same_parquet_files(parquet, session):
+    plan, folder = parquet
+    duck = engines.DuckDB.parquet(folder)
+    on_duckdb = checks.run(duck)
+    duck.close()
+    on_spark = checks.run(engines.Spark.parquet(folder, session))
+    assert on_spark == on_duckdb
+    assert {f["id"] for f in on_spark} >= {"F-ASSIGN", "F-INVENTORY", "F-RESULTS", "F-REPEAT"}
+    biased = plan["planted"]["biased"]
+    assert any(f["id"] == "F-RESULTS" and f["where"][0]["sabot"] == biased[1] for f in on_spark)
+
+
+@covers("F-SPARK")
+def test_spark_reads_parquet_only():
+    run = sabot("check", "--db", "fleet.duckdb", "--engine", "spark")
+    assert run.returncode == 2 and "--engine spark reads Parquet" in run.stderr
