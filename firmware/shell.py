@@ -63,7 +63,7 @@ class Shell:
         journal = self.journal
         if not journal.broken and (event == EV_SEANCE or journal.due()):
             journal.rotate(self.ctl)  # segments per séance, and by size
-        if ((event == EV_NO_MORE_BETS or event == EV_LOAD) and self.ctl.alarm != FAULT_JOURNAL_FULL
+        if ((event == EV_NO_MORE_BETS or event == EV_LOAD) and not self.ctl.raised(FAULT_JOURNAL_FULL)
                 and journal.free() < RESERVE_BYTES):
             event, arg = EV_FAULT, FAULT_JOURNAL_FULL  # never let flash fill silently
         guard = self.guard

@@ -53,7 +53,7 @@ class Watcher(Observer):
             assert not ctl.in_coup and ctl.phase != DEALING
         else:
             # The gate never opens while bets are open (S-LOCK), nor under an alarm (S-FORCED, S-ONE).
-            assert self.doing == "draw" and ctl.phase == DEALING and ctl.alarm == 0
+            assert self.doing == "draw" and ctl.phase == DEALING and ctl.alarms == 0
         self.release += 1
 
     def record(self, body, seq):
