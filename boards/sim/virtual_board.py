@@ -12,8 +12,9 @@ from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware.events import EventRing
+from firmware.head import FileHead
 from firmware.runtime import Runtime
-from firmware.startup import JOURNAL, check_firmware
+from firmware.startup import HEAD, JOURNAL, check_firmware
 from firmware.storage import FileStorage
 
 BOARD = None  # the running board, for a technician's questions over mpremote
@@ -44,9 +45,11 @@ def serve():
 
 
 def _board(observer):
-    """The sim board on this filesystem, its firmware checked against the release manifest as a shoe's is."""
+    """The sim board on this filesystem, its firmware checked against the release manifest and its journal's head
+    kept beside the journal, as a shoe's are."""
     board = SimBoard(FileStorage(JOURNAL), observer=observer)
     board.firmware, board.firmware_ok = check_firmware("sim")
+    board.head = FileHead(HEAD)
     return board
 
 
