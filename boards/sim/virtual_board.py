@@ -32,6 +32,8 @@ def play(path="scenario.txt"):
         observer.wall_ms = BOARD.wall_ms
     with open(path) as f:
         run(commands(f, path), BOARD)
+    if BOARD.shell:
+        Runtime.current = _runtime(BOARD)  # the shoe a technician's commands reach (firmware/remote.py), not serving
 
 
 def serve():
@@ -40,8 +42,11 @@ def serve():
     if BOARD is None or BOARD.shell is None:
         BOARD = _board(None)
         BOARD.power_on()
-    board = BOARD
-    Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c()).serve()
+    _runtime(BOARD).serve()
+
+
+def _runtime(board):
+    return Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c())
 
 
 def _board(observer):

@@ -67,7 +67,7 @@ def test_one_changed_byte_is_named_and_that_shoe_refuses_to_unlock(shoe, bundle,
     assert run.returncode == 1
     assert "  differs: boards/sim/ramflash.mpy\n" in run.stdout and run.stdout.count("differs:") == 1
     assert "MISMATCH: 1 of" in run.stdout
-    (tmp_path / "s.txt").write_text("shoe seed=1\nno_more_bets\ndraw 4\nclear_alarm\nno_more_bets\ndraw\n")
+    (tmp_path / "s.txt").write_text("seance\nshoe seed=1\nno_more_bets\ndraw 4\nclear_alarm\nno_more_bets\ndraw\n")
     mpremote(shoe.port, "fs", "cp", str(tmp_path / "s.txt"), ":scenario.txt")
     played = shoe.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
     assert "ALARM firmware differs from the approved release" in played
