@@ -2,7 +2,6 @@
 link, tagged under the shoe's key together with a nonce the host drew, so that a pulled copy of the journal
 can be shown to end exactly there and a later journal to extend it (J-TAMPER). Loaded only when asked for."""
 
-import json
 import struct
 from binascii import hexlify
 
@@ -15,14 +14,8 @@ def signed(journal, nonce):
 
 
 def receipt(journal, nonce):
-    """The receipt as one line of JSON."""
-    return json.dumps({
-        "receipt": 1,
-        "sabot": journal.sabot,
-        "key_id": hexlify(journal.key.id).decode(),
-        "segment": journal.segment,
-        "seq": journal.seq,
-        "chain": hexlify(journal.chain).decode(),
-        "nonce": hexlify(nonce).decode(),
-        "tag": hexlify(journal.key.tag(signed(journal, nonce), 32)).decode(),
-    })
+    """The receipt as one line of JSON, its fields in a fixed order (a MicroPython dict keeps none)."""
+    return ('{"receipt": 1, "sabot": %d, "key_id": "%s", "segment": %d, "seq": %d, "chain": "%s", "nonce": "%s", '
+            '"tag": "%s"}') % (journal.sabot, hexlify(journal.key.id).decode(), journal.segment, journal.seq,
+                               hexlify(journal.chain).decode(), hexlify(nonce).decode(),
+                               hexlify(journal.key.tag(signed(journal, nonce), 32)).decode())
