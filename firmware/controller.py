@@ -151,6 +151,7 @@ class Controller:
         self.coup_cards = 0
         self.position = 0  # cards out of the current shoe, the stop card included
         self.stop_seen = False
+        self._stop_at = _stop_position(self.game)  # where the stop card comes out (S-STOPPOS), set with the game
         self.alarms = 0  # the alarms and faults raised, as bits: code n is 1 << n - 1; each clears by its own rule
         self._files_ok = False  # this boot's firmware check found the approved files (EV_FIRMWARE): not journalled
         self._release = REL_NONE
@@ -234,6 +235,7 @@ class Controller:
         self.stop_seen = bool(stop_seen)
         self.counts[:] = buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS]
         self.hands.load(buf, SNAPSHOT_HANDS, self.game != games.CHEMIN_DE_FER)
+        self._stop_at = _stop_position(self.game)
 
     # Inputs.
 
@@ -336,15 +338,14 @@ class Controller:
             # Pulled past the locked gate: burned, never returned to the shoe (S-FORCED, Article 58).
             self._emit(R_CARD, card, STOP_CARD if card == STOP else BURNED, FORCED, 0)
             self._raise(ALARM_FORCED)
-        stop_at = games.shoe_size(self.game) - games.GAMES[self.game][games.STOP_BEFORE]
-        if card != STOP and not self.stop_seen and self.position >= stop_at:
+        if card != STOP and not self.stop_seen and self.position >= self._stop_at:
             # S-STOP: the virtual cut card. No stop card where it must have come out: the coup finishes, then
             # the shoe closes as after the stop card.
             self._emit(R_FINDING, 0, 0, 0, F_NO_STOP)
             if not self.in_coup:
                 self._emit(R_CLOSED, 0, 0, 0, 0)
         if card == STOP:
-            if self.position != stop_at:
+            if self.position != self._stop_at:
                 self._emit(R_FINDING, STOP, 0, 0, F_STOP_POSITION)  # S-STOPPOS
             if not self.in_coup:
                 self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: no other coup
@@ -510,6 +511,7 @@ class Controller:
                 self.stop_seen = True  # the virtual cut card came out
         elif rtype == R_LOAD:
             self.game = code
+            self._stop_at = _stop_position(code)
             self.phase = BETS
             self.in_coup = False
             self.coup_cards = 0
@@ -530,3 +532,8 @@ class Controller:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
 
+
+
+def _stop_position(game):
+    """Where the game's stop card comes out: the shoe's items less the cards that stay behind it (S-STOPPOS)."""
+    return games.shoe_size(game) - games.GAMES[game][games.STOP_BEFORE]
