@@ -20,6 +20,7 @@ from firmware.journal import (
 )
 from firmware.records import (
     ALARM_FORCED,
+    ALARM_MAX,
     BURNED,
     DEALT,
     DOUBLE_FEED,
@@ -27,11 +28,13 @@ from firmware.records import (
     END_MAXIMUM,
     END_TABLEAU,
     F_FOREIGN_CARD,
+    F_NO_STOP,
     F_SHORT_COUP,
     F_STOP_POSITION,
     FAULT_DOUBLE_FEED,
     FAULT_FIRMWARE,
     FAULT_JAM,
+    FAULT_ROLLBACK,
     FORCED,
     NORMAL,
     R_ALARM,
@@ -76,7 +79,8 @@ EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
 EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
 EV_TICK = const(9)  # the timer the board runs for deadline()
 EV_CLEAR = const(10)  # supervisor key
-EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal write failed or full, events lost)
+EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal write failed or full, events lost,
+# the journal rolled back, the development key)
 EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
 EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
 EV_SEANCE_CLOSE = const(14)
@@ -94,7 +98,7 @@ IND_CLOSED = const(3)
 BUZZ_REFUSED = const(1)
 BUZZ_ALARM = const(2)
 
-# Phases. The gate is locked in all but DEALING, and in DEALING too while an alarm is raised.
+# Phases. The gate is locked in all but DEALING, and in DEALING too while any alarm is raised.
 IDLE = const(0)  # no shoe loaded
 BETS = const(1)  # bets open, or a coup paused by a fault or a power cut
 DEALING = const(2)  # coup open: card requests are honoured, one card per release
@@ -114,7 +118,12 @@ _REF_NO_ALARM = const(9)
 _REF_BAD_GAME = const(10)
 _REF_NOT_OPTIONAL = const(11)
 _REF_FIRMWARE = const(12)
+_REF_BAD_FAULT = const(13)
+_REF_NO_SEANCE = const(14)
 
+# Alarms no supervisor clears: the firmware's until a boot has found the approved files again (H-FIRMWARE), the
+# development key's never (a shoe needs its own key, and a journal of its own with it).
+_BOOT_CHECKED = const(0x140)  # 1 << FAULT_FIRMWARE - 1 | 1 << FAULT_DEVKEY - 1
 JAM_MS = const(3000)  # a release with no card by then is a jam (S-ONE)
 _SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
 _MAX_CMDS = const(8)
@@ -142,7 +151,9 @@ class Controller:
         self.coup_cards = 0
         self.position = 0  # cards out of the current shoe, the stop card included
         self.stop_seen = False
-        self.alarm = 0
+        self._stop_at = _stop_position(self.game)  # where the stop card comes out (S-STOPPOS), set with the game
+        self.alarms = 0  # the alarms and faults raised, as bits: code n is 1 << n - 1; each clears by its own rule
+        self._files_ok = False  # this boot's firmware check found the approved files (EV_FIRMWARE): not journalled
         self._release = REL_NONE
         self._release_at = 0  # ticks (firmware/ticks.py): now is time.ticks_ms(), wrapping every 2**30 ms
         self._card_at = -1  # ticks of a release's card while a second one would be a double feed, else -1
@@ -197,7 +208,10 @@ class Controller:
         return left if left > 0 else 0
 
     def locked(self):
-        return self.phase != DEALING or self.alarm != 0
+        return self.phase != DEALING or self.alarms != 0
+
+    def raised(self, code):
+        return self.alarms >> code - 1 & 1
 
     def restore(self, body):
         """Replay one journal record at power-up, before EV_POWER_UP."""
@@ -208,19 +222,20 @@ class Controller:
     def snapshot(self, buf):
         """The lasting state into buf (journal.SNAPSHOT_SIZE bytes), for a segment header."""
         struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
-                         self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarm,
+                         self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarms,
                          self.phase, self._release)
         buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS] = self.counts
         self.hands.save(buf, SNAPSHOT_HANDS)
 
     def load_snapshot(self, buf):
         (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
-         self.coup_cards, self.position, stop_seen, self.alarm, self.phase, self._release) = struct.unpack_from(
+         self.coup_cards, self.position, stop_seen, self.alarms, self.phase, self._release) = struct.unpack_from(
             SNAPSHOT, buf, 0)
         self.in_coup = bool(in_coup)
         self.stop_seen = bool(stop_seen)
         self.counts[:] = buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS]
         self.hands.load(buf, SNAPSHOT_HANDS, self.game != games.CHEMIN_DE_FER)
+        self._stop_at = _stop_position(self.game)
 
     # Inputs.
 
@@ -239,11 +254,17 @@ class Controller:
         self._end_coup(END_BUTTON)
 
     def _on_clear(self):
-        if not self.alarm:
+        alarms = self.alarms
+        if not alarms:
             return self._refuse(_REF_NO_ALARM)
-        if self.alarm == FAULT_FIRMWARE:
+        kept = alarms & _BOOT_CHECKED
+        if self._files_ok:
+            kept &= ~(1 << FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
+        if kept == alarms:
             return self._refuse(_REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
-        self._emit(R_CLEAR, 0, 0, 0, self.alarm)
+        for code in range(1, ALARM_MAX + 1):
+            if (alarms & ~kept) >> code - 1 & 1:
+                self._emit(R_CLEAR, 0, 0, 0, code)
 
     def _on_seance(self, arg):
         if self._release:
@@ -259,7 +280,7 @@ class Controller:
             return self._refuse(_REF_BUSY)
         if self.in_coup:
             return self._refuse(_REF_IN_COUP)
-        self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)
+        self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, torn):
         uncertain = self._release
@@ -269,20 +290,24 @@ class Controller:
             self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))
 
     def _on_firmware(self, matches):
-        if not matches and self.alarm != FAULT_FIRMWARE:
+        self._files_ok = bool(matches)  # with the approved files back, the supervisor may clear the fault
+        if not matches and not self.raised(FAULT_FIRMWARE):
             self._cmd(CMD_GATE_CLOSE, 0)
             self._raise(FAULT_FIRMWARE)
-        elif matches and self.alarm == FAULT_FIRMWARE:
-            self._emit(R_CLEAR, 0, 0, 0, FAULT_FIRMWARE)  # the approved release is back
 
     def _on_fault(self, code):
+        if code < 1 or code > ALARM_MAX:
+            return self._refuse(_REF_BAD_FAULT)
         self._cmd(CMD_GATE_CLOSE, 0)
+        if self._release:
+            # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
+            self._emit(R_RECOVERY, 0, 0, self._release, 0)
         self._raise(code)
 
     def _on_release_request(self, kind):
         if self._release or self._settling():
             return self._refuse(_REF_BUSY)
-        if self.alarm:
+        if self.alarms:
             return self._refuse(_REF_ALARM)
         if self.phase == IDLE:
             return self._refuse(_REF_NO_SHOE)
@@ -313,9 +338,14 @@ class Controller:
             # Pulled past the locked gate: burned, never returned to the shoe (S-FORCED, Article 58).
             self._emit(R_CARD, card, STOP_CARD if card == STOP else BURNED, FORCED, 0)
             self._raise(ALARM_FORCED)
+        if card != STOP and not self.stop_seen and self.position >= self._stop_at:
+            # S-STOP: the virtual cut card. No stop card where it must have come out: the coup finishes, then
+            # the shoe closes as after the stop card.
+            self._emit(R_FINDING, 0, 0, 0, F_NO_STOP)
+            if not self.in_coup:
+                self._emit(R_CLOSED, 0, 0, 0, 0)
         if card == STOP:
-            behind = games.shoe_size(self.game) - self.position
-            if behind != games.GAMES[self.game][games.STOP_BEFORE]:
+            if self.position != self._stop_at:
                 self._emit(R_FINDING, STOP, 0, 0, F_STOP_POSITION)  # S-STOPPOS
             if not self.in_coup:
                 self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: no other coup
@@ -347,7 +377,7 @@ class Controller:
     def _on_no_more_bets(self):
         if self._release:
             return self._refuse(_REF_BUSY)
-        if self.alarm:
+        if self.alarms:
             return self._refuse(_REF_ALARM)
         if self.phase == IDLE:
             return self._refuse(_REF_NO_SHOE)
@@ -362,10 +392,12 @@ class Controller:
             return self._refuse(_REF_BAD_GAME)
         if self._release:
             return self._refuse(_REF_BUSY)
-        if self.alarm:
+        if self.alarms:
             return self._refuse(_REF_ALARM)
         if self.in_coup:
             return self._refuse(_REF_IN_COUP)
+        if not self.table:
+            return self._refuse(_REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
             return self._refuse(_REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
@@ -390,7 +422,7 @@ class Controller:
         self._cmd(CMD_BUZZER, BUZZ_REFUSED)
 
     def _show(self):
-        if self.alarm:
+        if self.alarms:
             shown = IND_ALARM
         elif self.phase == DEALING:
             shown = IND_DEALING
@@ -463,13 +495,23 @@ class Controller:
             self.hands.stood[code] = 1
         elif rtype == R_ALARM:
             self._release = REL_NONE  # whatever was under way, the gate is shut
-            self.alarm = code
-            if self.phase == DEALING:
+            self.alarms |= 1 << code - 1  # a fault never replaces an alarm
+            if code == FAULT_ROLLBACK:
+                # What the journal lost is unknown (a stop card's coup, a closed shoe): no other coup from this
+                # shoe; a new one, loaded after the supervisor's clear, starts from known state.
+                self.in_coup = False
+                if self.phase != IDLE:
+                    self.phase = CLOSED
+            elif self.phase == DEALING:
                 self.phase = BETS  # the coup pauses; "no more bets" resumes it after the clear
         elif rtype == R_CLEAR:
-            self.alarm = 0
+            self.alarms &= ~(1 << code - 1)
+        elif rtype == R_FINDING:
+            if code == F_NO_STOP:
+                self.stop_seen = True  # the virtual cut card came out
         elif rtype == R_LOAD:
             self.game = code
+            self._stop_at = _stop_position(code)
             self.phase = BETS
             self.in_coup = False
             self.coup_cards = 0
@@ -482,10 +524,16 @@ class Controller:
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
         elif rtype == R_SEANCE_CLOSE:
-            self.phase = IDLE  # no coup outside a séance once one has closed
+            self.table = 0
+            self.phase = IDLE  # no load, no coup outside a séance
         elif rtype == R_RECOVERY:
             self._release = REL_NONE
         elif rtype == R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
 
+
+
+def _stop_position(game):
+    """Where the game's stop card comes out: the shoe's items less the cards that stay behind it (S-STOPPOS)."""
+    return games.shoe_size(game) - games.GAMES[game][games.STOP_BEFORE]

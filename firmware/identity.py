@@ -2,10 +2,13 @@
 inspector's challenge, an HMAC of every file under a fresh seed, so no stored answer can pass.
 
 manifest.json, made by `make dist` (docs/firmware-identity.md): {"version", "board", "digest", "files":
-[[path, sha256 hex], ...]}, the files in the order the challenge hashes them.
+[[path, sha256 hex], ...]}, the files in the order the challenge hashes them. Every other file that can run is a
+mismatch too: a .py or .mpy anywhere on the filesystem but the journal's and the key's folders (MicroPython
+imports a planted controller.py before the approved controller.mpy beside it, and runs any boot.py, main.py).
 """
 
 import json
+import os
 from binascii import hexlify, unhexlify
 from hashlib import sha256
 
@@ -13,6 +16,8 @@ from firmware.journal import Key
 
 MANIFEST = "manifest.json"
 _CHUNK = 512
+_DATA = ("journal", "keys")  # the shoe's own folders, which hold no code: not walked (a journal has many files)
+_DIRECTORY = 0x4000
 
 
 def _digest_file(path, h):
@@ -31,9 +36,24 @@ def load_manifest(path=MANIFEST):
         return json.load(f)
 
 
+def unlisted(manifest, folder=""):
+    """The files that can run (.py, .mpy) under folder that the manifest does not list, in walking order."""
+    listed = [name for name, _ in manifest["files"]]
+    found = []
+    for entry in os.listdir(folder or "."):
+        name = folder + "/" + entry if folder else entry
+        if os.stat(name)[0] & _DIRECTORY:
+            if name not in _DATA:
+                found += unlisted(manifest, name)
+        elif (entry.endswith(".py") or entry.endswith(".mpy")) and name not in listed:
+            found.append(name)
+    return found
+
+
 def check(manifest):
-    """The manifest's files that are missing or differ on this device; [] when the firmware is the release."""
-    wrong = []
+    """The manifest's files that are missing or differ on this device, then the files that can run and it does
+    not list; [] when the firmware is the release."""
+    wrong = unlisted(manifest)
     for name, expected in manifest["files"]:
         h = sha256()
         try:
@@ -64,4 +84,5 @@ def challenge(seed_hex, manifest_path=MANIFEST):
         except OSError:
             files.append([name, None])
     lines = "".join("%s %s\n" % (name, mac) for name, mac in files).encode()
-    print(json.dumps({"files": files, "overall": hexlify(key.tag(lines, 32)).decode()}))
+    print(json.dumps({"files": files, "overall": hexlify(key.tag(lines, 32)).decode(),
+                      "unlisted": unlisted(load_manifest(manifest_path))}))

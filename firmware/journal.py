@@ -12,7 +12,7 @@ from hashlib import sha256
 from firmware.compat import const
 
 MAGIC = b"SBJ"
-VERSION = const(2)
+VERSION = const(3)
 
 # Record body: type, time (seconds since 2020-01-01 UTC and milliseconds), séance, taille, coup, position in
 # the shoe, card, disposition, condition, code. The 2020 epoch keeps seconds a small int on 32-bit ports.
@@ -38,13 +38,13 @@ HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key
 HEADER_FIXED = const(76)  # previous segment's valid length, sequence number of the record before this segment
 _PREVIOUS_CHAIN_AT = const(36)
 _PREVIOUS_CHAIN_END = const(68)
-SNAPSHOT = "<HHHBBHBBHBBBB"  # see Controller.snapshot()
-SNAPSHOT_FIXED = const(18)  # then one count a card code (S-COUNT), 54 bytes
-SNAPSHOT_HANDS = const(72)  # then the coup's hands, 13 bytes (tableau.Coup.save)
-SNAPSHOT_SIZE = const(85)
-HEADER_TAG_AT = const(161)
-HEADER_CRC_AT = const(177)
-HEADER_SIZE = const(181)
+SNAPSHOT = "<HHHBBHBBHBHBB"  # see Controller.snapshot()
+SNAPSHOT_FIXED = const(19)  # then one count a card code (S-COUNT), 54 bytes
+SNAPSHOT_HANDS = const(73)  # then the coup's hands, 13 bytes (tableau.Coup.save)
+SNAPSHOT_SIZE = const(86)
+HEADER_TAG_AT = const(162)
+HEADER_CRC_AT = const(178)
+HEADER_SIZE = const(182)
 
 SEGMENT_RECORDS = const(4096)
 RESERVE_BYTES = const(64 * FRAME_SIZE)  # flash kept free for a coup under way and its faults; no coup starts below

@@ -9,8 +9,9 @@ RECORD_NAMES = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end"
                 "closed", "release", "recovery", "stand", "result", "seance_close")
 DISPOSITION_NAMES = ("dealt", "burned", "stop")
 CONDITION_NAMES = ("normal", "forced", "double_feed")
-ALARM_NAMES = ("", "forced", "double_feed", "jam", "journal", "journal_full", "overrun", "firmware")
-FINDING_NAMES = ("", "stop_position", "foreign_card", "short_coup")
+ALARM_NAMES = ("", "forced", "double_feed", "jam", "journal", "journal_full", "overrun", "firmware", "rollback",
+               "development_key")
+FINDING_NAMES = ("", "stop_position", "foreign_card", "short_coup", "no_stop")
 END_NAMES = ("button", "maximum", "tableau")
 RELEASE_NAMES = ("", "deal", "burn")
 WINNER_NAMES = ("", "ponte", "banque", "egalite")

@@ -21,7 +21,8 @@ R_CLEAR = const(8)  # code: the alarm cleared
 R_FINDING = const(9)  # code: F_*; card: the card concerned
 R_CLOSED = const(10)
 R_RELEASE = const(11)  # intent, durable before the gate opens; code: REL_DEAL or REL_BURN (J-DURABLE)
-R_RECOVERY = const(12)  # code: torn bytes cut (pack_torn); condition: the release left uncertain, REL_*
+R_RECOVERY = const(12)  # code: torn bytes cut (pack_torn); condition: the release left uncertain, REL_* (at boot,
+# or when a fault such as lost interrupt events closes a release whose card may have gone unseen)
 R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
 R_RESULT = const(14)  # code: pack_result; card: pack_counts; disposition: the number of hands
 R_SEANCE_CLOSE = const(15)  # code: the table
@@ -42,11 +43,15 @@ FAULT_JOURNAL = const(4)
 FAULT_JOURNAL_FULL = const(5)
 FAULT_OVERRUN = const(6)  # the interrupts' event queue overflowed: something may have gone unseen
 FAULT_FIRMWARE = const(7)  # the firmware's files differ from the approved release (H-FIRMWARE)
+FAULT_ROLLBACK = const(8)  # the journal at boot ends before the head the shoe kept beside it (J-TAMPER)
+FAULT_DEVKEY = const(9)  # a board's firmware under the public development key (firmware/devkey.py)
+ALARM_MAX = const(9)  # the highest code; the controller holds the codes raised as bits, code n as 1 << n - 1
 
 # Findings: what the shoe sees that breaks a rule it cannot prevent; R_FINDING's code.
 F_STOP_POSITION = const(1)  # S-STOPPOS
 F_FOREIGN_CARD = const(2)  # S-COUNT
 F_SHORT_COUP = const(3)  # a coup ended under the game's minimum (G-*)
+F_NO_STOP = const(4)  # no stop card by the position where it must come out: the shoe closes after the coup (S-STOP)
 
 # Why a coup ended: R_COUP_END's code.
 END_BUTTON = const(0)

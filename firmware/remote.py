@@ -15,12 +15,29 @@ def seance(table, game, by, close=False):
         raise RuntimeError("the controller is not running on this shoe")
     shell = runtime.shell
     shell.journal.reopen()
+    was = shell.ctl.table  # a séance's close leaves no table
     if close:
         shell.handle(EV_SEANCE_CLOSE, 0, runtime.now())
     else:
         shell.handle(EV_SEANCE, pack_seance(table, by_name(game), by), runtime.now())
     print("refused" if shell.ctl.refused else "seance %d %s at table %d" % (
-        shell.ctl.seance, "closed" if close else "opened", shell.ctl.table))
+        shell.ctl.seance, "closed" if close else "opened", was if close else shell.ctl.table))
+
+
+def receipt(nonce_hex):
+    """The journal's head signed under the shoe's key with the host's fresh nonce, as one JSON line (`sabot
+    pull-log` writes it beside the segments it pulled; docs/journal-format.md)."""
+    from binascii import unhexlify
+
+    from firmware.receipt import receipt as signed_head
+
+    runtime = Runtime.current
+    if runtime is None:
+        raise RuntimeError("the controller is not running on this shoe")
+    nonce = unhexlify(nonce_hex)
+    if len(nonce) < 16:
+        raise ValueError("a nonce of at least 16 bytes")
+    print(signed_head(runtime.shell.journal, nonce))
 
 
 def resume():

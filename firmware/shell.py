@@ -18,7 +18,7 @@ from firmware.controller import (
     Controller,
 )
 from firmware.journal import RESERVE_BYTES, JournalError
-from firmware.records import FAULT_JOURNAL, FAULT_JOURNAL_FULL
+from firmware.records import FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK
 
 
 class Shell:
@@ -32,6 +32,8 @@ class Shell:
         self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
         self.firmware_ok = None  # the boot-time check against the release manifest; None: no manifest (sim)
         self.panel_seance = 0  # what the board's séance button opens: records.pack_seance of its table and game
+        self.head = None  # firmware/head.py's FileHead on a board: the journal's end kept outside its folder
+        self.boot_fault = 0  # a fault the board found before boot (the development key), raised at every boot
 
     def boot(self, now):
         """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
@@ -42,9 +44,14 @@ class Shell:
             # An unreadable journal: nothing is written after it, and the shoe stays locked for a technician.
             self.handle(EV_FAULT, FAULT_JOURNAL, now)
             return
+        rolled_back = self.head is not None and self.head.behind(self.journal)
         self.handle(EV_POWER_UP, cut, now)
         if self.firmware_ok is not None:
             self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
+        if rolled_back:
+            self.handle(EV_FAULT, FAULT_ROLLBACK, now)  # J-TAMPER: records the shoe wrote are gone
+        if self.boot_fault:
+            self.handle(EV_FAULT, self.boot_fault, now)
 
     def handle(self, event, arg, now):
         try:
@@ -73,7 +80,7 @@ class Shell:
         journal = self.journal
         if not journal.broken and (event == EV_SEANCE or journal.due() and not self.ctl.in_coup):
             journal.rotate(self.ctl)  # segments per séance, and by size between coups
-        if ((event == EV_NO_MORE_BETS or event == EV_LOAD) and self.ctl.alarm != FAULT_JOURNAL_FULL
+        if ((event == EV_NO_MORE_BETS or event == EV_LOAD) and not self.ctl.raised(FAULT_JOURNAL_FULL)
                 and journal.free() < RESERVE_BYTES):
             event, arg = EV_FAULT, FAULT_JOURNAL_FULL  # never let flash fill silently
         guard = self.guard
@@ -118,3 +125,5 @@ class Shell:
                 self.buzzer.sound(arg)
             if observer:
                 observer.command(command, arg, now)
+        if ctl.n_recs and self.head is not None:
+            self.head.write(self.journal)  # after the gate's commands: the records are durable already

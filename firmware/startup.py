@@ -1,11 +1,15 @@
 """What a device runs at boot (its main.py calls start()): the configuration, the shoe's key, the journal, then
-the board's own start. Files on the device, outside the firmware: /config.json, /keys/sabot.key, /journal/.
+the board's own start. Files on the device, outside the firmware: /config.json, /keys/sabot.key, /journal/, and
+/head.bin, the journal's end kept outside its folder (firmware/head.py).
 """
 
 import json
 
 from firmware import identity
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.head import FileHead
 from firmware.journal import Journal, Key
+from firmware.records import FAULT_DEVKEY
 from firmware.ring import RingStorage
 from firmware.shell import Shell
 from firmware.storage import FileStorage
@@ -14,6 +18,7 @@ from firmware.version import development_identity
 CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
 KEY = "keys/sabot.key"  # the shoe's key, hexadecimal, provisioned at commissioning (docs/keys.md)
 JOURNAL = "journal"
+HEAD = "head.bin"
 
 
 def load_config(path=CONFIG):
@@ -52,10 +57,14 @@ def open_journal(config, wall, key=None, firmware=None, ring=None):
 
 
 def make_shell(config, gate, indicator, buzzer, wall, ring=None):
-    """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot."""
+    """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot, its
+    head kept beside it; under the public development key it starts locked, with a fault that says so."""
     firmware, ok = check_firmware(config["board"])
     shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring))
     shell.firmware_ok = ok
+    shell.head = FileHead(HEAD)
+    if shell.journal.key.id == Key(DEVELOPMENT_KEY).id:
+        shell.boot_fault = FAULT_DEVKEY  # a casino shoe signs with a key of its own (docs/keys.md)
     return shell
 
 

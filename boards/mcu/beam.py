@@ -1,5 +1,6 @@
 """The break-beam sensor at the shoe's mouth. Its interrupt handler shuts the gate before anything else, then queues
-the card with the identity the reader saw, or STOP from the stop-card detector, or UNKNOWN (S-ONE, S-FAILSAFE)."""
+the card as STOP when the stop-card detector sees it, else with the identity the reader saw, or UNKNOWN (S-ONE,
+S-FAILSAFE, S-STOP)."""
 
 import time
 
@@ -27,6 +28,6 @@ class BeamSensor:
         if reader is not None:
             card = reader.take(time.ticks_ms())
         stop = self._stop_pin
-        if card == UNKNOWN and stop is not None and stop.value() == self._stop_active:
-            card = STOP
+        if stop is not None and stop.value() == self._stop_active:
+            card = STOP  # the detector wins: the reader's line taken above may be a duplicate of the last card's
         self._ring.put(EV_CARD, card)

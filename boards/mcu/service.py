@@ -73,6 +73,8 @@ def start(config, pins, attach, ring_partition=None):
             return
         game = by_name(config.get("game"))
         table = _table(config)
+        if not config.get("reader") and not config.get("stop_detector"):
+            raise ValueError("config: a shoe with neither \"reader\" nor \"stop_detector\" cannot see its stop card")
         rtc = _rtc(pins)
         if rtc.stopped():
             raise RuntimeError("the RTC lost its time: set it (set_clock, the board's README) before service")

@@ -37,6 +37,7 @@ class SimBoard:
         self.reader = True  # a card reader is fitted; without it only the stop card is recognised
         self.firmware = FIRMWARE  # names the build in the journal; the virtual board sets the release's
         self.firmware_ok = None  # the boot-time check against a release manifest (None: none deployed)
+        self.head = None  # the journal's head kept outside it (firmware/head.py): the virtual board's, the tests'
 
     def wall_ms(self):
         return START_MS + self.clock.now
@@ -50,6 +51,7 @@ class SimBoard:
             journal.segment_records = self.segment_records
         self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer)
         self.shell.firmware_ok = self.firmware_ok
+        self.shell.head = self.head
         if self.heap_lock:
             import micropython  # the no-allocation test, on the MicroPython VM only
 

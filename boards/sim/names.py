@@ -6,14 +6,16 @@ EVENTS = ("", "power_up", "seance", "load", "no_more_bets", "coup_end", "burn", 
 COMMANDS = ("", "gate_open", "gate_close", "indicator", "buzzer")
 INDICATOR = ("locked", "dealing", "alarm", "closed")
 ALARMS = ("", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",
-          "interrupt events lost", "firmware differs from the approved release")
+          "interrupt events lost", "firmware differs from the approved release",
+          "journal shorter than the head kept beside it (rollback)", "development key: this shoe has no key of its own")
 FINDINGS = ("", "stop card misplaced (S-STOPPOS)", "identity over the deck count (S-COUNT)",
-            "coup under the game's minimum")
+            "coup under the game's minimum", "no stop card where it must come out (S-STOP)")
 REFUSALS = ("", "no shoe loaded", "shoe locked", "shoe closed after the stop card", "alarm raised",
             "a release is under way", "a coup is under way", "no coup under way",
             "two tailles already in this séance", "no alarm to clear", "unknown game",
             "the tableau leaves this hand no choice",
-            "a firmware fault clears only when the approved release is deployed")
+            "a firmware fault clears only when the approved release is deployed", "no such fault",
+            "no séance open")
 ENDS = ("coup end pressed", "maximum reached", "no hand may draw")
 HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 WINNERS = ("", "ponte", "banque", "égalité")

@@ -1,6 +1,9 @@
 """Plays a scenario on the sim board. Runs as is on CPython and inside the MicroPython unix port:
 
-    micropython -m boards.sim.runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock]
+    micropython -m boards.sim.runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock] [--receipt]
+
+--receipt writes the simulated shoe's signed head into JOURNAL/receipt.json at the end, as `sabot pull-log`
+does a shoe's; the sim has no inspector to draw a nonce, so its nonce is the scenario file's SHA-256.
 """
 
 import gc
@@ -17,13 +20,24 @@ from boards.sim.board import SimBoard
 from boards.sim.scenario import ScenarioError, commands
 from boards.sim.shoe import shuffled_shoe, with_stop_card
 from firmware import games
-from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE, EV_STAND
+from firmware.controller import (
+    EV_BURN,
+    EV_CLEAR,
+    EV_COUP_END,
+    EV_DRAW,
+    EV_LOAD,
+    EV_NO_MORE_BETS,
+    EV_SEANCE,
+    EV_SEANCE_CLOSE,
+    EV_STAND,
+)
 from firmware.storage import FileStorage
 
 GAP_MS = 500  # the croupier's rhythm between two actions
 _WAIT_STEP_MS = 1 << 29  # a wait of any length goes by in steps of at most half the ticks' period
 
-_BUTTONS = {"no_more_bets": EV_NO_MORE_BETS, "coup_end": EV_COUP_END, "clear_alarm": EV_CLEAR}
+_BUTTONS = {"no_more_bets": EV_NO_MORE_BETS, "coup_end": EV_COUP_END, "clear_alarm": EV_CLEAR,
+            "seance_close": EV_SEANCE_CLOSE}
 
 
 def run(steps, board):
@@ -99,9 +113,20 @@ def summary(board, observer):
     return "\n".join(lines)
 
 
+def _write_receipt(board, path, log):
+    from hashlib import sha256
+
+    from firmware.receipt import receipt
+
+    with open(path, "rb") as f:
+        nonce = sha256(f.read()).digest()
+    with open(log + "/receipt.json", "w") as f:
+        f.write(receipt(board.shell.journal, nonce) + "\n")
+
+
 def main(argv):
-    usage = "usage: runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock]"
-    path, log, trace_path, quiet, heap_lock = None, None, None, False, False
+    usage = "usage: runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock] [--receipt]"
+    path, log, trace_path, quiet, heap_lock, receipt = None, None, None, False, False, False
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -115,6 +140,8 @@ def main(argv):
             quiet = True
         elif arg == "--heap-lock":
             heap_lock = quiet = True
+        elif arg == "--receipt":
+            receipt = True
         elif path is None and not arg.startswith("--"):
             path = arg
         else:
@@ -147,6 +174,8 @@ def main(argv):
     try:
         with open(path) as f:
             run(commands(f, path), board)
+        if receipt and board.shell:  # a shoe left without power signs nothing: verify will say so
+            _write_receipt(board, path, log)
     finally:
         board.close()
         if trace:

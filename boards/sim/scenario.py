@@ -6,7 +6,7 @@ docs/scenarios.md lists the vocabulary.
 from firmware import cards, games
 
 _COUNTED = ("draw", "burn", "force")  # optional count N, default 1
-_PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm")
+_PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm", "seance_close")
 _NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
 _HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000

@@ -12,8 +12,9 @@ from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware.events import EventRing
+from firmware.head import FileHead
 from firmware.runtime import Runtime
-from firmware.startup import JOURNAL, check_firmware
+from firmware.startup import HEAD, JOURNAL, check_firmware
 from firmware.storage import FileStorage
 
 BOARD = None  # the running board, for a technician's questions over mpremote
@@ -31,6 +32,8 @@ def play(path="scenario.txt"):
         observer.wall_ms = BOARD.wall_ms
     with open(path) as f:
         run(commands(f, path), BOARD)
+    if BOARD.shell:
+        Runtime.current = _runtime(BOARD)  # the shoe a technician's commands reach (firmware/remote.py), not serving
 
 
 def serve():
@@ -39,14 +42,19 @@ def serve():
     if BOARD is None or BOARD.shell is None:
         BOARD = _board(None)
         BOARD.power_on()
-    board = BOARD
-    Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c()).serve()
+    _runtime(BOARD).serve()
+
+
+def _runtime(board):
+    return Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c())
 
 
 def _board(observer):
-    """The sim board on this filesystem, its firmware checked against the release manifest as a shoe's is."""
+    """The sim board on this filesystem, its firmware checked against the release manifest and its journal's head
+    kept beside the journal, as a shoe's are."""
     board = SimBoard(FileStorage(JOURNAL), observer=observer)
     board.firmware, board.firmware_ok = check_firmware("sim")
+    board.head = FileHead(HEAD)
     return board
 
 

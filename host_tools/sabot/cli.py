@@ -34,6 +34,9 @@ def main(argv=None):
     check.add_argument("--json", action="store_true", help="print the result as JSON")
     check.add_argument("--same-table", type=int, default=3, metavar="N",
                        help="flag a shoe assigned to the same table in N consecutive séances (default 3)")
+    check.add_argument("--receipt", action="append", default=[], metavar="FILE",
+                       help="an earlier receipt of the shoe (pull-log's receipt.json) the journal must extend; "
+                            "repeatable")
     out = log.add_parser("export", help="one row per record, for other programs")
     out.add_argument("paths", nargs="+", metavar="PATH")
     out.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
@@ -102,7 +105,7 @@ def main(argv=None):
     if args.command == "sim":
         return simulate(args.scenario, args.runtime, args.log, args.trace)
     if args.action == "verify":
-        return verify(args.paths, args.key, args.json, args.same_table)
+        return verify(args.paths, args.key, args.json, args.same_table, args.receipt)
     if args.action == "export":
         return export(args.paths, args.format, args.key)
     return show(args.paths, args.key)

@@ -83,9 +83,11 @@ def expected_answer(bundle, seed):
 
 
 def compare(answer, expected):
-    """The files whose answers differ (all of them when the shoe's manifest lists others)."""
+    """The files whose answers differ (all of them when the shoe's manifest lists others), then the files that
+    can run on the shoe and no manifest lists (a planted .py beside an approved .mpy is imported first)."""
     theirs = dict(answer.get("files", []))
-    return [name for name, mac in expected["files"] if theirs.get(name) != mac] or (
+    planted = ["%s (not in the release)" % name for name in answer.get("unlisted", ["(the shoe did not say)"])]
+    return [name for name, mac in expected["files"] if theirs.get(name) != mac] + planted or (
         [] if answer.get("overall") == expected["overall"] else ["(the answer as a whole)"])
 
 

@@ -88,7 +88,8 @@ def deploy(port, build, check_only=False, out=sys.stdout):
 
 def pull_log(port, dest, out=sys.stdout):
     """Copy the device's journal segments into dest (interrupting the running controller: the gate stays
-    locked), to verify on the host."""
+    locked), with the shoe's receipt for them, its signed head under a fresh nonce (receipt.json), to verify
+    on the host."""
     dest = Path(dest)
     try:
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
@@ -101,11 +102,15 @@ def pull_log(port, dest, out=sys.stdout):
             args += ["+"] if args else []
             args += ["fs", "--no-verbose", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
         mpremote(port, *args)
-    except (DeviceError, ValueError, SyntaxError) as e:
+        said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % os.urandom(32).hex())
+        receipt = json.loads(said.strip().splitlines()[-1])
+        (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
+    except (DeviceError, ValueError, SyntaxError, IndexError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     size = sum((dest / n).stat().st_size for n in names)
-    out.write("%d segments, %d bytes, in %s; check them with: sabot log verify %s\n" % (len(names), size, dest, dest))
+    out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s\n"
+              % (len(names), size, receipt["seq"], dest, dest))
     return 0
 
 

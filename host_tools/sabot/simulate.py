@@ -47,7 +47,7 @@ def simulate(scenario, runtime, log, trace):
         trace.write_bytes(b"")
     except OSError as e:
         return _fail("cannot write %s: %s" % (e.filename or partial, e.strerror or e))
-    argv = [str(scenario), "--log", str(partial), "--trace", str(trace)]
+    argv = [str(scenario), "--log", str(partial), "--trace", str(trace), "--receipt"]
     if runtime in vms.NAMES:
         status = run_on_micropython(argv, vm=runtime)
     else:

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from firmware.devkey import DEVELOPMENT_KEY
+from sabot import receipts
 from sabot.journalfile import Reader, Unusable, load_segments
 from sabot.rules import ARTICLES, Rules, assignment_findings
 
@@ -58,22 +59,25 @@ def firmware_name(firmware):
     return text.decode() if text and all(32 <= b < 127 for b in text) else "release " + firmware.hex()
 
 
-def verify(paths, key_file, as_json, same_table=3, out=sys.stdout):
+def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.stdout):
     try:
         key = read_key(key_file)
+        earlier = [receipts.load(path) for path in receipt_files]
         checked = []
         for group in journals_of(paths):
             segments, reader, rules = _check(group, key)
-            checked.append((" ".join(map(str, group)), segments, reader, rules))
+            ends = receipts.findings(segments, reader.seq, key, receipts.found_in(group),
+                                     [r for r in earlier if r.sabot == segments[0].sabot])
+            checked.append((" ".join(map(str, group)), segments, reader, rules, ends))
     except Unusable as e:
         print("sabot log verify: error: %s" % e, file=sys.stderr)
         return 2
-    findings = [(label, f) for label, _, reader, rules in checked for f in sorted(
-        reader.findings + rules.findings, key=lambda f: f.seq)]
+    findings = [(label, f) for label, _, reader, rules, ends in checked for f in sorted(
+        reader.findings + rules.findings + ends, key=lambda f: f.seq)]
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
-                                     for label, segments, _, rules in checked], same_table)
+                                     for label, segments, _, rules, _ in checked], same_table)
     ok = not findings
-    intact = not any(f.id == "J-TAMPER" for _, f in findings)
+    intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT for _, f in findings)
     development = key == DEVELOPMENT_KEY
     many = len(checked) > 1
     if as_json:
@@ -83,7 +87,7 @@ def verify(paths, key_file, as_json, same_table=3, out=sys.stdout):
                                      **({"journal": label} if many else {})) for label, f in findings]}, out)
         out.write("\n")
         return 0 if ok else 1
-    for label, segments, reader, _ in checked:
+    for label, segments, reader, _, _ in checked:
         first = segments[0]
         out.write("journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n" % (
             " " + label if many else "", first.sabot, firmware_name(first.firmware), len(segments), reader.records,
@@ -93,6 +97,9 @@ def verify(paths, key_file, as_json, same_table=3, out=sys.stdout):
                   "casino shoe's\n")
     out.write("integrity: %s\n" % ("intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order"
                                    if intact else "BROKEN"))
+    unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
+    out.write("end: %s\n" % ("%d journal(s) with no receipt: truncation at the end cannot be ruled out" % unvouched
+                             if unvouched else "as the shoe signed it in its receipt"))
     for label, f in findings:
         out.write("  %sseq %-7d %-9s (%s) %s\n" % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
                                                   f.message))

@@ -46,11 +46,17 @@ ALARMS = {  # alarms and faults
     records.FAULT_JOURNAL_FULL: ("journal flash nearly full", "mémoire du journal presque pleine"),
     records.FAULT_OVERRUN: ("interrupt events lost", "événements perdus"),
     records.FAULT_FIRMWARE: ("firmware differs from the approved release", "logiciel différent de la version agréée"),
+    records.FAULT_ROLLBACK: ("journal shorter than the head kept beside it (rollback)",
+                             "journal plus court que la tête conservée à part (retour en arrière)"),
+    records.FAULT_DEVKEY: ("development key: the shoe has no key of its own",
+                           "clé de développement : le sabot n'a pas de clé propre"),
 }
 FINDINGS = {  # the shoe's own findings (R_FINDING); the verifier's are sabot.rules'
     records.F_STOP_POSITION: ("stop card misplaced (S-STOPPOS)", "carte d'arrêt mal placée (S-STOPPOS)"),
     records.F_FOREIGN_CARD: ("identity over the deck count (S-COUNT)", "carte au-delà du nombre de jeux (S-COUNT)"),
     records.F_SHORT_COUP: ("coup under the game's minimum", "coup sous le minimum du jeu"),
+    records.F_NO_STOP: ("no stop card where it must come out: the shoe closes after the coup (S-STOP)",
+                        "pas de carte d'arrêt là où elle doit sortir : le sabot se ferme après le coup (S-STOP)"),
 }
 ENDS = {
     records.END_BUTTON: ("coup end pressed", "fin de coup annoncée"),

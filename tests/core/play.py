@@ -62,4 +62,7 @@ class Played:
 
 
 def play(*lines, capacity=1 << 20):
+    """Played lines, in a séance at table 1 unless they open one: no shoe is dealt outside a séance (S-IDENT)."""
+    if not any(line.split()[:1] == ["seance"] for line in lines):
+        lines = ("seance table=1",) + lines
     return Played("\n".join(lines), capacity)

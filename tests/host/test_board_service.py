@@ -14,6 +14,7 @@ from boards.rpi_pico import pins as pico_pins
 from boards.sim.ramflash import RamFlash
 from firmware import cards
 from firmware import records as rec
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import CARD, CODE, DISPOSITION, TYPE, Reader, load_segments
 from sabot.verify import check
 from tests.host.fake_machine import Bench, Script
@@ -116,3 +117,32 @@ def test_a_board_with_the_ring_partition_journals_through_it(board, ticks, shop,
     assert rec.R_COUP_END in kinds
     segments = load_segments([tmp_path / "journal"])
     assert bench.ring.programs == len(kinds) + len(segments)  # one page program a record, and one a segment header
+
+
+@pytest.mark.req("S-STOP")
+def test_a_board_that_can_see_no_stop_card_does_not_start(ticks, shop, tmp_path, monkeypatch):
+    device, pins, bench = on_bench("rpi_pico", ticks, monkeypatch)
+    with pytest.raises(ValueError, match="stop card"):
+        device.start(dict(CONFIG, board="rpi_pico", reader=False, stop_detector=False))
+    assert bench.levels[pins.GATE] == pins.GATE_LOCKED
+    assert not bench.handlers and not (tmp_path / "journal").exists()
+
+
+@pytest.mark.req("J-TAMPER", "S-FAILSAFE")
+def test_a_board_under_the_development_key_starts_locked_with_a_fault_that_says_so(ticks, shop, tmp_path,
+                                                                                  monkeypatch):
+    (tmp_path / "keys" / "sabot.key").write_text(DEVELOPMENT_KEY.hex())
+    device, pins, bench = on_bench("rpi_pico", ticks, monkeypatch)
+    actions = (bench.press(pins.SEANCE, 50) + bench.press(pins.LOAD, 300) + bench.press(pins.CLEAR, 400)
+               + bench.press(pins.NO_MORE_BETS, 500) + bench.press(pins.DRAW, 700)
+               + [(750, lambda: gate_seen.append(bench.levels[pins.GATE]))])
+    gate_seen = []
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, actions, end=1000).sleep_ms)
+    with pytest.raises(KeyboardInterrupt):
+        device.start(dict(CONFIG, board="rpi_pico"))
+    assert gate_seen == [pins.GATE_LOCKED]
+    records = list(Reader(load_segments([tmp_path / "journal"]), DEVELOPMENT_KEY))
+    alarms = [r.fields[CODE] for r in records if r.fields[TYPE] == rec.R_ALARM]
+    assert alarms == [rec.FAULT_DEVKEY]
+    assert rec.R_NO_MORE_BETS not in [r.fields[TYPE] for r in records]
+    assert not [r for r in records if r.fields[TYPE] == rec.R_CLEAR]  # no supervisor's key clears it

@@ -67,7 +67,7 @@ def test_one_changed_byte_is_named_and_that_shoe_refuses_to_unlock(shoe, bundle,
     assert run.returncode == 1
     assert "  differs: boards/sim/ramflash.mpy\n" in run.stdout and run.stdout.count("differs:") == 1
     assert "MISMATCH: 1 of" in run.stdout
-    (tmp_path / "s.txt").write_text("shoe seed=1\nno_more_bets\ndraw 4\nclear_alarm\nno_more_bets\ndraw\n")
+    (tmp_path / "s.txt").write_text("seance\nshoe seed=1\nno_more_bets\ndraw 4\nclear_alarm\nno_more_bets\ndraw\n")
     mpremote(shoe.port, "fs", "cp", str(tmp_path / "s.txt"), ":scenario.txt")
     played = shoe.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
     assert "ALARM firmware differs from the approved release" in played
@@ -79,3 +79,20 @@ def test_one_changed_byte_is_named_and_that_shoe_refuses_to_unlock(shoe, bundle,
     assert [r.fields[CODE] for r in records if r.fields[TYPE] == R_ALARM] == [FAULT_FIRMWARE]
     assert records[0].segment.firmware == bytes.fromhex(json.loads((bundle / "manifest.json").read_text())
                                                         ["digest"])[:16]
+
+
+@pytest.mark.req("H-FIRMWARE", "S-FAILSAFE")
+def test_a_py_planted_beside_the_approved_mpy_is_a_mismatch_and_the_shoe_stays_locked(shoe, bundle, tmp_path):
+    planted = tmp_path / "controller.py"  # MicroPython imports it before the approved controller.mpy beside it
+    planted.write_text((ROOT / "firmware" / "controller.py").read_text() + "# changed by someone\n")
+    mpremote(shoe.port, "fs", "cp", str(planted), ":firmware/controller.py")
+    mpremote(shoe.port, "fs", "cp", str(planted), ":boot.py")  # a boot.py this board's release has none of
+    run = sabot("firmware", "verify", "--port", shoe.port, "--bundle", bundle)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "  differs: firmware/controller.py (not in the release)\n" in run.stdout
+    assert "  differs: boot.py (not in the release)\n" in run.stdout and run.stdout.count("differs:") == 2
+    (tmp_path / "s.txt").write_text("seance\nshoe seed=1\nno_more_bets\ndraw 4\n")
+    mpremote(shoe.port, "fs", "cp", str(tmp_path / "s.txt"), ":scenario.txt")
+    played = shoe.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
+    assert "firmware/controller.py differs from the release manifest" in played
+    assert "ALARM firmware differs from the approved release" in played and "card 1" not in played

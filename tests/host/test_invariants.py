@@ -1,5 +1,6 @@
 """Random sequences of scenario commands never break the shoe's invariants (hypothesis, on CPython)."""
 
+import os
 import struct
 
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +22,7 @@ TYPE, CARD, DISPOSITION = (FIELDS.index(name) for name in ("type", "card", "disp
 
 _ACTIONS = st.one_of(
     st.sampled_from(["no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm",
-                     "wait 3000", "force"]),
+                     "wait 3000", "force", "seance", "seance_close"]),
     st.integers(1, 7).map("draw {}".format),
     st.integers(3, 7).map("no_more_bets\ndraw {}\ncoup_end".format),  # a whole coup: what a shoe mostly does
     st.integers(1, 3).map("burn {}".format),
@@ -53,7 +54,7 @@ class Watcher(Observer):
             assert not ctl.in_coup and ctl.phase != DEALING
         else:
             # The gate never opens while bets are open (S-LOCK), nor under an alarm (S-FORCED, S-ONE).
-            assert self.doing == "draw" and ctl.phase == DEALING and ctl.alarm == 0
+            assert self.doing == "draw" and ctl.phase == DEALING and ctl.alarms == 0
         self.release += 1
 
     def record(self, body, seq):
@@ -66,10 +67,12 @@ class Watcher(Observer):
 
 
 @covers("S-LOCK", "S-ONE", "S-STOP", "S-FORCED", "J-EVERY")
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# SABOT_INVARIANT_EXAMPLES=3000 for the issue's 3,000 sequences (about 10 minutes); CI runs 300.
+@settings(max_examples=int(os.environ.get("SABOT_INVARIANT_EXAMPLES", "300")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_ACTIONS, max_size=60))
 def test_random_scenarios_keep_the_shoes_invariants(actions):
-    text = "\n".join(["shoe cards=AS,2H,3D,4C,5S,6H,7D,8C stop_after=4"] + actions)
+    text = "\n".join(["seance", "shoe cards=AS,2H,3D,4C,5S,6H,7D,8C stop_after=4"] + actions)
     storage = MemoryStorage(1 << 20)
     watcher = Watcher()
     board = SimBoard(storage, observer=watcher)

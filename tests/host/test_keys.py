@@ -10,6 +10,7 @@ from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware.journal import Key
+from firmware.receipt import receipt
 from firmware.storage import FileStorage
 
 SABOT = str(Path(sys.executable).parent / "sabot")
@@ -26,7 +27,8 @@ def test_a_journal_under_a_shoes_own_key_verifies_with_that_key_only(tmp_path):
 
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
     board.key = Key(bytes.fromhex(key_file.read_text()))
-    run(parse("shoe seed=1\nno_more_bets\ndraw 4\ncoup_end"), board)
+    run(parse("seance\nshoe seed=1\nno_more_bets\ndraw 4\ncoup_end"), board)
+    (tmp_path / "journal" / "receipt.json").write_text(receipt(board.shell.journal, bytes(32)))  # as pull-log's
     board.close()
 
     own = subprocess.run([SABOT, "log", "verify", str(tmp_path / "journal"), "--key", str(key_file)],

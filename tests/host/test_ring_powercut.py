@@ -220,7 +220,7 @@ def test_a_full_archive_locks_the_shoe_and_the_ring_keeps_every_record():
     board = SimBoard(RingStorage(flash, archive))
     run(parse(SHOE), board)
     shell = board.shell
-    assert shell.ctl.alarm == FAULT_JOURNAL_FULL and not board.gate.is_open
+    assert shell.ctl.raised(FAULT_JOURNAL_FULL) and not board.gate.is_open
     assert sum(1 for _ in shell.journal.storage._undrained()) > 0
     archive.capacity = 1 << 20  # the technician makes room: everything the ring held reaches the archive
     board.close()
@@ -239,7 +239,7 @@ def test_a_ring_the_archive_cannot_drain_faults_the_shoe_and_overwrites_nothing(
     board = SimBoard(RingStorage(flash, archive))
     run(parse(SHOE), board)
     journal = board.shell.journal
-    assert board.shell.ctl.alarm == FAULT_JOURNAL_FULL and not board.gate.is_open and not journal.broken
+    assert board.shell.ctl.raised(FAULT_JOURNAL_FULL) and not board.gate.is_open and not journal.broken
     assert 30 < journal.seq < 400 and flash.erases <= 4  # each sector erased once: nothing undrained erased again
     archive.failing = False
     journal.close()
@@ -251,7 +251,7 @@ def test_a_ring_the_archive_cannot_drain_faults_the_shoe_and_overwrites_nothing(
 def test_a_full_ring_refuses_the_write_rather_than_erase_an_undrained_entry():
     ring = RingStorage(RamFlash(4), MemoryStorage())
     ring.archive.failing = True
-    ring.create(1, bytes(range(181)))
+    ring.create(1, bytes(range(fmt.HEADER_SIZE)))
     stream = ring.appender(1)
     written = 0
     with pytest.raises(OSError) as refused:
@@ -261,7 +261,7 @@ def test_a_full_ring_refuses_the_write_rather_than_erase_an_undrained_entry():
     assert refused.value.args[0] == 28 and 64 * 2 <= written < 64 * 3  # two sectors' worth: one kept as the gap
     ring.archive.failing = False
     ring.settle()
-    assert ring.archive.files[1] == bytes(range(181)) + b"".join(bytes([i % 256]) * fmt.FRAME_SIZE
+    assert ring.archive.files[1] == bytes(range(fmt.HEADER_SIZE)) + b"".join(bytes([i % 256]) * fmt.FRAME_SIZE
                                                                  for i in range(written))
 
 

@@ -20,10 +20,10 @@ ALL_SCENARIOS = sorted(SCENARIOS.glob("*.txt"))
 # SHA-256 over each segment's name and bytes, in order: a change of the firmware that changes what a shoe
 # journals must say so here, on purpose (stop 10's refactoring of the vocabulary left every byte as it was).
 JOURNAL_DIGESTS = {
-    "deux_tableaux_ouverte": "b24860751c0408a1c411fe4159e8d267116908ade39bb4d9557fcf87b9dcc3b7",
-    "full_shoe_chemin_de_fer": "ed5621e8f37a3fdb57eef2557a8661e968aa22fa326429e2eb1ca6b9cf47f1f1",
-    "incidents": "c3dfff5aa23c75222ab64f6dda29928309c847fc4b36a561bf11d8ba7a402573",
-    "long_uptime": "932ff989a263c08d1fc8d4bdd8973d78c662fdf8423702e6fe8eeff552589491",
+    "deux_tableaux_ouverte": "b736c09334c20e327ccae21016d2afbee732fdbdd875f72b273fb7bb9de50a8e",
+    "full_shoe_chemin_de_fer": "7f0c77a15d1229341f801aebf4171e7c4f51d0ca0a029cc4bb3b378945939f8b",
+    "incidents": "9eee4d921a13ac6a6bf8f98bddbd8b24eec929ae73773c78dd3062c2ad1a575d",
+    "long_uptime": "1198ce4251a28799af6094919b1d51143e56dcdaa1078f623f96e675f582a363",
 }
 
 

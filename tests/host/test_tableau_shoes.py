@@ -82,7 +82,7 @@ def test_every_coup_of_whole_shoes_matches_an_independent_deal(game, deal, seeds
     checked = 0
     for seed in seeds:
         storage = MemoryStorage(1 << 22)
-        run(parse("game %s\nshoe seed=%d\n" % (game, seed) + "no_more_bets\ndraw 9\n" * 90), SimBoard(storage))
+        run(parse("seance\ngame %s\nshoe seed=%d\n" % (game, seed) + "no_more_bets\ndraw 9\n" * 90), SimBoard(storage))
         for cards, result in coups(journal_records(storage)):
             values = [points(r["card"]) for r in cards]
             hands = deal(values)

@@ -16,6 +16,7 @@ from boards.sim.scenario import parse
 from firmware import journal as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import Unusable
+from sabot.receipts import NO_RECEIPT
 from sabot.verify import check
 from tests.conftest import SCENARIOS
 
@@ -161,7 +162,8 @@ def test_the_cli_exits_1_on_tampering_and_names_requirement_article_and_seq(tmp_
     result = json.loads(clean.stdout)
     assert clean.returncode == 1  # the scenario forces a card: a finding, though the journal is intact
     assert result["ok"] is False and result["intact"] is True and result["records"] > 10
-    assert [f["id"] for f in result["findings"]] == ["S-FORCED"]
+    assert [(f["id"], f["message"]) for f in result["findings"]] == [
+        ("S-FORCED", result["findings"][0]["message"]), ("J-TAMPER", NO_RECEIPT)]  # no shoe signed its end
     last = max(files)
     edited = bytearray(files[last])
     edited[fmt.HEADER_SIZE + 3 * fmt.FRAME_SIZE + fmt.BODY_AT + 13] ^= 1  # the fourth record's card
@@ -180,8 +182,8 @@ def test_the_cli_exits_1_on_tampering_and_names_requirement_article_and_seq(tmp_
     ("random.sbj", bytes(random.Random(1).randrange(256) for _ in range(4000)), "not a sabot journal"),
     ("empty.sbj", b"", "empty file"),
     ("other.sbj", b"%PDF-1.7\n" + bytes(300), "not a sabot journal"),
-    ("future.sbj", b"SBJ\x09" + bytes(300), "journal format version 9; this verifier reads version 2"),
-    ("short.sbj", b"SBJ\x02" + bytes(20), "cut short inside its header"),
+    ("future.sbj", b"SBJ\x09" + bytes(300), "journal format version 9; this verifier reads version 3"),
+    ("short.sbj", b"SBJ\x03" + bytes(20), "cut short inside its header"),
 ])
 def test_garbage_in_gets_a_clear_message_and_exit_2(tmp_path, name, content, message):
     path = tmp_path / name

@@ -65,14 +65,14 @@ def test_deploy_run_a_whole_shoe_pull_the_journal_and_verify_it(blank_board, mpy
     assert pulled.returncode == 0, pulled.stderr
     _, reader, findings = check([tmp_path / "pulled"], DEVELOPMENT_KEY)
     assert findings == [] and reader.records > 700
-    segments = {p.name: p.read_bytes() for p in sorted((tmp_path / "pulled").iterdir())}
+    segments = {p.name: p.read_bytes() for p in sorted((tmp_path / "pulled").glob("*.sbj"))}
     assert segments == _cpython_segments(scenario, tmp_path)  # the VM on the pty wrote the very same bytes
 
 
 @pytest.mark.req("S-FAILSAFE", "J-DURABLE")
 def test_ctrl_c_over_mpremote_leaves_the_gate_locked_and_the_journal_intact(blank_board, mpy_build, tmp_path):
     assert sabot("deploy", "--port", blank_board.port, mpy_build).returncode == 0
-    (tmp_path / "open.txt").write_text("shoe seed=4\nno_more_bets\ndraw 4\nno_more_bets\njam\ndraw\n")
+    (tmp_path / "open.txt").write_text("seance\nshoe seed=4\nno_more_bets\ndraw 4\nno_more_bets\njam\ndraw\n")
     mpremote(blank_board.port, "fs", "cp", str(tmp_path / "open.txt"), ":scenario.txt")
     blank_board.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
     gate = blank_board.exec("from boards.sim import virtual_board; print(virtual_board.BOARD.gate.is_open)")

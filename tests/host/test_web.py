@@ -16,6 +16,7 @@ import pytest
 
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot.cli import main as sabot_main
+from sabot.receipts import NO_RECEIPT
 from sabot.verify import check
 from sabot.web import build
 from sabot.web.chromium import CHROMIUM, Chromium
@@ -82,7 +83,7 @@ def played(served, tmp_path_factory):
             const { checkJournal } = await import("./journal.js");
             const files = window.sabot.files().map(([name, data]) => [name, data.slice()]);
             const last = files[files.length - 1][1];  // the séance's segment: the first holds the boot alone
-            last[181 + 54 + 10] ^= 1;  // a bit of its second record's body
+            last[182 + 54 + 10] ^= 1;  // a bit of its second record's body
             return await checkJournal(files, window.sabot.key());
         })()""")
         browser.click("#download-journal")
@@ -113,8 +114,8 @@ def test_journal_downloaded_from_the_page_is_byte_identical_to_sabot_sim_on_its_
     run = subprocess.run([SABOT, "sim", str(played["scenario"]), "--log", str(log)], capture_output=True, text=True,
                          timeout=600)
     assert run.returncode == 0, run.stderr
-    page = {p.name: p.read_bytes() for p in sorted(played["journal"].iterdir())}
-    sim = {p.name: p.read_bytes() for p in sorted(log.iterdir())}
+    page = {p.name: p.read_bytes() for p in sorted(played["journal"].glob("*.sbj"))}
+    sim = {p.name: p.read_bytes() for p in sorted(log.glob("*.sbj"))}  # the sim's receipt.json beside them
     assert len(page) >= 2 and page == sim
 
 
@@ -127,7 +128,8 @@ def test_page_journal_verifies_on_the_host_with_the_forced_card_found(played):
     run = subprocess.run([SABOT, "log", "verify", str(played["journal"]), "--json"], capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 1, run.stderr  # findings, the journal itself intact
-    assert [f["id"] for f in json.loads(run.stdout)["findings"]] == ["S-FORCED"]
+    found = json.loads(run.stdout)["findings"]
+    assert [f["id"] for f in found] == ["S-FORCED", "J-TAMPER"] and found[1]["message"] == NO_RECEIPT  # no shoe
 
 
 @needs_chromium

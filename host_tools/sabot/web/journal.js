@@ -5,7 +5,7 @@
 
 import { crc32 } from "./zip.js";
 
-const HEADER_SIZE = 181, TAG_AT = 161, CRC_AT = 177, FRAME = 54, TAG_SIZE = 16;
+const HEADER_SIZE = 182, TAG_AT = 162, CRC_AT = 178, FRAME = 54, TAG_SIZE = 16;
 
 const sha256 = async (...parts) => new Uint8Array(await crypto.subtle.digest("SHA-256", concat(parts)));
 const le32 = (b, at) => new DataView(b.buffer, b.byteOffset + at, 4).getUint32(0, true);
@@ -28,7 +28,7 @@ export async function checkJournal(segments, key) {
   for (let s = 0; s < segments.length; s++) {
     const [name, data] = segments[s];
     if (data.length < HEADER_SIZE || String.fromCharCode(...data.slice(0, 3)) !== "SBJ") return fail(name, "no SBJ header");
-    if (data[3] !== 2) return fail(name, `format version ${data[3]}`);
+    if (data[3] !== 3) return fail(name, `format version ${data[3]}`);
     if (crc32(data.subarray(0, CRC_AT)) !== le32(data, CRC_AT)) return fail(name, "header CRC-32");
     if (le32(data, 8) !== s + 1) return fail(name, `segment number ${le32(data, 8)}, expected ${s + 1}`);
     if (!same(data.slice(12, 20), keyId)) return fail(name, "written under another key");

@@ -112,7 +112,18 @@ class Session:
             "out": board.shoe.out,
             "game": self.game,
             "phase": ctl.phase if ctl else -1,
-            "alarm": ctl.alarm if ctl else 0,
+            "alarm": _first_alarm(ctl.alarms) if ctl else 0,
             "coup": ctl.coup if ctl else 0,
             "lines": len(self.lines),
         })
+
+
+def _first_alarm(alarms):
+    """The lowest code of the controller's set of alarms (code n is bit n - 1), 0 for none: the page shows one."""
+    code = 0
+    while alarms:
+        code += 1
+        if alarms & 1:
+            return code
+        alarms >>= 1
+    return 0
