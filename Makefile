@@ -107,10 +107,13 @@ DIST := dist/$(BOARD)-$(VERSION)
 dist: mpy
 	$(BIN)/sabot firmware dist $(OUT) --board $(BOARD) --out $(DIST)
 
-# Copy a board's build to a device with mpremote, then check every file on it by SHA-256.
-deploy: mpy
-	@test -n "$(PORT)" || (echo "usage: make deploy BOARD=rpi_pico PORT=/dev/ttyACM0"; exit 2)
-	$(BIN)/sabot deploy --port $(PORT) $(OUT)
+# Copy a board's release bundle (make dist) to a device with mpremote, then check every file on it by SHA-256. BOARD
+# is never assumed: sabot deploy also checks it against the device before it writes anything.
+deploy:
+	@test -n "$(PORT)" -a "$(origin BOARD)" != file || (echo "make deploy: error: give the board and its port: make \
+	deploy BOARD=rpi_pico PORT=/dev/ttyACM0 (BOARD rpi_pico, esp32, or sim for the virtual board)"; exit 2)
+	@$(MAKE) --no-print-directory dist BOARD=$(BOARD)
+	$(BIN)/sabot deploy --port $(PORT) $(DIST)
 
 # The virtual board: the sim build inside the MicroPython unix port, reachable by mpremote.
 vboard: mpy

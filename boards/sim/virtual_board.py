@@ -1,7 +1,10 @@
 """The virtual board's device side: the sim board on the device's own filesystem, for `sabot vboard`.
 
 mpremote reaches it as it reaches a Pico: play() runs a scenario to its end (the journal lands in
-journal/), serve() then runs the controller's loop until a technician interrupts it (Ctrl-C).
+journal/), serve() then runs the controller's loop until a technician interrupts it (Ctrl-C). After a soft reset
+`sabot vboard` starts the VM again with reboot(): the controller recovers its journal, gate locked, and waits for
+the technician's commands. The board's sabot number is config.json's, its key /keys/sabot.key once provisioned
+(the development key before).
 """
 
 import select
@@ -13,7 +16,7 @@ from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware.events import EventRing
 from firmware.runtime import Runtime
-from firmware.startup import JOURNAL, check_firmware
+from firmware.startup import CONFIG, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
 
 BOARD = None  # the running board, for a technician's questions over mpremote
@@ -39,13 +42,34 @@ def serve():
     if BOARD is None or BOARD.shell is None:
         BOARD = _board(None)
         BOARD.power_on()
-    board = BOARD
-    Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c()).serve()
+    _runtime(BOARD).serve()
+
+
+def reboot():
+    """What a soft reset leaves: the board powered on again, its journal recovered and the gate locked, the
+    controller waiting for a technician's command (remote.resume() serves again)."""
+    global BOARD
+    BOARD = _board(None)
+    BOARD.power_on()
+    Runtime.current = _runtime(BOARD)
+    print("controller recovered from journal/, gate locked")
+
+
+def _runtime(board):
+    return Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c())
 
 
 def _board(observer):
     """The sim board on this filesystem, its firmware checked against the release manifest as a shoe's is."""
-    board = SimBoard(FileStorage(JOURNAL), observer=observer)
+    try:
+        sabot = load_config(CONFIG)["sabot"]
+    except (OSError, ValueError, KeyError):
+        sabot = 1  # a board being commissioned: no config.json yet
+    board = SimBoard(FileStorage(JOURNAL), sabot=sabot, observer=observer)
+    try:
+        board.key = read_key()
+    except OSError:
+        pass  # not provisioned yet: the development key, as the simulator's
     board.firmware, board.firmware_ok = check_firmware("sim")
     return board
 

@@ -8,14 +8,19 @@ from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import Reader, Unusable, load_segments
 from sabot.rules import ARTICLES, Rules, assignment_findings
 
+_KEY_FILE_MOST = 1024  # bytes: a key file is 65; /dev/zero is not read without end
+
 
 def read_key(path):
     """A key file holds the shoe's key as hexadecimal text (docs/keys.md); None gives the development key."""
     if path is None:
         return DEVELOPMENT_KEY
     try:
-        text = Path(path).read_text(encoding="ascii").strip()
-        key = bytes.fromhex(text)
+        with open(path, "rb") as f:
+            text = f.read(_KEY_FILE_MOST + 1)
+        if len(text) > _KEY_FILE_MOST:
+            raise ValueError("larger than a key file (%d bytes at most)" % _KEY_FILE_MOST)
+        key = bytes.fromhex(text.decode("ascii").strip())
     except (OSError, UnicodeError, ValueError) as e:
         reason = getattr(e, "strerror", None) or e
         raise Unusable("%s: not a key file (hexadecimal text): %s" % (path, reason)) from None
