@@ -41,9 +41,10 @@ $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c fi
 # valgrind counts the benchmarks' instructions, OpenSSL's and libdeflate's headers build the verifier's C core,
 # Node runs the 32-bit MicroPython VM (npm installs it).
 system-deps:
-	@command -v chromium >/dev/null && command -v valgrind >/dev/null && test -f /usr/include/openssl/sha.h \
+	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && command -v valgrind >/dev/null \
+		&& test -f /usr/include/openssl/sha.h \
 		&& test -f /usr/include/libdeflate.h || (apt-get update -q && apt-get install -y -q chromium \
-		fonts-dejavu-core valgrind gcc libssl-dev libdeflate-dev)
+		fonts-dejavu-core poppler-utils valgrind gcc libssl-dev libdeflate-dev)
 	@command -v node >/dev/null && command -v npm >/dev/null || (apt-get update -q && apt-get install -y -q \
 		nodejs npm)
 

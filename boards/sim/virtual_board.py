@@ -7,14 +7,18 @@ the technician's commands. The board's sabot number is config.json's, its key /k
 (the development key before).
 """
 
+import os
 import select
+import struct
 import sys
 
-from boards.sim.board import SimBoard
+from boards.sim.board import START_S, SimBoard
+from boards.sim.devices import SimWall
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware.events import EventRing
+from firmware.journal import BODY_AT, FRAME_SIZE, HEADER_SIZE
 from firmware.runtime import Runtime
 from firmware.startup import CONFIG, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
@@ -71,7 +75,26 @@ def _board(observer):
     except OSError:
         pass  # not provisioned yet: the development key, as the simulator's
     board.firmware, board.firmware_ok = check_firmware("sim")
+    board.wall = SimWall(lambda: board.clock.now, _rtc_start())
     return board
+
+
+def _rtc_start():
+    """Where the board's clock starts: a second after the journal's last record, as a DS3231 that kept time while
+    the board was off would (a new board: the sim's start)."""
+    try:
+        names = sorted(n for n in os.listdir(JOURNAL) if n.endswith(".sbj"))
+    except OSError:
+        names = []
+    if not names:
+        return START_S
+    with open(JOURNAL + "/" + names[-1], "rb") as f:
+        data = f.read()
+    frames = (len(data) - HEADER_SIZE) // FRAME_SIZE
+    if frames < 1:
+        return START_S
+    seconds = struct.unpack_from("<I", data, HEADER_SIZE + (frames - 1) * FRAME_SIZE + BODY_AT + 1)[0]
+    return max(START_S, seconds + 1)
 
 
 def _idle_until_ctrl_c():

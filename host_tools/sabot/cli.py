@@ -2,13 +2,11 @@
 
 import argparse
 import sys
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
 
 from firmware import games
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from firmware.version import VERSION
-from sabot import firmware, keys, progress
+from sabot import firmware, keys, progress, tool_version
 from sabot.logview import export, show
 from sabot.report import cli as report_command
 from sabot.shoe_link import BOARDS, deploy, pull_log, seance_command, vboard
@@ -17,13 +15,6 @@ from sabot.verify import verify
 from sabot.web import command as web_command
 
 GAME_NAMES = tuple(row[games.NAME] for row in games.GAMES)
-
-
-def tool_version():
-    try:
-        return package_version("sabot")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def number(low, high, what):

@@ -110,9 +110,12 @@ def ask(port, seed):
 def verify(port, bundle, seed_hex=None, stream=sys.stdout):
     bundle = Path(bundle)
     try:
-        seed = bytes.fromhex(seed_hex) if seed_hex else os.urandom(32)
+        try:
+            seed = bytes.fromhex(seed_hex) if seed_hex else os.urandom(32)
+        except ValueError:
+            raise ValueError("--seed %s: give the seed in hexadecimal" % seed_hex) from None
         if len(seed) < 16:
-            raise ValueError("a seed of at least 16 bytes")
+            raise ValueError("--seed: a seed of at least 16 bytes (32 hexadecimal digits)")
         expected = expected_answer(bundle, seed)
         answer = ask(port, seed)
     except (OSError, ValueError, KeyError, DeviceError) as e:

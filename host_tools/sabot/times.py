@@ -34,5 +34,8 @@ def utc(time_ms):
     return moment(time_ms).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def said(time_ms, french):
-    return paris(time_ms) if french else utc(time_ms)
+def said(time_ms, french, seconds=True):
+    """Paris time for a French reader, UTC for others."""
+    if french:
+        return paris(time_ms, seconds)
+    return utc(time_ms) if seconds else moment(time_ms).strftime("%Y-%m-%d %H:%M UTC")
