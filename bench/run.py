@@ -1,6 +1,6 @@
 """`make bench`: what a card costs the firmware on the MicroPython VM (instructions, time, heap, flash), the sizes,
-the gate's reaction, boot recovery, verify throughput and the report of a million cards; printed as one table and written to bench/results.json,
-each figure with how it was obtained. Times (marked ~) are reported, never budgeted.
+the gate's reaction, boot recovery, verify throughput and the report of a million cards; printed as one table and
+written to bench/results.json, each figure with how it was obtained. Times (marked ~) are reported, never budgeted.
 
     python -m bench.run [--quick] [--check] [--only GROUP,...] [--build DIR] [--out FILE]
 

@@ -60,8 +60,8 @@ def one_key_finding(segments, reader):
     for key_id, found in ranges.items():
         names = found[0][0].path.name + ("" if len(found) == 1 else " to %s (%d segments)" % (
             found[-1][0].path.name, len(found)))
-        kept.append(Finding("J-TAMPER", found[0][1], "%s written under key id %s, the key given is key id %s: its "
-                            "tags cannot be checked; give the shoe's own key (--key)" % (names, key_id.hex(),
+        kept.append(Finding("J-TAMPER", found[0][1], "%s written under another key (key id %s); the key given has key "
+                            "id %s: its tags cannot be checked; give the shoe's own key (--key)" % (names, key_id.hex(),
                                                                                        mine.hex())))
     return kept
 

@@ -33,9 +33,13 @@ SEGMENTS_FR = (
                                                       "HMAC valide"),
     (r"(?P<name>\S+): written under another key \(key id (?P<id>\w+)\)", "%(name)s : écrit sous une autre clé "
                                                                         "(identifiant %(id)s)"),
-    (r"(?P<names>.+) written under key id (?P<theirs>\w+), the key given is key id (?P<mine>\w+)",
-     "%(names)s écrit(s) sous la clé d'identifiant %(theirs)s ; la clé fournie a l'identifiant %(mine)s : les "
-     "étiquettes ne peuvent être vérifiées, fournir la clé du sabot (--key)"),
+    (r"^(?P<first>\S+) to (?P<last>\S+) \((?P<n>\d+) segments\) written under another key \(key id "
+     r"(?P<theirs>\w+)\); the key given has key id (?P<mine>\w+)", "segments %(first)s à %(last)s (%(n)s) écrits "
+     "sous une autre clé, d'identifiant %(theirs)s ; la clé fournie a l'identifiant %(mine)s : leurs étiquettes ne "
+     "peuvent être vérifiées, fournir la clé du sabot (--key)"),
+    (r"^(?P<name>\S+) written under another key \(key id (?P<theirs>\w+)\); the key given has key id "
+     r"(?P<mine>\w+)", "segment %(name)s écrit sous une autre clé, d'identifiant %(theirs)s ; la clé fournie a "
+     "l'identifiant %(mine)s : ses étiquettes ne peuvent être vérifiées, fournir la clé du sabot (--key)"),
     (r"(?P<name>\S+): the journal's first segments are missing \(segment (?P<n>\d+), after seq (?P<seq>\d+)\)",
      "%(name)s : les premiers segments du journal manquent (segment %(n)s, après le n° %(seq)s)"),
     (r"(?P<name>\S+): segments (?P<a>\d+) to (?P<b>\d+) are missing", "%(name)s : les segments %(a)s à %(b)s "
