@@ -50,6 +50,8 @@ def simulate(scenario, runtime, log, trace, force=False, quiet=False):
     if log.is_dir() and not force and not _simulated(log):
         return _fail("%s holds files other than the simulator's journal: give another --log, or --force to "
                      "replace it" % log)
+    if trace.exists() and not force and not _a_trace(trace):
+        return _fail("%s is not a trace the simulator wrote: give another --trace, or --force to replace it" % trace)
     partial = log.with_name(log.name + ".partial")
     try:
         shutil.rmtree(partial, ignore_errors=True)
@@ -85,6 +87,14 @@ def _simulated(folder):
         if len(header) < HEADER_SIZE or header[:3] != MAGIC or Segment(path, header).key_id != development:
             return False
     return True
+
+
+def _a_trace(path):
+    """Whether a file is empty or a JSON Lines trace of a run ({"t": ...), which a new run may replace."""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as f:
+        return f.read(5) in (b"", b'{"t":')
 
 
 def _fail(message):

@@ -23,6 +23,7 @@ ROWS = [
     (["sim", "/dev/zero"], "larger than a scenario"),
     (["sim", "{w}/scenario.txt", "--log", "{w}/precious"], "--force"),
     (["sim", "{w}/scenario.txt", "--log", "{w}/notes.txt"], "is not a journal folder"),
+    (["sim", "{w}/scenario.txt", "--log", "{w}/new", "--trace", "{w}/notes.txt"], "not a trace the simulator"),
     (["sim", "{w}/scenario.txt", "--runtime", "pypy"], "invalid choice"),
     (["log", "verify", "/dev/zero"], "not a regular file"),
     (["log", "verify", "{w}/journal", "--key", "/dev/zero"], "larger than a key file"),

@@ -227,7 +227,8 @@ def _first_page(journal, title, intact, generated_ms, w):
     rows.append((w["receipt"], _e(w["no_receipt"])))
     size = sum(len(s.data) for s in segments)
     rows.append((w["read"], '%s<br>%s <span class="mono digest">%s</span>' % (
-        _e(w["read_n"] % (len(segments), size, " ".join(str(p) for p in journal.paths))), _e(w["digest_all"]),
+        _e(w["read_n"] % (len(segments), _thousands(size, w), " ".join(str(p) for p in journal.paths))),
+        _e(w["digest_all"]),
         _e(journal.digest))))
     rows.append((w["tool"], _e("sabot report %s" % tool_version())))
     rows.append((w["generated_on"], _e(times.said(generated_ms, w.lang == "fr"))))
@@ -235,6 +236,11 @@ def _first_page(journal, title, intact, generated_ms, w):
     out.extend("<tr><th>%s</th><td>%s</td></tr>" % (_e(name), value) for name, value in rows)
     out.append("</tbody></table></section>")
     return "".join(out)
+
+
+def _thousands(number, w):
+    """12 345 678 in French (narrow no-break spaces), 12,345,678 in English."""
+    return "{:,}".format(number).replace(",", "\u202f" if w.lang == "fr" else ",")
 
 
 def _segments_html(journal, w):
