@@ -48,7 +48,7 @@ TEXT = {
         "col_seance": "Séance",
         "col_table": "Table",
         "col_taille": "Taille",
-        "col_seq": "Séq.",
+        "col_seq": "N°",
         "col_where": "Séance / taille / coup",
         "col_message": "Constat",
         "between": "entre les coups",
