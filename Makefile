@@ -42,9 +42,10 @@ $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c fi
 # Node runs the 32-bit MicroPython VM (npm installs it), a Java runtime runs Spark for `sabot fleet check --engine
 # spark` (docs/fleet.md).
 system-deps:
-	@command -v chromium >/dev/null && command -v valgrind >/dev/null && test -f /usr/include/openssl/sha.h \
+	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && command -v valgrind >/dev/null \
+		&& test -f /usr/include/openssl/sha.h \
 		&& test -f /usr/include/libdeflate.h || (apt-get update -q && apt-get install -y -q chromium \
-		fonts-dejavu-core valgrind gcc libssl-dev libdeflate-dev)
+		fonts-dejavu-core poppler-utils valgrind gcc libssl-dev libdeflate-dev)
 	@command -v node >/dev/null && command -v npm >/dev/null || (apt-get update -q && apt-get install -y -q \
 		nodejs npm)
 	@command -v java >/dev/null || (apt-get update -q && apt-get install -y -q default-jre-headless)
@@ -109,10 +110,13 @@ DIST := dist/$(BOARD)-$(VERSION)
 dist: mpy
 	$(BIN)/sabot firmware dist $(OUT) --board $(BOARD) --out $(DIST)
 
-# Copy a board's build to a device with mpremote, then check every file on it by SHA-256.
-deploy: mpy
-	@test -n "$(PORT)" || (echo "usage: make deploy BOARD=rpi_pico PORT=/dev/ttyACM0"; exit 2)
-	$(BIN)/sabot deploy --port $(PORT) $(OUT)
+# Copy a board's release bundle (make dist) to a device with mpremote, then check every file on it by SHA-256. BOARD
+# is never assumed: sabot deploy also checks it against the device before it writes anything.
+deploy:
+	@test -n "$(PORT)" -a "$(origin BOARD)" != file || (echo "make deploy: error: give the board and its port: make \
+	deploy BOARD=rpi_pico PORT=/dev/ttyACM0 (BOARD rpi_pico, esp32, or sim for the virtual board)"; exit 2)
+	@$(MAKE) --no-print-directory dist BOARD=$(BOARD)
+	$(BIN)/sabot deploy --port $(PORT) $(DIST)
 
 # The virtual board: the sim build inside the MicroPython unix port, reachable by mpremote.
 vboard: mpy

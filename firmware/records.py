@@ -68,6 +68,8 @@ WIN_PONTE = const(1)
 WIN_BANQUE = const(2)
 WIN_EGALITE = const(3)
 
+TABLE_MAX = const(4095)  # pack_seance's table: 12 bits, from 1 (0 is the panel's button)
+EMPLOYEE_MAX = const(65535)  # its employee number: 16 bits (employee_low, employee_high)
 NO_HAND = const(255)  # pack_hand's and unpack_hand's "no hand": the card not read, or no tableau
 _TORN_MAX = const(65535)
 
@@ -83,7 +85,7 @@ def pack_seance(table, game, employee):
 
 
 def seance_table(arg):
-    return arg & 4095
+    return arg & TABLE_MAX
 
 
 def seance_game(arg):

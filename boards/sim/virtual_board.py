@@ -1,20 +1,27 @@
 """The virtual board's device side: the sim board on the device's own filesystem, for `sabot vboard`.
 
 mpremote reaches it as it reaches a Pico: play() runs a scenario to its end (the journal lands in
-journal/), serve() then runs the controller's loop until a technician interrupts it (Ctrl-C).
+journal/), serve() then runs the controller's loop until a technician interrupts it (Ctrl-C). After a soft reset
+`sabot vboard` starts the VM again with reboot(): the controller recovers its journal, gate locked, and waits for
+the technician's commands. The board's sabot number is config.json's, its key /keys/sabot.key once provisioned
+(the development key before).
 """
 
+import os
 import select
+import struct
 import sys
 
-from boards.sim.board import SimBoard
+from boards.sim.board import START_S, SimBoard
+from boards.sim.devices import SimWall
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware.events import EventRing
 from firmware.head import FileHead
+from firmware.journal import BODY_AT, FRAME_SIZE, HEADER_SIZE
 from firmware.runtime import Runtime
-from firmware.startup import HEAD, JOURNAL, check_firmware
+from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
 
 BOARD = None  # the running board, for a technician's questions over mpremote
@@ -45,17 +52,54 @@ def serve():
     _runtime(BOARD).serve()
 
 
+def reboot():
+    """What a soft reset leaves: the board powered on again, its journal recovered and the gate locked, the
+    controller waiting for a technician's command (remote.resume() serves again)."""
+    global BOARD
+    BOARD = _board(None)
+    BOARD.power_on()
+    Runtime.current = _runtime(BOARD)
+    print("controller recovered from journal/, gate locked")
+
+
 def _runtime(board):
-    return Runtime(board.shell, EventRing(), lambda: board.clock.now, lambda: None, _idle_until_ctrl_c())
+    return Runtime(board.shell, EventRing(), board.clock.ticks, lambda: None, _idle_until_ctrl_c())
 
 
 def _board(observer):
     """The sim board on this filesystem, its firmware checked against the release manifest and its journal's head
-    kept beside the journal, as a shoe's are."""
-    board = SimBoard(FileStorage(JOURNAL), observer=observer)
+    kept beside the journal, as a shoe's are; its config's sabot number and its provisioned key, once there."""
+    try:
+        sabot = load_config(CONFIG)["sabot"]
+    except (OSError, ValueError, KeyError):
+        sabot = 1  # a board being commissioned: no config.json yet
+    board = SimBoard(FileStorage(JOURNAL), sabot=sabot, observer=observer)
+    try:
+        board.key = read_key()
+    except OSError:
+        pass  # not provisioned yet: the development key, as the simulator's
     board.firmware, board.firmware_ok = check_firmware("sim")
     board.head = FileHead(HEAD)
+    board.wall = SimWall(lambda: board.clock.now, _rtc_start())
     return board
+
+
+def _rtc_start():
+    """Where the board's clock starts: a second after the journal's last record, as a DS3231 that kept time while
+    the board was off would (a new board: the sim's start)."""
+    try:
+        names = sorted(n for n in os.listdir(JOURNAL) if n.endswith(".sbj"))
+    except OSError:
+        names = []
+    if not names:
+        return START_S
+    with open(JOURNAL + "/" + names[-1], "rb") as f:
+        data = f.read()
+    frames = (len(data) - HEADER_SIZE) // FRAME_SIZE
+    if frames < 1:
+        return START_S
+    seconds = struct.unpack_from("<I", data, HEADER_SIZE + (frames - 1) * FRAME_SIZE + BODY_AT + 1)[0]
+    return max(START_S, seconds + 1)
 
 
 def _idle_until_ctrl_c():

@@ -1,23 +1,48 @@
 """The `sabot` command for technicians and approvers."""
 
 import argparse
-import os
-import secrets
 import sys
 
-from sabot import firmware
+from firmware import games
+from firmware.records import EMPLOYEE_MAX, TABLE_MAX
+from firmware.version import VERSION
+from sabot import firmware, keys, progress, tool_version
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.report import cli as report_command
-from sabot.shoe_link import deploy, pull_log, seance_command, vboard
+from sabot.shoe_link import BOARDS, deploy, pull_log, seance_command, vboard
 from sabot.simulate import RUNTIMES, simulate
 from sabot.verify import verify
 from sabot.web import command as web_command
 
+GAME_NAMES = tuple(row[games.NAME] for row in games.GAMES)
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="sabot", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+
+def number(low, high, what):
+    """An argparse type: an integer from low to high, the firmware's own limits, checked before the shoe is asked."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError("%s is not a %s from %d to %d" % (text, what, low, high))
+        return value
+    return parse
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's, with a mistake said in one line that points to the help, exit 2."""
+
+    def error(self, message):
+        self.exit(2, "%s: error: %s (see %s --help)\n" % (self.prog, message, self.prog))
+
+
+def parser():
+    top = Parser(prog="sabot", description=__doc__)
+    top.add_argument("--version", action="version", version="sabot %s (firmware %s)" % (tool_version(), VERSION),
+                     help="print the tool's and the firmware's versions")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sim = commands.add_parser("sim", help="play a scenario on the simulated shoe")
     sim.add_argument("scenario", help="scenario file (see docs/scenarios.md)")
     sim.add_argument("--runtime", choices=RUNTIMES, default="cpython",
@@ -25,11 +50,16 @@ def main(argv=None):
                           "WebAssembly port (32-bit, under Node)")
     sim.add_argument("--log", help="journal folder to write (default build/runs/NAME.journal)")
     sim.add_argument("--trace", help="JSON Lines trace to write (default beside the journal)")
+    sim.add_argument("--force", action="store_true", help="replace a --log folder that holds other files than the "
+                     "simulator's journals")
+    sim.add_argument("--quiet", action="store_true", help="print the summary alone, not the timeline")
     log = commands.add_parser("log", help="verify, export or show a card journal").add_subparsers(
-        dest="action", required=True)
+        dest="action", required=True, metavar="ACTION")
     key_help = "the shoe's key file (hexadecimal); without it, the development key"
+    paths_help = "journal folders or segment files"
+    quiet_help = "no progress bar (there is none when stderr is not a terminal)"
     check = log.add_parser("verify", help="check integrity and the rules; exit 0 clean, 1 findings, 2 unusable")
-    check.add_argument("paths", nargs="+", metavar="PATH", help="journal folders or segment files")
+    check.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     check.add_argument("--key", help=key_help)
     check.add_argument("--json", action="store_true", help="print the result as JSON")
     check.add_argument("--same-table", type=int, default=3, metavar="N",
@@ -37,51 +67,73 @@ def main(argv=None):
     check.add_argument("--receipt", action="append", default=[], metavar="FILE",
                        help="an earlier receipt of the shoe (pull-log's receipt.json) the journal must extend; "
                             "repeatable")
+    check.add_argument("--quiet", action="store_true", help=quiet_help)
     out = log.add_parser("export", help="one row per record, for other programs")
-    out.add_argument("paths", nargs="+", metavar="PATH")
-    out.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    out.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
+    out.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="JSON Lines (default) or CSV")
     out.add_argument("--key", help=key_help)
+    out.add_argument("--quiet", action="store_true", help=quiet_help)
     table = log.add_parser("show", help="a readable table, coup by coup")
-    table.add_argument("paths", nargs="+", metavar="PATH")
+    table.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     table.add_argument("--key", help=key_help)
-    keys = commands.add_parser("key", help="shoe keys for the journal's HMAC").add_subparsers(
-        dest="action", required=True)
-    new = keys.add_parser("new", help="make a new random key file (docs/keys.md)")
+    table.add_argument("--lang", choices=("en", "fr"), default="en", help="the words' language (default en)")
+    table.add_argument("--quiet", action="store_true", help=quiet_help)
+    key = commands.add_parser("key", help="shoe keys for the journal's HMAC (docs/keys.md)").add_subparsers(
+        dest="action", required=True, metavar="ACTION")
+    new = key.add_parser("new", help="make a new random key file")
     new.add_argument("path", help="the key file to create; an existing file is never overwritten")
+    put_key = key.add_parser("install", help="copy a key file to the shoe, check it there by its id, restart it")
+    put_key.add_argument("path", metavar="FILE", help="the key file (sabot key new)")
+    put_key.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
+    put_key.add_argument("--force", action="store_true", help="replace another key the shoe already holds")
     board = commands.add_parser("vboard", help="the virtual board: firmware and sim board behind a pty")
     board.add_argument("--scenario", help="a scenario the board plays at start (config.json names it)")
-    board.add_argument("--fs", help="the board's filesystem folder (default: a new temporary folder)")
+    board.add_argument("--fs", help="the board's filesystem folder, kept across restarts (default: a new "
+                       "temporary folder)")
     board.add_argument("--blank", action="store_true", help="start empty, as a new board: deploy with make deploy")
-    put = commands.add_parser("deploy", help="copy a build to a device with mpremote and check it by hash")
-    put.add_argument("build", help="the build folder, e.g. build/rpi_pico (make mpy BOARD=rpi_pico)")
-    put.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
-    put.add_argument("--check-only", action="store_true", help="only compare the device's files with the build")
+    port_help = "the device: /dev/ttyACM0, or the virtual board's pty"
+    put = commands.add_parser("deploy", help="copy a bundle to a device with mpremote and check it by hash")
+    put.add_argument("build", help="the release bundle, e.g. dist/rpi_pico-0.3.0 (make dist BOARD=rpi_pico)")
+    put.add_argument("--port", required=True, help=port_help)
+    put.add_argument("--check-only", action="store_true", help="only compare the device's files with the bundle")
     pull = commands.add_parser("pull-log", help="fetch the journal from a device over mpremote")
     pull.add_argument("dest", nargs="?", default="journal", help="folder for the segments (default ./journal)")
-    pull.add_argument("--port", required=True)
+    pull.add_argument("--port", required=True, help=port_help)
+    pull.add_argument("--force", action="store_true", help="write over segments already in the folder")
+    pull.add_argument("--quiet", action="store_true", help=quiet_help)
     fw = commands.add_parser("firmware", help="release bundles and the inspector's challenge (H-FIRMWARE)")
-    fw = fw.add_subparsers(dest="action", required=True)
+    fw = fw.add_subparsers(dest="action", required=True, metavar="ACTION")
     bundle = fw.add_parser("dist", help="make a release bundle of a board's build: files and manifest")
     bundle.add_argument("build", help="the build folder (make mpy BOARD=...)")
-    bundle.add_argument("--board", required=True)
+    bundle.add_argument("--board", required=True, choices=sorted(BOARDS.values()), help="the board it is for")
     bundle.add_argument("--out", required=True, help="the bundle folder to write")
+    bundle.add_argument("--force", action="store_true", help="replace an --out folder that is not a bundle")
     challenge = fw.add_parser("verify", help="challenge a shoe with a fresh seed against an approved bundle")
-    challenge.add_argument("--port", required=True)
+    challenge.add_argument("--port", required=True, help=port_help)
     challenge.add_argument("--bundle", required=True, help="the approved bundle (make dist)")
     challenge.add_argument("--seed", help="the seed, hexadecimal (default: 32 fresh random bytes)")
     seance = commands.add_parser("seance", help="open or close a séance on a running shoe over mpremote (S-IDENT)")
-    seance.add_argument("action", choices=("open", "close"))
-    seance.add_argument("--port", required=True)
-    seance.add_argument("--table", type=int, default=0, help="the table the shoe is assigned to (open)")
-    seance.add_argument("--game", default="chemin_de_fer", help="the game of the séance (open)")
-    seance.add_argument("--by", type=int, default=0, help="the number of the employee who assigns it (open)")
+    seance.add_argument("action", choices=("open", "close"), help="open a séance, or close the one open")
+    seance.add_argument("--port", required=True, help=port_help)
+    seance.add_argument("--table", type=number(1, TABLE_MAX, "table number"),
+                        help="the table the shoe is assigned to, 1 to %d (open)" % TABLE_MAX)
+    seance.add_argument("--game", choices=GAME_NAMES, default=GAME_NAMES[0],
+                        help="the game of the séance (open; default %s)" % GAME_NAMES[0])
+    seance.add_argument("--by", type=number(0, EMPLOYEE_MAX, "employee number"),
+                        help="the number of the employee who assigns it, 0 to %d (open; default 0)" % EMPLOYEE_MAX)
     report_command.add_arguments(commands.add_parser(
-        "report", help="the approver's report: one self-contained HTML file (docs/report.md)"))
+        "report", help="the inspector's report: HTML, or PDF for -o FILE.pdf (docs/report.md)"))
     web_command.add_arguments(commands.add_parser(
         "web", help="the shoe in a web page: the firmware on MicroPython's WebAssembly port (docs/web.md)"))
     fleet_command.add_arguments(commands.add_parser(
         "fleet", help="a casino's or a country's journals together: ingest, export, check, report (docs/fleet.md)"))
-    args = parser.parse_args(argv)
+    return top
+
+
+def main(argv=None):
+    top = parser()
+    args = top.parse_args(argv)
+    progress.QUIET = getattr(args, "quiet", False)
     if args.command == "web":
         return web_command.main(args)
     if args.command == "fleet":
@@ -89,39 +141,28 @@ def main(argv=None):
     if args.command == "report":
         return report_command.main(args)
     if args.command == "seance":
-        return seance_command(args.port, args.action, args.table, args.game, args.by)
+        if args.action == "open" and args.table is None:
+            top.exit(2, "sabot seance: error: give --table (1 to %d) to open a séance\n" % TABLE_MAX)
+        return seance_command(args.port, args.action, args.table or 0, args.game, args.by or 0)
     if args.command == "firmware":
         if args.action == "dist":
-            return firmware.dist(args.build, args.board, args.out)
+            return firmware.dist(args.build, args.board, args.out, force=args.force)
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
         return vboard(args.scenario, args.fs, args.blank)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":
-        return pull_log(args.port, args.dest)
+        return pull_log(args.port, args.dest, args.force)
     if args.command == "key":
-        return new_key(args.path)
+        return keys.new_key(args.path) if args.action == "new" else keys.install(args.port, args.path, args.force)
     if args.command == "sim":
-        return simulate(args.scenario, args.runtime, args.log, args.trace)
+        return simulate(args.scenario, args.runtime, args.log, args.trace, force=args.force, quiet=args.quiet)
     if args.action == "verify":
         return verify(args.paths, args.key, args.json, args.same_table, args.receipt)
     if args.action == "export":
         return export(args.paths, args.format, args.key)
-    return show(args.paths, args.key)
-
-
-def new_key(path):
-    """32 random bytes as hexadecimal text, in a file only its owner can read."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as e:
-        print("sabot key new: error: %s: %s" % (path, e.strerror), file=sys.stderr)
-        return 2
-    with os.fdopen(fd, "w") as f:
-        f.write(secrets.token_hex(32) + "\n")
-    print("key written to %s; copy it to the shoe as /keys/sabot.key (docs/keys.md)" % path)
-    return 0
+    return show(args.paths, args.key, lang=args.lang)
 
 
 def run():
@@ -132,6 +173,9 @@ def run():
     except BrokenPipeError:
         sys.stderr.close()
         status = 1
+    except KeyboardInterrupt:
+        print("sabot: interrupted", file=sys.stderr)
+        status = 130
     return status
 
 

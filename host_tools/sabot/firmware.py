@@ -55,20 +55,32 @@ def manifest_of(folder, board):
     }
 
 
-def dist(build, board, out, stream=sys.stdout):
+def dist(build, board, out, stream=sys.stdout, force=False):
+    """Write the bundle; a folder already at out is replaced only when it is an earlier bundle, or with force."""
     build, out = Path(build), Path(out)
-    if not (build / "main.py").exists():
-        print("sabot firmware dist: error: %s is not a board build (make mpy BOARD=%s)" % (build, board),
-              file=sys.stderr)
-        return 2
-    if out.exists():
-        shutil.rmtree(out)
-    shutil.copytree(build, out)
+    if not (build / "main.py").exists() or not (build / "boards" / board).is_dir():
+        return _fail("%s is not a build of the %s board: make mpy BOARD=%s" % (build, board, board))
+    if out.exists() and not out.is_dir():
+        return _fail("--out %s is a file: give a folder for the bundle" % out)
+    if out.exists() and any(out.iterdir()) and not (out / MANIFEST).exists() and not force:
+        return _fail("--out %s holds files that are not a bundle: give another folder, or --force to replace it"
+                     % out)
+    try:
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(build, out)
+    except OSError as e:
+        return _fail("cannot write %s: %s" % (e.filename or out, e.strerror or e))
     manifest = manifest_of(out, board)
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     stream.write("%s: %d files, digest %s (firmware identity %s)\n" % (
         out, len(manifest["files"]), manifest["digest"], manifest["digest"][:32]))
     return 0
+
+
+def _fail(message):
+    print("sabot firmware dist: error: %s" % message, file=sys.stderr)
+    return 2
 
 
 def expected_answer(bundle, seed):
@@ -100,9 +112,12 @@ def ask(port, seed):
 def verify(port, bundle, seed_hex=None, stream=sys.stdout):
     bundle = Path(bundle)
     try:
-        seed = bytes.fromhex(seed_hex) if seed_hex else os.urandom(32)
+        try:
+            seed = bytes.fromhex(seed_hex) if seed_hex else os.urandom(32)
+        except ValueError:
+            raise ValueError("--seed %s: give the seed in hexadecimal" % seed_hex) from None
         if len(seed) < 16:
-            raise ValueError("a seed of at least 16 bytes")
+            raise ValueError("--seed: a seed of at least 16 bytes (32 hexadecimal digits)")
         expected = expected_answer(bundle, seed)
         answer = ask(port, seed)
     except (OSError, ValueError, KeyError, DeviceError) as e:

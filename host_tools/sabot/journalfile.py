@@ -88,8 +88,10 @@ def load_segments(paths):
             if not found:
                 raise Unusable("%s: no journal segments (*.sbj) in this folder" % path)
             files += found
-        elif path.exists():
+        elif path.is_file():
             files.append(path)
+        elif path.exists():
+            raise Unusable("%s: not a regular file (a device or a pipe): give journal segments" % path)
         else:
             raise Unusable("%s: no such file or folder" % path)
     segments = []

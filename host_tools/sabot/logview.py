@@ -1,15 +1,16 @@
-"""`sabot log export` for other programs (JSON Lines, CSV) and `sabot log show` for people (H-EXPORT)."""
+"""`sabot log export` for other programs (JSON Lines, CSV) and `sabot log show` for people (H-EXPORT). Both check
+the journal's integrity as they read it and say on stderr, exit 1, when it is broken: what they show is then not
+the shoe's record."""
 
 import csv
 import json
 import sys
-from datetime import UTC, datetime, timedelta
 
 from firmware import cards, games, record_names, records
-from firmware.journal import EPOCH_2020
-from firmware.record_names import unpack_hand
-from sabot import words
+from firmware.record_names import unpack_employee, unpack_hand
+from sabot import progress, times, words
 from sabot.journalfile import (
+    ALL_TYPES,
     CARD,
     CODE,
     CONDITION,
@@ -20,6 +21,7 @@ from sabot.journalfile import (
     TAILLE,
     TYPE,
     Reader,
+    Record,
     Unusable,
     load_segments,
 )
@@ -27,41 +29,53 @@ from sabot.verify import read_key
 
 COLUMNS = ("seq", "time", "event", "seance", "taille", "coup", "position", "card", "hand", "disposition",
            "condition", "detail")
-_EPOCH = datetime.fromtimestamp(EPOCH_2020, UTC)
 _LOUD = (records.R_ALARM, records.R_FINDING, records.R_RECOVERY)  # `log show` prints their type in capitals
+_HANDS_MOST = 3  # a result record names at most three hands (deux tableaux); more is a damaged record
 
 
 def iso_time(record):
-    moment = _EPOCH + timedelta(milliseconds=record.time_ms)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (moment.microsecond // 1000)
+    return times.iso(record.time_ms)
 
 
-def detail(f, game=games.CHEMIN_DE_FER):
+def detail(f, game=games.CHEMIN_DE_FER, lang=words.EN):
     """Words for what a record's code means."""
     kind, code = f[TYPE], f[CODE]
     if kind == records.R_RESULT:
-        return words.result(code, f[DISPOSITION])
+        return result(code, f[DISPOSITION], lang)
     if kind == records.R_STAND:
-        return words.STANDS[words.EN] % words.hand(game, code)
+        return words.STANDS[lang] % words.hand(game, code)
     if kind in (records.R_ALARM, records.R_CLEAR):
-        return words.said(words.ALARMS, code)
+        return words.said(words.ALARMS, code, lang)
     if kind == records.R_FINDING:
-        return words.said(words.FINDINGS, code)
+        return words.said(words.FINDINGS, code, lang)
     if kind == records.R_LOAD:
         return games.GAMES[code][games.NAME] if code < len(games.GAMES) else "game %d" % code
     if kind == records.R_SEANCE:
         return "table %d" % code
     if kind == records.R_COUP_END:
-        return words.said(words.ENDS, code)
+        return words.said(words.ENDS, code, lang)
     if kind == records.R_RELEASE:
-        return words.said(words.RELEASES, code)
+        return words.said(words.RELEASES, code, lang)
     if kind == records.R_RECOVERY:
-        text = words.TORN[words.EN] % code
+        text = words.TORN[lang] % code
         if f[CONDITION]:
-            release = words.said(words.RELEASES, f[CONDITION])
-            text += "; %s %s: whether a card left is unknown" % (release, words.UNCERTAIN[words.EN])
+            text += "; %s %s" % (words.said(words.RELEASES, f[CONDITION], lang), words.UNCERTAIN[lang])
         return text
     return None
+
+
+def result(code, hands, lang=words.EN):
+    """A result record in words, or "code N" when it names more hands than a game has (a damaged record)."""
+    if not 2 <= hands <= _HANDS_MOST:
+        return "code %d" % code
+    if lang == words.EN:
+        return words.result(code, hands)
+    names = words.HANDS[hands == 3]
+    totals = ", ".join("%s %d" % (names[h], t) for h, t in enumerate(record_names.unpack_totals(code, hands)))
+    winners = [words.said(words.WINNERS, w, lang) for w in record_names.unpack_winners(code, hands)]
+    if hands == 2:
+        return totals + " ; gagnant : " + winners[0]
+    return totals + " ; tableau1 : %s, tableau2 : %s" % (winners[0], winners[1])
 
 
 def row(record, game):
@@ -75,8 +89,8 @@ def row(record, game):
         "seance": f[SEANCE], "taille": f[TAILLE], "coup": f[COUP], "position": f[POSITION],
         "card": (None if card == cards.UNKNOWN else cards.name(card)) if is_card else None,
         "hand": words.hand(game, unpack_hand(f[CODE])) if is_card and f[CODE] else None,
-        "disposition": record_names.DISPOSITION_NAMES[f[DISPOSITION]] if is_card else None,
-        "condition": record_names.CONDITION_NAMES[f[CONDITION]] if is_card else None,
+        "disposition": record_names.name(record_names.DISPOSITION_NAMES, f[DISPOSITION]) if is_card else None,
+        "condition": record_names.name(record_names.CONDITION_NAMES, f[CONDITION]) if is_card else None,
         "detail": detail(f, game),
     }
 
@@ -85,30 +99,42 @@ def rows(journal):
     """Each record's row, naming hands after the game of the shoe loaded last."""
     game = games.CHEMIN_DE_FER
     for record in journal:
-        if record.fields[TYPE] == records.R_LOAD:
+        if record.fields[TYPE] == records.R_LOAD and record.fields[CODE] < len(games.GAMES):
             game = record.fields[CODE]
         yield row(record, game)
 
 
 def _open(paths, key_file, command):
     try:
-        reader = Reader(load_segments(paths), read_key(key_file))
-        return reader, list(reader)
+        return Reader(load_segments(paths), read_key(key_file))
     except Unusable as e:
         print("sabot log %s: error: %s" % (command, e), file=sys.stderr)
-        return None, None
+        return None
 
 
-def _warn_if_broken(reader, command):
-    if reader.findings:
-        print("sabot log %s: warning: the journal's integrity is broken (%d findings): run sabot log verify" % (
-            command, len(reader.findings)), file=sys.stderr)
+def _read(reader, command):
+    """The journal's records as the reader checks them, with progress; its last checks at the end."""
+    for segment, found, offsets in progress.over_segments(reader.segments, reader.scanned(ALL_TYPES), command):
+        for fields, offset in zip(found, offsets):
+            yield Record(fields, segment, offset)
+    reader.finish()
+
+
+def _verdict(reader, command):
+    """0, or 1 with a warning when the integrity checks made while reading found the journal altered."""
+    if not reader.findings:
+        return 0
+    print("sabot log %s: warning: the journal's integrity is BROKEN (%d findings, the first at seq %d: %s): what "
+          "this shows is not the shoe's record; run sabot log verify" % (
+              command, len(reader.findings), reader.findings[0].seq, reader.findings[0].message), file=sys.stderr)
+    return 1
 
 
 def export(paths, fmt, key_file, out=sys.stdout):
-    reader, journal = _open(paths, key_file, "export")
+    reader = _open(paths, key_file, "export")
     if reader is None:
         return 2
+    journal = _read(reader, "export")
     if fmt == "csv":
         writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
         writer.writeheader()
@@ -117,23 +143,37 @@ def export(paths, fmt, key_file, out=sys.stdout):
     else:
         for line in rows(journal):
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
-    _warn_if_broken(reader, "export")
-    return 0
+    return _verdict(reader, "export")
 
 
-def show(paths, key_file, out=sys.stdout):
+SHOW = {  # `log show`'s own words: (English, French)
+    "burned": ("burned", "brûlées"),
+    "coup": ("coup %d", "coup %d"),
+    "taille": ("Taille %d, séance %d, %s: %s", "Taille %d, séance %d, %s : %s"),
+    "seance": ("Séance %d opened %s: table %d, %s, assigned by employee %d",
+               "Séance %d ouverte le %s : table %d, %s, affectée par l'employé n° %d"),
+}
+
+
+def show(paths, key_file, out=sys.stdout, lang="en"):
     """A table, coup by coup: each coup's cards on one line, by hand with its result when they were read;
-    burned cards and incidents in the order they came."""
-    reader, journal = _open(paths, key_file, "show")
+    burned cards and incidents in the order they came, with their date and time."""
+    reader = _open(paths, key_file, "show")
     if reader is None:
         return 2
+    index = words.LANGUAGES[lang]
+    french = index == words.FR
+
+    def say(key):
+        return SHOW[key][index]
+
     game = games.CHEMIN_DE_FER
     coup = None  # the coup under way: [number, [(hand, card text)]]
     burned = []
 
     def flush_burned():
         if burned:
-            out.write("  %-9s %s\n" % ("burned", " ".join(burned)))
+            out.write("  %-9s %s\n" % (say("burned"), " ".join(burned)))
             burned.clear()
 
     def flush_coup(coup_result=None):
@@ -142,27 +182,27 @@ def show(paths, key_file, out=sys.stdout):
             return
         number, dealt = coup
         coup = None
-        if coup_result is None:
-            out.write("  %-9s %s\n" % ("coup %d" % number, " ".join(text for _, text in dealt)))
+        hands = coup_result[DISPOSITION] if coup_result is not None else 0
+        if not 2 <= hands <= _HANDS_MOST:
+            out.write("  %-9s %s\n" % (say("coup") % number, " ".join(text for _, text in dealt)))
             return
-        hands = " | ".join("%s: %s" % (words.hand(game, h), " ".join(t for owner, t in dealt if owner == h))
-                           for h in range(coup_result[DISPOSITION]))
-        said_result = words.result(coup_result[CODE], coup_result[DISPOSITION])
-        out.write("  %-9s %s  ->  %s\n" % ("coup %d" % number, hands, said_result))
+        by_hand = " | ".join("%s: %s" % (words.hand(game, h), " ".join(t for owner, t in dealt if owner == h))
+                             for h in range(hands))
+        out.write("  %-9s %s  ->  %s\n" % (say("coup") % number, by_hand, result(coup_result[CODE], hands, index)))
 
-    for record in journal:
+    for record in _read(reader, "show"):
         f = record.fields
         kind = f[TYPE]
         if kind == records.R_CARD:
             text = cards.name(f[CARD])
-            if f[DISPOSITION] == 0 and f[CONDITION] == 0:
+            if f[DISPOSITION] == records.DEALT and f[CONDITION] == records.NORMAL:
                 if coup is None or coup[0] != f[COUP]:
                     flush_coup()
                     coup = [f[COUP], []]
                 coup[1].append((unpack_hand(f[CODE]), text))
             else:
                 if f[CONDITION]:
-                    text += "(%s)" % words.said(words.CONDITIONS, f[CONDITION])
+                    text += "(%s)" % words.said(words.CONDITIONS, f[CONDITION], index)
                 burned.append(text)
         elif kind == records.R_RESULT:
             flush_burned()
@@ -174,17 +214,27 @@ def show(paths, key_file, out=sys.stdout):
             continue
         else:
             flush_burned()
-            if kind == records.R_LOAD:
+            when = times.said(record.time_ms, french)
+            if kind in (records.R_LOAD, records.R_SEANCE):
                 flush_coup()
+            if kind == records.R_LOAD:
                 game = f[CODE] if f[CODE] < len(games.GAMES) else game
-                out.write("\nTaille %d, séance %d: %s\n" % (f[TAILLE], f[SEANCE], detail(f)))
+                out.write("\n" + say("taille") % (f[TAILLE], f[SEANCE], when, words.game(f[CODE])) + "\n")
                 continue
-            said = detail(f, game)
-            name = record_names.RECORD_NAMES[kind] if kind < len(record_names.RECORD_NAMES) else "type %d" % kind
+            if kind == records.R_SEANCE:
+                seance_game = f[CARD] if f[CARD] < len(games.GAMES) else game
+                out.write("\n" + say("seance") % (f[SEANCE], when, f[CODE], words.game(seance_game),
+                                                  unpack_employee(f[DISPOSITION], f[CONDITION])) + "\n")
+                continue
+            said = detail(f, game, index)
+            if french:
+                name = words.said(words.RECORDS, kind, index)
+            else:
+                name = record_names.name(record_names.RECORD_NAMES, kind)
             if kind in _LOUD:
                 name = name.upper()
-            out.write("  %s  seq %d  %s%s\n" % (iso_time(record)[11:23], record.seq, name, ": " + said if said else ""))
+            out.write("  %s  seq %d  %s%s\n" % (when, record.seq, name, (" : " if french else ": ") + said
+                                                  if said else ""))
     flush_burned()
     flush_coup()
-    _warn_if_broken(reader, "show")
-    return 0
+    return _verdict(reader, "show")

@@ -11,30 +11,93 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import tty
 from pathlib import Path
 
+from firmware.records import EMPLOYEE_MAX, TABLE_MAX
+from sabot import progress
 from sabot.vms import ROOT
 from sabot.vms import unix_port as micropython_command
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
+BOARDS = {"rp2": "rpi_pico", "esp32": "esp32", "linux": "sim"}  # a device's sys.platform: the board it is
+MANIFEST = "manifest.json"  # a release bundle's (firmware/identity.py)
 
 
 class DeviceError(Exception):
     pass
 
 
-def mpremote(port, *args, timeout=300):
+def serial_ports():
+    """The serial ports present, for the technician who gave a port with no device."""
+    from serial.tools.list_ports import comports  # pyserial, mpremote's own dependency
+
+    return sorted(p.device for p in comports())
+
+
+def no_device(port):
+    present = serial_ports()
+    return DeviceError("no device at %s: plug the shoe in by USB and give its port (%s)" % (
+        port, "serial ports present: " + ", ".join(present) if present else "no serial port is present"))
+
+
+def mpremote(port, *args, timeout=300, each_line=None):
     """Run mpremote on the device at port without resetting it (`resume`): a soft reset would stop a shoe,
-    and ends the unix port behind a virtual board."""
+    and ends the unix port behind a virtual board. A Python exception on the device becomes one line."""
+    if not os.path.exists(port):
+        raise no_device(port)
     command = [str(Path(sys.executable).parent / "mpremote"), "connect", port, "resume", *args]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise DeviceError("no answer from %s within %d s" % (port, timeout)) from None
-    if done.returncode:
-        raise DeviceError((done.stderr or done.stdout).strip() or "mpremote failed on %s" % port)
-    return done.stdout
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as done:
+        timer = threading.Timer(timeout, done.kill)
+        timer.start()
+        try:
+            stdout = []
+            for line in done.stdout:  # as it comes, for a caller that shows progress
+                stdout.append(line)
+                if each_line:
+                    each_line(line)
+            stderr = done.stderr.read()
+            done.wait()
+        finally:
+            timer.cancel()
+    stdout = "".join(stdout)
+    if done.returncode == -signal.SIGKILL:
+        raise DeviceError("no answer from %s within %d s: is it a MicroPython board?" % (port, timeout))
+    said = (stderr + stdout).strip()
+    if "failed to access" in said or "could not enter raw repl" in said:
+        raise DeviceError("%s answers no MicroPython raw REPL: is another program (a terminal, Thonny) using it?"
+                          % port)
+    if done.returncode or "Traceback (most recent call last)" in stdout:
+        raise DeviceError(device_error(said) or "mpremote failed on %s" % port)
+    return stdout
+
+
+def device_error(said):
+    """The one line that says what went wrong on the device: an exception's last line, or mpremote's."""
+    lines = [line.strip() for line in said.splitlines() if line.strip()]
+    if any(line.startswith("Traceback") for line in lines):
+        return "the shoe answered: " + lines[-1]
+    return lines[-1] if lines else ""
+
+
+def device_board(port):
+    """The board a device is, from its sys.platform (the virtual board's unix port is the sim board)."""
+    platform = mpremote(port, "exec", "import sys\nprint(sys.platform)").strip().splitlines()[-1]
+    return BOARDS.get(platform, platform)
+
+
+def build_board(build):
+    """The board a bundle (its manifest) or a build (its boards/ folder) is for."""
+    if (build / MANIFEST).exists():
+        try:
+            return json.loads((build / MANIFEST).read_text())["board"]
+        except (ValueError, KeyError):
+            raise DeviceError("%s: a damaged %s: make dist again" % (build, MANIFEST)) from None
+    found = [name for name in BOARDS.values() if (build / "boards" / name).is_dir()]
+    if len(found) != 1:
+        raise DeviceError("%s is not a board's build or bundle: make dist BOARD=rpi_pico" % build)
+    return found[0]
 
 
 def _files(build):
@@ -64,8 +127,15 @@ def check_build(port, build, out=sys.stdout):
 
 
 def deploy(port, build, check_only=False, out=sys.stdout):
+    """Copy a bundle (make dist) to the device, after checking that it is for this board, then check it."""
     build = Path(build)
     try:
+        if not build.is_dir():
+            raise DeviceError("no bundle %s: make dist BOARD=rpi_pico makes dist/rpi_pico-VERSION" % build)
+        board, device = build_board(build), device_board(port)
+        if board != device:
+            raise DeviceError("%s is for the %s board, the device on %s is a %s board: make dist BOARD=%s and "
+                              "deploy that" % (build, board, port, device, device))
         if not check_only:
             names = _files(build)
             folders = sorted({str(Path(n).parent) for n in names} - {"."}, key=len)
@@ -86,7 +156,7 @@ def deploy(port, build, check_only=False, out=sys.stdout):
     return 0
 
 
-def pull_log(port, dest, out=sys.stdout):
+def pull_log(port, dest, force=False, out=sys.stdout):
     """Copy the device's journal segments into dest (interrupting the running controller: the gate stays
     locked), with the shoe's receipt for them, its signed head under a fresh nonce (receipt.json), to verify
     on the host."""
@@ -96,16 +166,20 @@ def pull_log(port, dest, out=sys.stdout):
         names = [n for n in ast.literal_eval(listing.strip().splitlines()[-1]) if n.endswith(".sbj")]
         if not names:
             raise DeviceError("no journal segments on the device")
+        if not force and dest.is_dir() and any(dest.glob("*.sbj")):
+            raise DeviceError("%s already holds journal segments: pull into a new folder, or give --force to "
+                              "write over them" % dest)
         dest.mkdir(parents=True, exist_ok=True)
         args = []
         for name in names:
             args += ["+"] if args else []
-            args += ["fs", "--no-verbose", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
-        mpremote(port, *args)
+            args += ["fs", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
+        with progress.bar(len(names), "pull-log", unit="segment") as shown:
+            mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp ")))
         said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % os.urandom(32).hex())
         receipt = json.loads(said.strip().splitlines()[-1])
         (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
-    except (DeviceError, ValueError, SyntaxError, IndexError) as e:
+    except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     size = sum((dest / n).stat().st_size for n in names)
@@ -116,9 +190,9 @@ def pull_log(port, dest, out=sys.stdout):
 
 def seance_command(port, action, table, game, by, out=sys.stdout):
     """Open or close a séance on a running shoe: interrupt its loop, hand it the séance, start it again."""
-    if action == "open" and not (1 <= table <= 4095 and 0 <= by <= 65535):
-        print("sabot seance: error: --table 1 to 4095 and --by 0 to 65535 are needed to open a séance",
-              file=sys.stderr)
+    if action == "open" and not (1 <= table <= TABLE_MAX and 0 <= by <= EMPLOYEE_MAX):
+        print("sabot seance: error: --table 1 to %d and --by 0 to %d are needed to open a séance" % (
+            TABLE_MAX, EMPLOYEE_MAX), file=sys.stderr)
         return 2
     try:
         said = mpremote(port, "exec", "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
@@ -133,31 +207,55 @@ def seance_command(port, action, table, game, by, out=sys.stdout):
 
 def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
-    path mpremote connects to. The folder fs is the board's filesystem."""
+    path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
+    config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
+    ends the unix port: it starts again at once, the controller recovering its journal (virtual_board.reboot),
+    and answers mpremote's raw REPL as a Pico does."""
     fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
-    fs.mkdir(parents=True, exist_ok=True)
     build = Path(build) if build else ROOT / "build" / "sim"
+    if scenario and not Path(scenario).is_file():
+        return _vboard_error("no scenario file %s" % scenario)
+    if fs.exists() and not fs.is_dir():
+        return _vboard_error("--fs %s is a file: give a folder for the board's filesystem" % fs)
+    if not blank and not (fs / "main.py").exists() and not (build / "main.py").exists():
+        return _vboard_error("no build in %s: run make mpy" % build)
+    fs.mkdir(parents=True, exist_ok=True)
     if not blank:
-        if not (build / "main.py").exists():
-            print("sabot vboard: error: no build in %s: run make mpy" % build, file=sys.stderr)
-            return 2
-        shutil.copytree(build, fs, dirs_exist_ok=True)
-        config = {"board": "sim", "sabot": 1}
+        if not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own files
+            shutil.copytree(build, fs, dirs_exist_ok=True)
+        if not (fs / "config.json").exists():
+            (fs / "config.json").write_text(json.dumps({"board": "sim", "sabot": 1}))
         if scenario:
             shutil.copy(scenario, fs / "scenario.txt")
+            config = json.loads((fs / "config.json").read_text())
             config["scenario"] = "scenario.txt"
-        (fs / "config.json").write_text(json.dumps(config))
+            (fs / "config.json").write_text(json.dumps(config))
     master, slave = pty.openpty()
     tty.setraw(slave)
-    command = [micropython_command()] + (["-i", "main.py"] if (fs / "main.py").exists() else [])
-    process = subprocess.Popen(command, stdin=master, stdout=master, stderr=master, cwd=fs,
-                               env=dict(os.environ, MICROPYPATH="."))
+    env = dict(os.environ, MICROPYPATH=".")
+
+    def power_on(soft_reset):
+        if not (fs / "main.py").exists():
+            command = [micropython_command()]
+        elif soft_reset:
+            command = [micropython_command(), "-i", "-c", "from boards.sim import virtual_board\n"
+                       "virtual_board.reboot()"]
+        else:
+            command = [micropython_command(), "-i", "main.py"]
+        return subprocess.Popen(command, stdin=master, stdout=master, stderr=master, cwd=fs, env=env)
+
+    process = power_on(False)
     out.write("virtual board on %s (filesystem %s)\n" % (os.ttyname(slave), fs))
-    out.write("try: mpremote connect %s resume exec \"print('hello')\"\n" % os.ttyname(slave))
+    out.write("try: mpremote connect %s exec \"print('hello')\"\n" % os.ttyname(slave))
     out.flush()
     signal.signal(signal.SIGTERM, _stop)  # a terminated vboard takes its MicroPython process with it
     try:
-        return process.wait()
+        while True:
+            process.wait()
+            # mpremote's Ctrl-D in the raw REPL: a Pico says so, reboots and enters the raw REPL again.
+            os.write(master, b"soft reboot\r\n")
+            process = power_on(True)
+            os.write(slave, b"\r\x01")
     except KeyboardInterrupt:
         return 0
     finally:
@@ -166,6 +264,11 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
             process.wait()
         os.close(master)
         os.close(slave)
+
+
+def _vboard_error(message):
+    print("sabot vboard: error: %s" % message, file=sys.stderr)
+    return 2
 
 
 def _stop(signum, frame):

@@ -8,10 +8,14 @@ from pathlib import Path
 
 import boards.sim.runner
 from boards.sim.scenario import ScenarioError, parse
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.journal import HEADER_SIZE, MAGIC, Key
 from sabot import vms
+from sabot.journalfile import Segment
 from sabot.vms import ROOT
 
 RUNTIMES = ("cpython",) + tuple(vms.NAMES)
+_SCENARIO_MOST = 16 << 20  # bytes: the longest recorded shoe is some kilobytes; /dev/zero is refused
 
 
 def run_on_micropython(argv, path=None, heapsize=None, vm="micropython"):
@@ -23,11 +27,15 @@ def run_on_micropython(argv, path=None, heapsize=None, vm="micropython"):
     return subprocess.run(command + ["-m", "boards.sim.runner"] + argv, env=env).returncode
 
 
-def simulate(scenario, runtime, log, trace):
+def simulate(scenario, runtime, log, trace, force=False, quiet=False):
     """Check everything a run needs before it starts, then run; the journal (a folder of segments) takes its
     place only when complete, so a failed run loses nothing that was there."""
     try:
-        parse(Path(scenario).read_text(encoding="utf-8"), scenario)
+        with open(scenario, "rb") as f:
+            text = f.read(_SCENARIO_MOST + 1)
+        if len(text) > _SCENARIO_MOST:
+            return _fail("%s is larger than a scenario (%d MB at most)" % (scenario, _SCENARIO_MOST >> 20))
+        parse(text.decode("utf-8"), scenario)
     except OSError as e:
         return _fail("cannot read scenario %s: %s" % (scenario, e.strerror))
     except UnicodeError:
@@ -39,6 +47,11 @@ def simulate(scenario, runtime, log, trace):
     trace = Path(trace or log.with_suffix(".trace.jsonl"))
     if log.exists() and not log.is_dir():
         return _fail("%s exists and is not a journal folder: give another --log" % log)
+    if log.is_dir() and not force and not _simulated(log):
+        return _fail("%s holds files other than the simulator's journal: give another --log, or --force to "
+                     "replace it" % log)
+    if trace.exists() and not force and not _a_trace(trace):
+        return _fail("%s is not a trace the simulator wrote: give another --trace, or --force to replace it" % trace)
     partial = log.with_name(log.name + ".partial")
     try:
         shutil.rmtree(partial, ignore_errors=True)
@@ -47,7 +60,7 @@ def simulate(scenario, runtime, log, trace):
         trace.write_bytes(b"")
     except OSError as e:
         return _fail("cannot write %s: %s" % (e.filename or partial, e.strerror or e))
-    argv = [str(scenario), "--log", str(partial), "--trace", str(trace), "--receipt"]
+    argv = [str(scenario), "--log", str(partial), "--trace", str(trace), "--receipt"] + (["--quiet"] if quiet else [])
     if runtime in vms.NAMES:
         status = run_on_micropython(argv, vm=runtime)
     else:
@@ -60,6 +73,28 @@ def simulate(scenario, runtime, log, trace):
     partial.replace(log)
     print("journal: %s\ntrace:   %s" % (log, trace))
     return 0
+
+
+def _simulated(folder):
+    """Whether a folder holds nothing but segments signed with the development key: a journal the simulator
+    wrote, which a new run may replace (a shoe's journal, under its own key, never is)."""
+    development = Key(DEVELOPMENT_KEY).id
+    for path in folder.iterdir():
+        if path.suffix != ".sbj" or not path.is_file():
+            return False
+        with open(path, "rb") as f:
+            header = f.read(HEADER_SIZE)
+        if len(header) < HEADER_SIZE or header[:3] != MAGIC or Segment(path, header).key_id != development:
+            return False
+    return True
+
+
+def _a_trace(path):
+    """Whether a file is empty or a JSON Lines trace of a run ({"t": ...), which a new run may replace."""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as f:
+        return f.read(5) in (b"", b'{"t":')
 
 
 def _fail(message):

@@ -1,13 +1,16 @@
 """`sabot log verify`: the approver's check of a journal's integrity and of the rules it shows (H-VERIFY)."""
 
 import json
+import re
 import sys
 from pathlib import Path
 
 from firmware.devkey import DEVELOPMENT_KEY
-from sabot import receipts
-from sabot.journalfile import Reader, Unusable, load_segments
+from sabot import _frames, progress, receipts
+from sabot.journalfile import ISSUES, Finding, Reader, Unusable, load_segments
 from sabot.rules import ARTICLES, Rules, assignment_findings
+
+_KEY_FILE_MOST = 1024  # bytes: a key file is 65; /dev/zero is not read without end
 
 
 def read_key(path):
@@ -15,8 +18,11 @@ def read_key(path):
     if path is None:
         return DEVELOPMENT_KEY
     try:
-        text = Path(path).read_text(encoding="ascii").strip()
-        key = bytes.fromhex(text)
+        with open(path, "rb") as f:
+            text = f.read(_KEY_FILE_MOST + 1)
+        if len(text) > _KEY_FILE_MOST:
+            raise ValueError("larger than a key file (%d bytes at most)" % _KEY_FILE_MOST)
+        key = bytes.fromhex(text.decode("ascii").strip())
     except (OSError, UnicodeError, ValueError) as e:
         reason = getattr(e, "strerror", None) or e
         raise Unusable("%s: not a key file (hexadecimal text): %s" % (path, reason)) from None
@@ -29,7 +35,35 @@ def check(paths, key, records=None):
     """(segments, reader, findings sorted by seq) for a journal; Unusable when it cannot be read at all.
     A list given as records receives every record read, for a caller that shows them (the report)."""
     segments, reader, rules = _check(paths, key, records)
-    return segments, reader, sorted(reader.findings + rules.findings, key=lambda f: f.seq)
+    return segments, reader, sorted(one_key_finding(segments, reader) + rules.findings, key=lambda f: f.seq)
+
+
+_UNDER_ANOTHER_KEY = re.compile(re.escape(ISSUES[_frames.FORGED]).replace(re.escape("%(seq)d"), r"\d+")
+                                + "|segment header fails its HMAC|written under another key")
+
+
+def one_key_finding(segments, reader):
+    """The reader's findings, with those a wrong key gives (every tag of a segment under another key fails) said
+    once a key: which segments, under which key id, and the id of the key given."""
+    findings = reader.findings
+    mine = reader.key_id
+    ranges = {}  # a foreign key id: its segments and the seqs their findings stand at
+    for at, segment in enumerate(segments):
+        if segment.key_id != mine:
+            end = segments[at + 1].seq_before if at + 1 < len(segments) else reader.seq
+            ranges.setdefault(segment.key_id, []).append((segment, segment.seq_before, end))
+    if not ranges:
+        return list(findings)
+    spans = [(low, high) for spans in ranges.values() for _, low, high in spans]
+    kept = [f for f in findings if not (_UNDER_ANOTHER_KEY.search(f.message)
+                                        and any(low <= f.seq <= high for low, high in spans))]
+    for key_id, found in ranges.items():
+        names = found[0][0].path.name + ("" if len(found) == 1 else " to %s (%d segments)" % (
+            found[-1][0].path.name, len(found)))
+        kept.append(Finding("J-TAMPER", found[0][1], "%s written under another key (key id %s); the key given has key "
+                            "id %s: its tags cannot be checked; give the shoe's own key (--key)" % (names, key_id.hex(),
+                                                                                       mine.hex())))
+    return kept
 
 
 def _check(paths, key, records=None):
@@ -37,8 +71,8 @@ def _check(paths, key, records=None):
     reader = Reader(segments, key)
     rules = Rules()
     if records is None:
-        for rows in reader.row_lists(rules.types):  # only the records the rules read
-            rules.fold(rows)
+        for rows in progress.over_segments(segments, reader.row_lists(rules.types), "verify"):
+            rules.fold(rows)  # only the records the rules read
     else:
         for record in reader:
             rules.feed(record.fields)
@@ -72,8 +106,8 @@ def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.std
     except Unusable as e:
         print("sabot log verify: error: %s" % e, file=sys.stderr)
         return 2
-    findings = [(label, f) for label, _, reader, rules, ends in checked for f in sorted(
-        reader.findings + rules.findings + ends, key=lambda f: f.seq)]
+    findings = [(label, f) for label, segments, reader, rules, ends in checked for f in sorted(
+        one_key_finding(segments, reader) + rules.findings + ends, key=lambda f: f.seq)]
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
                                      for label, segments, _, rules, _ in checked], same_table)
     ok = not findings

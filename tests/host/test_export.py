@@ -49,7 +49,8 @@ def test_export_gives_one_row_per_record_with_the_card_fields(incidents):
 @pytest.mark.req("H-EXPORT")
 def test_show_reads_coup_by_coup(incidents):
     text = sabot("log", "show", incidents).stdout
-    assert "Taille 1, séance 1: chemin_de_fer" in text
+    assert "Taille 1, séance 1, 2026-11-30 08:00:01 UTC: chemin de fer" in text
+    assert "Séance 1 opened 2026-11-30 08:00:00 UTC: table 5, chemin de fer, assigned by employee 0" in text
     assert "coup 1    ponte: AC QC | banque: AS 7C  ->  ponte 1, banque 8; winner: banque" in text
     assert "burned    AH(forced)" in text and "ALARM: forced extraction" in text
 
@@ -75,3 +76,44 @@ def test_every_code_a_record_carries_has_words_in_english_and_french():
         for code, (english, french) in table.items():
             assert english and french and words.said(table, code, words.FR) == french, (code, english)
     assert words.said(words.ALARMS, 99) == "code 99"
+
+
+@pytest.mark.req("H-EXPORT", "J-TAMPER")
+def test_show_and_export_of_a_record_forged_with_its_crc_recomputed_warn_and_exit_1(incidents, tmp_path, capsys):
+    """Any body, its CRC made right again: the HMAC gives it away. show and export then say on stderr, in one line,
+    that the journal is broken, and end 1; they never raise on the values they print."""
+    import shutil
+    import struct
+    from zlib import crc32
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from firmware import journal as fmt
+    from sabot.logview import export, show
+
+    segment = max(incidents.glob("*.sbj"), key=lambda p: p.stat().st_size)
+    frames = (segment.stat().st_size - fmt.HEADER_SIZE) // fmt.FRAME_SIZE
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.integers(0, frames - 1), st.integers(0, fmt.BODY_SIZE - 1), st.integers(0, 255))
+    def forged(frame, at, value):
+        copy = tmp_path / "forged"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(incidents, copy)
+        path = copy / segment.name
+        data = bytearray(path.read_bytes())
+        start = fmt.HEADER_SIZE + frame * fmt.FRAME_SIZE
+        if data[start + fmt.BODY_AT + at] == value:
+            value ^= 0xFF
+        data[start + fmt.BODY_AT + at] = value
+        struct.pack_into("<I", data, start + fmt.CRC_AT, crc32(bytes(data[start:start + fmt.CRC_AT])))
+        path.write_bytes(bytes(data))
+        for run in (lambda out: show([copy], None, out), lambda out: show([copy], None, out, lang="fr"),
+                    lambda out: export([copy], "csv", None, out), lambda out: export([copy], "jsonl", None, out)):
+            capsys.readouterr()
+            assert run(io.StringIO()) == 1
+            warning = capsys.readouterr().err.splitlines()
+            assert len(warning) == 1 and "integrity is BROKEN" in warning[0]
+
+    forged()

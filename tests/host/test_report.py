@@ -2,6 +2,7 @@
 by a real headless Chromium (H-EXPORT, H-VERIFY). The screenshot stays in build/artifacts/report.png for a
 person to look at."""
 
+import hashlib
 import os
 import re
 import shutil
@@ -14,7 +15,8 @@ import pytest
 
 from firmware import journal as journal_format
 from firmware.devkey import DEVELOPMENT_KEY
-from sabot.journalfile import load_segments
+from sabot import _frames
+from sabot.journalfile import Finding, load_segments
 from sabot.report.cli import report
 from sabot.report.regulation import QUOTES
 from sabot.rules import ARTICLES
@@ -97,15 +99,17 @@ def test_chromium_renders_the_report_identity_integrity_findings_with_articles_s
     assert "clé de DÉVELOPPEMENT" in dom and reader.key_id.hex() in dom
     # Integrity, records and the seq range.
     assert "Intégrité du journal : INTACT" in dom
-    assert "n° de séquence %d à %d" % (reader.first_seq, reader.seq) in dom and str(reader.records) in dom
+    assert "n° d'enregistrement %d à %d" % (reader.first_seq, reader.seq) in dom and str(reader.records) in dom
     # Every finding: its ID, its article and the article's own words.
     ids = {f.id for f in findings}
     assert {"S-FORCED", "S-ONE", "S-COUNT", "S-STOPPOS"} <= ids
     for rid in ids:
         article, quote, _ = QUOTES[rid]
         assert "%s · " % rid in dom and article in dom and quote in dom, rid
-    for f in findings:
-        assert f.message in dom
+    for f in findings:  # each in French, at its seq
+        assert re.search(r"<td>%d</td><td>[^<]*</td><td>[^<]+</td>" % f.seq, dom), f.seq
+    assert "sortie double : la carte R♣ est sortie avec la précédente" in dom
+    assert "carte A♥ extraite de force, sabot verrouillé (brûlée)" in dom
     # The stop card check of each taille: the full shoe's, the misplaced one, one not out yet.
     assert "sortie en position 306 : 7 cartes derrière elle, 7 attendues — conforme" in dom
     assert "sortie en position 11 : 302 cartes derrière elle, 7 attendues — NON CONFORME" in dom
@@ -151,6 +155,7 @@ def test_in_english_the_french_words_of_the_articles_stay_with_a_gloss(journal, 
     article, quote, gloss = QUOTES["S-STOPPOS"]
     assert quote.replace("'", "&#x27;") in text and gloss in text
     assert "winner: banque" in text  # logview's words, as sabot log show prints them
+    assert "double feed: card KC came out with the one before" in text  # the verifier's own words
 
 
 @pytest.mark.req("H-EXPORT")
@@ -174,6 +179,7 @@ def test_a_tampered_journal_is_reported_broken(journal, tmp_path):
     assert report([copy], page) == 0
     text = page.read_text(encoding="utf-8")
     assert "Intégrité du journal : ROMPU" in text and "J-TAMPER · intégrité du journal — Article 58" in text
+    assert re.search(r"0000000\d.sbj : enregistrement à l&#x27;octet \d+ modifié \(CRC\)", text)
 
 
 @pytest.mark.req("H-EXPORT")
@@ -206,3 +212,90 @@ def test_quotations_are_the_regulations_own_words():
             at = text.find(passage)
             assert at >= 0, (rid, passage)
             assert text.rfind("Article ", 0, at) == text.rfind(article, 0, at), (rid, article)
+
+
+def english_words():
+    """The words of the English catalogue (sabot.words' English, the report's English text, the English of the
+    verifier's findings on this journal) that are not French words too."""
+    from sabot import words
+    from sabot.report.findings_fr import ISSUES_FR, SEGMENTS_FR
+    from sabot.report.text import TEXT
+
+    def of(texts):
+        return {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ]{3,}", text)}
+
+    tables = [v for v in vars(words).values() if isinstance(v, dict) and v and all(
+        isinstance(p, tuple) and len(p) == 2 for p in v.values())]
+    english = of(p[0] for table in tables for p in table.values()) | of(
+        v for v in TEXT["en"].values() if isinstance(v, str))
+    french = of(p[1] for table in tables for p in table.values()) | of(
+        v if isinstance(v, str) else " ".join(v) for v in TEXT["fr"].values()) | of(QUOTES[r][1] for r in QUOTES) | of(
+        ISSUES_FR.values()) | of(f for _, f in SEGMENTS_FR) | of(words.GAMES.values())
+    return english - french - {"sha", "hmac", "crc", "stop"}
+
+
+def pdf_text(pdf, tmp_path):
+    text = tmp_path / "report.txt"
+    run = subprocess.run(["pdftotext", "-layout", str(pdf), str(text)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return text.read_text(encoding="utf-8")
+
+
+needs_poppler = pytest.mark.skipif(not shutil.which("pdftoppm") and not os.environ.get("CI"),
+                                   reason="no pdftoppm: apt-get install poppler-utils (make system-deps)")
+
+
+@needs_chromium
+@needs_poppler
+@pytest.mark.req("H-EXPORT", "H-VERIFY")
+def test_the_inspectors_pdf_is_french_signed_numbered_and_names_the_digest_of_every_segment(journal, tmp_path):
+    """sabot report -o FILE.pdf as an inspector runs it; its pages kept in build/artifacts/ as pictures."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pdf = ARTIFACTS / "report.pdf"
+    for old in [pdf, *ARTIFACTS.glob("report-page-*.png")]:
+        old.unlink(missing_ok=True)
+    made = subprocess.run([SABOT, "report", str(journal), "-o", str(pdf)], capture_output=True, text=True,
+                          timeout=600)
+    assert made.returncode == 0 and pdf.read_bytes().startswith(b"%PDF"), made.stderr
+    text = pdf_text(pdf, tmp_path)
+    pages = text.count("\f") + (not text.endswith("\f"))
+    # Page numbers and the running header on every page.
+    for number in range(1, pages + 1):
+        assert "page %d sur %d" % (number, pages) in text, number
+    assert text.count("Rapport d'agrément — journal du sabot n° 1 — établi le") == pages
+    # The first page: verdict, firmware, key id, period in Paris time, receipt, digest, tool and date.
+    first = text.split("\f")[0]
+    segments = sorted(Path(journal).glob("*.sbj"))
+    digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in segments]
+    together = hashlib.sha256("".join("%s %s\n" % (p.name, d) for p, d in zip(segments, digests)).encode())
+    for said in ("Intégrité du journal : INTACT", "constat(s)", "sabot 0.3.0 sim", "identifiant 12db0af3d3588c13",
+                 "(UTC+01:00)", "pas de reçu", "sabot report ", "Rapport établi le"):
+        assert said in first, said
+    assert together.hexdigest() in first.replace("\n", "").replace(" ", "")
+    for name, digest in zip((p.name for p in segments), digests):  # the annex: each segment's, as sha256sum says
+        assert re.search(r"%s\s+\d+\s+%s" % (name, digest), text), name
+    # The signature block, and not one English word of the English catalogue.
+    assert "Visa de l'inspecteur" in text and "Signature" in text and "Nom et qualité" in text
+    prose = re.sub(r"\b[A-Z]-[A-Z]+\b", "", text)  # requirement IDs (S-ONE) are names, not words
+    found = {w.lower() for w in re.findall(r"[A-Za-zÀ-ÿ]{3,}", prose)} & english_words()
+    assert not found, sorted(found)
+    assert "R♣" in text and "KC" not in text.split()  # French card names with suit symbols
+    # Each page as a picture, for a person to look at.
+    run = subprocess.run(["pdftoppm", "-r", "80", "-png", str(pdf), str(ARTIFACTS / "report-page")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    pictures = sorted(ARTIFACTS.glob("report-page-*.png"))
+    assert len(pictures) == pages and all(png_size(p)[0] > 600 for p in pictures)
+
+
+@pytest.mark.req("H-VERIFY", "J-TAMPER")
+def test_every_integrity_finding_of_the_reader_has_its_french_words():
+    from sabot.journalfile import ISSUES
+    from sabot.report.findings_fr import ISSUES_FR, french
+
+    values = {"name": "00000002.sbj", "seq": 7, "offset": 343, "before": 5, "back": "1.000 s "}
+    assert set(ISSUES) <= set(ISSUES_FR) or set(ISSUES) - set(ISSUES_FR) == {getattr(_frames, "CLOCK_BACK", -1)}
+    for code, template in ISSUES.items():
+        if code in ISSUES_FR:
+            said = french(Finding("J-TAMPER", 7, template % values), None, 0)
+            assert said == ISSUES_FR[code] % {k: str(v) for k, v in values.items()}, template

@@ -106,10 +106,10 @@ def chart(t, w):
             room = sx(x) < WIDTH - STOP_LABEL_ROOM
             out.append('<g class="mark stop"><title>%s</title><line x1="%.1f" y1="%d" x2="%.1f" y2="%d" '
                        'stroke="%s" stroke-width="2" stroke-dasharray="6 3"/><text x="%.1f" y="%d" font-size="%d" '
-                       'fill="%s" font-weight="bold"%s>STOP</text></g>' % (
+                       'fill="%s" font-weight="bold"%s>%s</text></g>' % (
                            _e(tip), sx(x), plot_top - STOP_ABOVE_PLOT, sx(x), axis_y, STOP,
                            sx(x) + (STOP_LABEL_GAP if room else -STOP_LABEL_GAP), plot_top + STOP_LABEL_DROP,
-                           LABEL_SIZE, STOP, "" if room else ' text-anchor="end"'))
+                           LABEL_SIZE, STOP, "" if room else ' text-anchor="end"', _e(w["stop_label"])))
     for x in stacks:
         if x % 1:  # between two coups: a guide down to the axis, between their bars
             out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#bbb" stroke-dasharray="2 3"/>' % (

@@ -1,48 +1,109 @@
-"""`sabot report`: the approver's report on a journal, one self-contained HTML file (H-EXPORT, H-VERIFY).
+"""`sabot report`: the inspector's report on a journal, one self-contained HTML file or its PDF (H-EXPORT,
+H-VERIFY).
 
-The shoe and its firmware, each séance and taille coup by coup with a chart, the stop card check, the
-verifier's findings with the regulation's own words, and the journal's integrity. French by default, the
-approver's and the articles' language. The findings are verify.check's, not re-derived here, so the report and
-`sabot log verify` never disagree.
+The shoe and its firmware, each séance and taille coup by coup with a chart, the stop card check, the verifier's
+findings with the regulation's own words, the journal's integrity and the digest of every segment read, and a
+signature block. French by default, the inspector's and the articles' language. The findings are verify.check's,
+not re-derived here, so the report and `sabot log verify` never disagree: a first pass verifies, a second builds
+the story with the findings known, record by record (report.model), the segments' bytes read once.
 """
 
+import hashlib
 import sys
+import time
 from pathlib import Path
 
-from sabot.journalfile import Unusable
+from firmware.journal import EPOCH_2020
+from sabot import progress
+from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
+from sabot.report.model import Story
 from sabot.report.page import render
+from sabot.report.pdf import PdfError, print_pdf
+from sabot.report.text import TEXT, Words
 from sabot.verify import check, journals_of, read_key
 
+_PDF_MOST = 1 << 30  # bytes of a PDF searched for the title: a million cards' report is a few MB
+_OURS = b'<meta name="generator" content="sabot report'  # in an HTML report's head
+# A PDF report's title (Chromium's /Title, UTF-16 in hexadecimal): the report's, up to the sabot's number.
+_PDF_TITLES = [text["title"].partition("%")[0].encode("utf-16-be").hex().upper().encode() for text in TEXT.values()]
 
-def report(paths, output, lang="fr", key_file=None):
-    """Write the report; 0 when written, 2 when the journal cannot be read or the file written."""
+
+class Checked:
+    """A journal verified and told: what render() needs."""
+
+    def __init__(self, paths, key, key_file, lang):
+        self.paths, self.key, self.key_file = paths, key, key_file
+        self.segments, self.reader, self.findings = check(paths, key)
+        self.digests = [hashlib.sha256(s.data).hexdigest() for s in self.segments]
+        lines = "".join("%s %s\n" % (s.path.name, d) for s, d in zip(self.segments, self.digests))
+        self.digest = hashlib.sha256(lines.encode()).hexdigest()
+        self.story = Story(self.findings, Words(lang))
+        told = Reader(self.segments, key)
+        for segment, rows, offsets in progress.over_segments(self.segments, told.scanned(ALL_TYPES), "report"):
+            for fields, offset in zip(rows, offsets):
+                self.story.feed(Record(fields, segment, offset))
+        self.story.finish()
+
+
+def ours(path):
+    """Whether a file is a report this command wrote, which it may write again."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+            if head.startswith(b"%PDF"):
+                rest = head + f.read(_PDF_MOST)
+                return any(title in rest for title in _PDF_TITLES)
+    except OSError:
+        return False
+    return _OURS in head
+
+
+def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout):
+    """Write the report (PDF when output ends in .pdf); 0 when written, 2 when the journal cannot be read or the
+    file written. A file already there is replaced only when it is an earlier report, or with force."""
+    output = Path(output)
     try:
         if len(journals_of(paths)) > 1:
             raise Unusable("one journal per report: give one journal folder, or segment files of one journal "
                            "(sabot log verify checks several journals together)")
-        key = read_key(key_file)
-        records = []
-        segments, reader, findings = check(paths, key, records)
+        if output.exists() and not force and not ours(output):
+            raise Unusable("%s exists and is not a report: give another -o, or --force to replace it" % output)
+        if not output.parent.is_dir():
+            raise Unusable("cannot write %s: no folder %s" % (output, output.parent))
+        journal = Checked(paths, read_key(key_file), key_file, lang)
     except Unusable as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2
-    page = render(segments, reader, records, findings, key, key_file, paths, lang)
+    page = render(journal, Words(lang), int((time.time() - EPOCH_2020) * 1000))
     try:
-        Path(output).write_text(page, encoding="utf-8")
+        if output.suffix.lower() == ".pdf":
+            print_pdf(page, output)
+        else:
+            partial = output.with_name(output.name + ".partial")
+            partial.write_text(page, encoding="utf-8")
+            partial.replace(output)
     except OSError as e:
         print("sabot report: error: cannot write %s: %s" % (output, e.strerror), file=sys.stderr)
         return 2
-    print("report written to %s (%s): %d records, %d finding(s)" % (output, lang, reader.records, len(findings)))
+    except PdfError as e:
+        print("sabot report: error: %s" % e, file=sys.stderr)
+        return 2
+    out.write("report written to %s (%s): %d records, %d finding(s)\n" % (output, lang, journal.reader.records,
+                                                                       len(journal.findings)))
     return 0
 
 
 def add_arguments(parser):
     """`sabot report`'s arguments, for cli.py."""
     parser.add_argument("paths", nargs="+", metavar="JOURNAL", help="a journal folder, or segment files of one journal")
-    parser.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    parser.add_argument("-o", "--output", required=True, help="the file to write: HTML, or a PDF when it ends in .pdf "
+                        "(printed by headless Chromium)")
     parser.add_argument("--lang", choices=("fr", "en"), default="fr", help="the report's language (default fr)")
     parser.add_argument("--key", help="the shoe's key file (hexadecimal); without it, the development key")
+    parser.add_argument("--force", action="store_true", help="replace an -o file that is not an earlier report")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a "
+                        "terminal)")
 
 
 def main(args):
-    return report(args.paths, args.output, args.lang, args.key)
+    return report(args.paths, args.output, args.lang, args.key, args.force)

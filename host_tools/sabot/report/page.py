@@ -1,45 +1,45 @@
 """The report's HTML: one self-contained page (the CSS inline, from report.css; a chart a taille, inline SVG), so
-it reads and prints the same wherever it is opened or archived."""
+it reads and prints the same wherever it is opened or archived. In print, each page has a running header and its
+number (CSS page margin boxes)."""
 
 from html import escape
 from importlib.resources import files
 
-from firmware import cards, games
+from firmware import games
 from firmware.record_names import unpack_totals, unpack_winners
 from firmware.records import END_TABLEAU
-from sabot import words
+from sabot import times, tool_version, words
 from sabot.journalfile import CODE, COUP, DISPOSITION, SEANCE, TAILLE
-from sabot.logview import iso_time
+from sabot.report.cardwords import full, is_red, short
 from sabot.report.chart import chart
-from sabot.report.model import INCIDENTS, PlayedCoup, build, stop_check
+from sabot.report.model import INCIDENTS, PlayedCoup, stop_check
 from sabot.report.regulation import quote
-from sabot.report.text import Words
 from sabot.verify import DEVELOPMENT_KEY, firmware_name
 
 CSS = files(__package__).joinpath("report.css").read_text(encoding="utf-8")
-RED_SUITS = "HD"
-SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def _e(text):
     return escape(str(text), quote=True)
 
 
-def card_html(card):
-    name = cards.name(card)
-    if card >= cards.STOP:
-        return '<span class="card" title="%s">%s</span>' % (_e(name), _e(name))
-    rank = "10" if name[0] == "T" else name[0]
-    red = " red" if name[1] in RED_SUITS else ""
-    return '<span class="card%s" title="%s">%s%s</span>' % (red, _e(name), _e(rank), SUIT_SIGNS[name[1]])
+def _css_string(text):
+    return '"%s"' % str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def card_html(card, lang):
+    red = " red" if is_red(card) else ""
+    return '<span class="card%s" title="%s">%s</span>' % (red, _e(full(card, lang)), _e(short(card, lang)))
 
 
 def _result_parts(f, game, w):
     """(the hands' totals, who won) in words: in English `sabot log show`'s."""
-    if w.lang == "en":
-        totals, _, said = words.result(f[CODE], f[DISPOSITION]).partition("; ")
-        return totals, said
     hands, code = f[DISPOSITION], f[CODE]
+    if not 2 <= hands <= 3:
+        return "", "code %d" % code
+    if w.lang == "en":
+        totals, _, said = words.result(code, hands).partition("; ")
+        return totals, said
     totals = ", ".join("%s %d" % (words.hand(game, h), total) for h, total in enumerate(unpack_totals(code, hands)))
     winners = [w.of(words.WINNERS, winner) for winner in unpack_winners(code, hands)]
     return totals, w["winner"] % winners[0] if hands <= 2 else w["winners"] % tuple(winners[:2])
@@ -49,22 +49,23 @@ def _lines_html(lines, w):
     out = []
     for css, text in lines:
         if css == "burn":
-            out.append('<span class="burn">%s %s</span>' % (_e(w["burn_row"]), "".join(card_html(c) for c in text)))
+            out.append('<span class="burn">%s %s</span>' % (_e(w["burn_row"]), "".join(
+                card_html(c, w.lang) for c in text)))
         else:
             out.append('<span class="%s">%s</span>' % (css, _e(text)))
     return "".join(out)
 
 
 def _coup_html(coup, game, w):
-    if coup.result is not None:
+    if coup.result is not None and 2 <= coup.result[DISPOSITION] <= 3:
         parts = []
         for h in range(coup.result[DISPOSITION]):
-            dealt = "".join(card_html(c) for hand, c in coup.cards if hand == h)
+            dealt = "".join(card_html(c, w.lang) for hand, c in coup.cards if hand == h)
             parts.append('<span class="hand"><i>%s</i> %s</span>' % (_e(words.hand(game, h)), dealt))
         cells = " ".join(parts)
         result = "%s<br><b>%s</b>" % tuple(map(_e, _result_parts(coup.result, game, w)))
     else:
-        cells = "".join(card_html(c) for _, c in coup.cards)
+        cells = "".join(card_html(c, w.lang) for _, c in coup.cards)
         result = ""
     lines = list(coup.lines)
     if coup.end is not None and (coup.result is None or coup.end != END_TABLEAU):
@@ -87,15 +88,14 @@ def _quote_html(rid, w):
     return '<blockquote lang="fr">%s<cite>— %s</cite>%s</blockquote>' % (_e(french), _e(article), gloss)
 
 
-def _where(seq, located):
-    record = located.get(seq)
-    if record is None:
+def _where(seq, story):
+    f = story.located.get(seq)
+    if f is None:
         return "—"
-    f = record.fields
     return "%d / %d / %d" % (f[SEANCE], f[TAILLE], f[COUP])
 
 
-def _findings_html(findings, located, w):
+def _findings_html(findings, story, w):
     if not findings:
         return '<p class="check ok">%s</p>' % _e(w["no_findings"])
     groups = {}
@@ -105,14 +105,14 @@ def _findings_html(findings, located, w):
     for rid, group in groups.items():
         article = quote(rid)[0]
         title = w.title(rid)
-        out.append('<div class="finding-group"><h3>%s%s — %s <small>(%s)</small></h3>%s' % (
-            _e(rid), " · " + _e(title) if title else "", _e(article), _e(w["finding_count"] % len(group)),
-            _quote_html(rid, w)))
+        out.append('<div class="finding-group%s"><h3>%s%s — %s <small>(%s)</small></h3>%s' % (
+            " small" if len(group) <= 6 else "", _e(rid), " · " + _e(title) if title else "", _e(article),
+            _e(w["finding_count"] % len(group)), _quote_html(rid, w)))
         out.append("<table><thead><tr><th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>" % (
             _e(w["col_seq"]), _e(w["col_where"]), _e(w["col_message"])))
         for f in group:
-            out.append("<tr><td>%d</td><td>%s</td><td>%s</td></tr>" % (f.seq, _where(f.seq, located),
-                                                                      _e(f.message)))
+            out.append("<tr><td>%d</td><td>%s</td><td>%s</td></tr>" % (f.seq, _where(f.seq, story),
+                                                                      _e(story.said[id(f)])))
         out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -134,15 +134,19 @@ def _stop_short(t, w):
     return w[{"stop_ok": "stop_short", "stop_bad": "stop_short_bad", "stop_none": "stop_short_none"}[key]]
 
 
+def _when(time_ms, w):
+    return times.said(time_ms, w.lang == "fr")
+
+
 def _taille_html(seance, t, w):
     row = games.GAMES[t.game] if t.game < len(games.GAMES) else None
     head = "%s — %s, %s — %s" % (w["taille"] % t.number, w["seance"] % seance.number,
                                  w["table"] % (seance.table if seance.table is not None else "—"), words.game(t.game))
     out = ['<section class="taille"><h2>%s</h2>' % _e(head)]
     if row:
-        out.append('<p class="sub">%s · %s %s %s</p>' % (
+        out.append('<p class="sub">%s · %s · %s</p>' % (
             _e(w["decks"] % (row[games.DECKS], row[games.STOP_BEFORE], row[games.COUP_MIN], row[games.COUP_MAX])),
-            _e(iso_time(t.record)[:19].replace("T", " ")), _e(w["utc"]), "· seq %d" % t.record.seq))
+            _e(_when(t.time_ms, w)), _e(w["seq_n"] % t.seq)))
     out.append(_stop_html(t, w))
     out.append("<h3>%s</h3>%s" % (_e(w["chart"]), chart(t, w)))
     out.append('<table class="coups"><colgroup><col class="c1"><col class="c2"><col class="c3"><col class="c4">'
@@ -154,23 +158,45 @@ def _taille_html(seance, t, w):
     return "".join(out)
 
 
-def render(segments, reader, records, findings, key, key_file, paths, lang="fr"):
-    """The whole report as one HTML string."""
-    w = Words(lang)
-    seances, preamble = build(records, findings, w)
-    located = {r.seq: r for r in records}
+def render(journal, w, generated_ms):
+    """The whole report as one HTML string. journal: report.cli.Checked (segments, digests, reader, findings, the
+    Story, the key); generated_ms: when, for its first page."""
+    story, reader, findings, segments = journal.story, journal.reader, journal.findings, journal.segments
     intact = not any(f.id == "J-TAMPER" for f in findings)
-    sabots = sorted({s.sabot for s in segments})
-    title = w["title"] % ", ".join(map(str, sabots))
+    sabots = ", ".join(map(str, sorted({s.sabot for s in segments})))
+    title = w["title"] % sabots
+    header = "%s — %s" % (title, w["generated"] % times.said(generated_ms, w.lang == "fr"))
+    margins = ("@page { @top-left { content: %s; font-size: 8pt; color: #555; } "
+               "@bottom-right { content: %s counter(page) %s counter(pages); font-size: 8pt; color: #555; } }\n" % (
+                   _css_string(header), _css_string(w["page"] + " "), _css_string(" " + w["page_of"] + " ")))
     out = ['<!DOCTYPE html><html lang="%s"><head><meta charset="utf-8">' % w["lang"],
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           "<title>%s</title><style>\n%s</style></head><body>" % (_e(title), CSS),
-           "<h1>%s</h1>" % _e(title)]
-    if records:
-        out.append('<p class="sub">%s%s — %s %s</p>' % (
-            _e(w["period"] + w["colon"]), _e(iso_time(records[0])[:19].replace("T", " ")),
-            _e(iso_time(records[-1])[:19].replace("T", " ")), _e(w["utc"])))
-    development = key == DEVELOPMENT_KEY
+           '<meta name="generator" content="sabot report %s">' % _e(tool_version()),
+           "<title>%s</title><style>\n%s%s</style></head><body>" % (_e(title), CSS, margins)]
+    out.append(_first_page(journal, title, intact, generated_ms, w))
+    out.append("<h2>%s</h2><p class=\"check %s\"><b>%s</b> — %s. %s%d, %s.</p>" % (
+        _e(w["integrity"]), "ok" if intact else "bad", _e(w["intact"] if intact else w["broken"]),
+        _e(w["intact_words"] if intact else w["broken_words"]), _e(w["records"] + w["colon"]), reader.records,
+        _e(w["seq"] % (reader.first_seq, reader.seq))))
+    out.append(_summary_html(story, w))
+    out.append("<h2>%s</h2>%s" % (_e(w["findings"]), _findings_html(findings, story, w)))
+    if story.preamble:
+        out.append('<h3>%s</h3><p class="notes">%s</p>' % (_e(w["before"]), _lines_html(
+            [("", text) for text in story.preamble], w)))
+    for seance in story.seances:
+        for t in seance.tailles:
+            if not t.condensed:
+                out.append(_taille_html(seance, t, w))
+    out.append(_segments_html(journal, w))
+    out.append(_signature_html(w))
+    out.append("<footer>%s</footer></body></html>\n" % _e(w["footer"]))
+    return "".join(out)
+
+
+def _first_page(journal, title, intact, generated_ms, w):
+    story, reader, findings, segments = journal.story, journal.reader, journal.findings, journal.segments
+    development = journal.key == DEVELOPMENT_KEY
+    out = ['<section class="first"><h1>%s</h1>' % _e(title)]
     out.append('<div class="verdicts"><div class="verdict %s"><b>%s</b>%s</div>' % (
         "ok" if intact else "bad", _e(w["integrity"] + w["colon"] + (w["intact"] if intact else w["broken"])),
         _e(w["seq"] % (reader.first_seq, reader.seq))))
@@ -179,70 +205,88 @@ def render(segments, reader, records, findings, key, key_file, paths, lang="fr")
     if development:
         out.append('<div class="verdict warn"><b>%s</b>%s</div>' % (_e(w["key"]), _e(w["key_dev"])))
     out.append("</div>")
-    out.append(_identity_html(segments, reader, key_file, development, paths, w))
-    out.append("<h2>%s</h2><p class=\"check %s\"><b>%s</b> — %s. %s%d, %s.</p>" % (
-        _e(w["integrity"]), "ok" if intact else "bad", _e(w["intact"] if intact else w["broken"]),
-        _e(w["intact_words"] if intact else w["broken_words"]), _e(w["records"] + w["colon"]), reader.records,
-        _e(w["seq"] % (reader.first_seq, reader.seq))))
-    out.append(_summary_html(seances, w))
-    out.append("<h2>%s</h2>%s" % (_e(w["findings"]), _findings_html(findings, located, w)))
-    if preamble:
-        out.append('<h3>%s</h3><p class="notes">%s</p>' % (_e(w["before"]), _lines_html(
-            [("", text) for text in preamble], w)))
-    for seance in seances:
-        for t in seance.tailles:
-            out.append(_taille_html(seance, t, w))
-    out.append("<footer>%s</footer></body></html>\n" % _e(w["footer"]))
-    return "".join(out)
-
-
-def _identity_html(segments, reader, key_file, development, paths, w):
-    rows = [(w["sabot"], ", ".join(str(s) for s in sorted({s.sabot for s in segments})))]
+    rows = [(w["sabot"], _e(", ".join(str(s) for s in sorted({s.sabot for s in segments}))))]
     firmwares = []
     for s in segments:
-        words = firmware_name(s.firmware), s.firmware.hex(" ")
-        if not firmwares or firmwares[-1][0] != words:
-            firmwares.append((words, [s.number]))
+        said = firmware_name(s.firmware), s.firmware.hex(" ")
+        if not firmwares or firmwares[-1][0] != said:
+            firmwares.append((said, [s.number]))
         else:
             firmwares[-1][1].append(s.number)
     for (name, hexed), numbers in firmwares:
-        where = " (segments %d–%d)" % (numbers[0], numbers[-1]) if len(firmwares) > 1 else ""
-        rows.append((w["firmware"] + where, '%s<br><span class="mono">%s</span>' % (_e(name), _e(hexed)), True))
-    key_words = w["key_dev"] if development else w["key_given"] % key_file
+        where = " (%s)" % (w["segments_n"] % (numbers[0], numbers[-1])) if len(firmwares) > 1 else ""
+        rows.append((w["firmware"] + where, '%s<br><span class="mono">%s</span>' % (_e(name), _e(hexed))))
+    key_words = w["key_dev"] if development else w["key_given"] % journal.key_file
     ids = w["key_id"] % reader.key_id.hex()
     others = sorted({s.key_id.hex() for s in segments} - {reader.key_id.hex()})
     if others:
         ids += "; " + w["other_keys"] % ", ".join(others)
-    rows.append((w["key"], '%s<br><span class="mono">%s</span>' % (_e(key_words), _e(ids)), True))
-    rows.append((w["segments"], "%d%s%s" % (len(segments), w["colon"], ", ".join(s.path.name for s in segments))))
-    rows.append((w["journal"], " ".join(str(p) for p in paths)))
-    out = ["<h2>%s</h2><table class=\"ident\"><tbody>" % _e(w["identity"])]
-    for item in rows:
-        value = item[1] if len(item) == 3 else _e(item[1])
-        out.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(item[0]), value))
-    out.append("</tbody></table>")
+    rows.append((w["key"], '%s<br><span class="mono">%s</span>' % (_e(key_words), _e(ids))))
+    if story.first_ms is not None:
+        rows.append((w["period"], "%s — %s" % (_e(_when(story.first_ms, w)), _e(_when(story.last_ms, w)))))
+    rows.append((w["receipt"], _e(w["no_receipt"])))
+    size = sum(len(s.data) for s in segments)
+    rows.append((w["read"], '%s<br>%s <span class="mono digest">%s</span>' % (
+        _e(w["read_n"] % (len(segments), _thousands(size, w), " ".join(str(p) for p in journal.paths))),
+        _e(w["digest_all"]),
+        _e(journal.digest))))
+    rows.append((w["tool"], _e("sabot report %s" % tool_version())))
+    rows.append((w["generated_on"], _e(times.said(generated_ms, w.lang == "fr"))))
+    out.append('<table class="ident"><tbody>')
+    out.extend("<tr><th>%s</th><td>%s</td></tr>" % (_e(name), value) for name, value in rows)
+    out.append("</tbody></table></section>")
     return "".join(out)
 
 
-def _summary_html(seances, w):
-    out = ["<h2>%s</h2><table><thead><tr>" % _e(w["summary"])]
-    for key in ("col_seance", "col_table", "col_taille", "game", "coups", "dealt", "burned", "stop", "findings"):
+def _thousands(number, w):
+    """12 345 678 in French (narrow no-break spaces), 12,345,678 in English."""
+    return "{:,}".format(number).replace(",", "\u202f" if w.lang == "fr" else ",")
+
+
+def _segments_html(journal, w):
+    """Each segment read and its SHA-256, as `sha256sum` gives it: the inspector can check the files kept."""
+    out = ['<section class="annex"><h2>%s</h2><p class="sub">%s</p><table class="segments"><thead><tr>'
+           "<th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>" % (
+               _e(w["annex"]), _e(w["annex_words"]), _e(w["col_segment"]), _e(w["col_bytes"]), "SHA-256")]
+    for segment, digest in zip(journal.segments, journal.digests):
+        out.append('<tr><td>%s</td><td class="num">%d</td><td class="mono">%s</td></tr>' % (
+            _e(segment.path.name), len(segment.data), digest))
+    out.append("</tbody></table></section>")
+    return "".join(out)
+
+
+def _signature_html(w):
+    fields = "".join('<div class="field"><span>%s</span></div>' % _e(name) for name in w["sign_fields"])
+    return '<section class="signature"><h2>%s</h2><p>%s</p>%s</section>' % (_e(w["sign"]), _e(w["sign_words"]),
+                                                                           fields)
+
+
+def _summary_html(story, w):
+    out = ["<h2>%s</h2>" % _e(w["summary"])]
+    condensed = sum(t.condensed for s in story.seances for t in s.tailles)
+    if condensed:
+        out.append('<p class="sub">%s</p>' % _e(w["condensed"] % condensed))
+    out.append('<table class="summary"><thead><tr>')
+    for key in ("col_seance", "col_table", "col_taille", "col_when", "game", "coups", "dealt", "burned", "stop",
+                "findings"):
         out.append("<th>%s</th>" % _e(w[key]))
     out.append("</tr></thead><tbody>")
-    for seance in seances:
+    for seance in story.seances:
         table = str(seance.table) if seance.table is not None else "—"
         if seance.employee:
             table += " (%s)" % (w["by"] % seance.employee)
         if not seance.tailles:
-            out.append("<tr><td>%d</td><td>%s</td><td colspan=\"7\">—</td></tr>" % (seance.number, _e(table)))
+            out.append("<tr><td>%d</td><td>%s</td><td colspan=\"8\">—</td></tr>" % (seance.number, _e(table)))
         for t in seance.tailles:
-            coups = sum(1 for c in t.items if isinstance(c, PlayedCoup))
             key = stop_check(t)[0]
             css = ' class="%s"' % ("t-ok" if key == "stop_ok" and not t.stop_after else "t-bad" if key == "stop_bad"
                                    or t.stop_after else "t-warn")
-            out.append("<tr><td>%d</td><td>%s</td><td>%d</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td>"
-                       "<td%s>%s</td><td>%s</td></tr>" % (
-                           seance.number, _e(table), t.number, _e(words.game(t.game)), coups, t.dealt, t.burned,
-                           css, _e(_stop_short(t, w)), _e(", ".join(sorted({f.id for f in t.findings})) or "—")))
+            out.append("<tr%s><td>%d</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td>"
+                       "<td>%d</td><td%s>%s</td><td>%s</td></tr>" % (
+                           ' class="condensed"' if t.condensed else "", seance.number, _e(table), t.number,
+                           _e(times.said(t.time_ms, w.lang == "fr", seconds=False)), _e(words.game(t.game)),
+                           t.coups, t.dealt, t.burned, css, _e(_stop_short(t, w)),
+                           ", ".join('<span class="rid">%s</span>' % _e(rid) for rid in sorted(
+                               {f.id for f in t.findings})) or "—"))
     out.append("</tbody></table>")
     return "".join(out)

@@ -1,0 +1,143 @@
+"""The verifier's findings in French, for the inspector's report. sabot.rules and sabot.journalfile say them in
+English for `sabot log verify`; here each is said again from what it is about, not translated from its words:
+the rule findings from (requirement ID, the record they stand at: its type, disposition and condition, and its
+fields), the integrity findings (J-TAMPER) from journalfile.ISSUES' templates, whose values they read. A finding
+this catalogue does not know yet still reads in French: its requirement's title and the record it stands at."""
+
+import re
+
+from firmware import games, records
+from firmware.record_names import unpack_hand
+from sabot import _frames, words
+from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, ISSUES, POSITION, TAILLE, TYPE
+from sabot.report.cardwords import short
+from sabot.report.regulation import TITLES
+
+GAMES = ("G-CF", "G-DTL", "G-DTO")
+TABLEAUX = ("T-CF", "T-DT")
+
+# J-TAMPER: the reader's issues, by the C core's code (journalfile.ISSUES gives the English and the values' names).
+ISSUES_FR = {
+    _frames.ALTERED: "%(name)s : enregistrement à l'octet %(offset)s modifié (CRC)",
+    _frames.SEQUENCE: "la numérotation saute de %(before)s à %(seq)s : enregistrements supprimés, dupliqués ou "
+                      "réordonnés",
+    _frames.UNLINKED: "chaîne rompue avant le n° %(seq)s : un enregistrement supprimé, inséré ou déplacé ; la suite "
+                      "de %(name)s ne peut être authentifiée",
+    _frames.FORGED: "l'enregistrement n° %(seq)s ne porte pas une étiquette HMAC valide : modifié ou fabriqué",
+    _frames.TIME_BACK: "l'heure recule au n° %(seq)s",
+}
+# J-TAMPER: what the reader says of segment headers and of the journal's ends (sabot.journalfile.Reader).
+SEGMENTS_FR = (
+    (r"(?P<name>\S+): segment header altered \(CRC\)", "%(name)s : en-tête de segment modifié (CRC)"),
+    (r"(?P<name>\S+): segment header fails its HMAC", "%(name)s : l'en-tête de segment ne porte pas une étiquette "
+                                                      "HMAC valide"),
+    (r"(?P<name>\S+): written under another key \(key id (?P<id>\w+)\)", "%(name)s : écrit sous une autre clé "
+                                                                        "(identifiant %(id)s)"),
+    (r"^(?P<first>\S+) to (?P<last>\S+) \((?P<n>\d+) segments\) written under another key \(key id "
+     r"(?P<theirs>\w+)\); the key given has key id (?P<mine>\w+)", "segments %(first)s à %(last)s (%(n)s) écrits "
+     "sous une autre clé, d'identifiant %(theirs)s ; la clé fournie a l'identifiant %(mine)s : leurs étiquettes ne "
+     "peuvent être vérifiées, fournir la clé du sabot (--key)"),
+    (r"^(?P<name>\S+) written under another key \(key id (?P<theirs>\w+)\); the key given has key id "
+     r"(?P<mine>\w+)", "segment %(name)s écrit sous une autre clé, d'identifiant %(theirs)s ; la clé fournie a "
+     "l'identifiant %(mine)s : ses étiquettes ne peuvent être vérifiées, fournir la clé du sabot (--key)"),
+    (r"(?P<name>\S+): the journal's first segments are missing \(segment (?P<n>\d+), after seq (?P<seq>\d+)\)",
+     "%(name)s : les premiers segments du journal manquent (segment %(n)s, après le n° %(seq)s)"),
+    (r"(?P<name>\S+): segments (?P<a>\d+) to (?P<b>\d+) are missing", "%(name)s : les segments %(a)s à %(b)s "
+                                                                      "manquent"),
+    (r"(?P<name>\S+): does not continue segment (?P<other>\S+)", "%(name)s ne fait pas suite au segment %(other)s "
+                                                                 "(enregistrements supprimés ou remplacés)"),
+    (r"(?P<name>\S+): segment (?P<other>\S+) was (?P<a>\d+) bytes long when this one began, now (?P<b>\d+)",
+     "%(name)s : le segment %(other)s faisait %(a)s octets quand celui-ci a commencé, %(b)s maintenant"),
+    (r"journal truncated: (?P<n>\d+) bytes after seq (?P<seq>\d+)", "journal tronqué : %(n)s octets après le n° "
+                                                                    "%(seq)s ne forment pas un enregistrement entier"),
+)
+
+
+def _pattern(template):
+    """A regular expression reading the values back from a journalfile.ISSUES template."""
+    parts = re.split(r"%\((\w+)\)([sd])", template)
+    out = []
+    for at, part in enumerate(parts):
+        if at % 3 == 0:
+            out.append(re.escape(part))
+        elif at % 3 == 1:
+            out.append("(?P<%s>%s)" % (part, r"\d+" if parts[at + 1] == "d" else ".*?"))
+    return re.compile("^" + "".join(out) + "$")
+
+
+_INTEGRITY = [(_pattern(ISSUES[code]), french) for code, french in ISSUES_FR.items() if code in ISSUES]
+_INTEGRITY += [(re.compile(pattern), french) for pattern, french in SEGMENTS_FR]
+
+
+def _integrity(message):
+    for pattern, french in _INTEGRITY:
+        found = pattern.search(message)
+        if found:
+            return french % found.groupdict()
+    return None
+
+
+def _hand(game, number):
+    return words.hand(game, number)
+
+
+def _rule(rid, f, game):
+    """A rule finding in French from its requirement and the record it stands at; None when unknown."""
+    kind = f[TYPE]
+    row = games.GAMES[game] if game < len(games.GAMES) else games.GAMES[0]
+    card = short(f[CARD], "fr") if kind == records.R_CARD else ""
+    if kind == records.R_CARD:
+        condition, disposition = f[CONDITION], f[DISPOSITION]
+        if rid == "S-ONE" and condition == records.DOUBLE_FEED:
+            return "sortie double : la carte %s est sortie avec la précédente" % card
+        if rid == "S-FORCED" and condition == records.FORCED:
+            if disposition == records.DEALT:
+                return "carte %s extraite de force, sabot verrouillé, puis donnée au lieu d'être brûlée" % card
+            return "carte %s extraite de force, sabot verrouillé (brûlée)" % card
+        if rid == "S-COUNT":
+            return "carte %s de trop dans un sabot de %d jeux : carte étrangère" % (card, row[games.DECKS])
+        if rid == "S-STOPPOS":
+            return "carte d'arrêt sortie en position %d : %d cartes derrière elle au lieu de %d" % (
+                f[POSITION], games.shoe_size(game) - f[POSITION] if game < len(games.GAMES) else 0,
+                row[games.STOP_BEFORE])
+        if rid == "S-STOP":
+            return "carte %s donnée après le coup de la carte d'arrêt" % card
+        if rid == "S-LOCK":
+            return "carte %s donnée alors que le sabot était verrouillé (enjeux non arrêtés)" % card
+        if rid in GAMES:
+            return "carte %s au-delà du maximum de %d cartes par coup" % (card, row[games.COUP_MAX])
+        if rid in TABLEAUX:
+            return "carte %s tirée pour %s contre la règle du tableau (faux tirage)" % (
+                card, _hand(game, unpack_hand(f[CODE])))
+    if kind == records.R_NO_MORE_BETS and rid == "S-STOP":
+        return "coup ouvert après le coup de la carte d'arrêt"
+    if kind == records.R_COUP_END and rid in GAMES:
+        return "coup terminé sous le minimum de %d cartes du jeu" % row[games.COUP_MIN]
+    if kind == records.R_LOAD and rid == "G-DTL":
+        return "second sabot chargé dans la séance : des cartes neuves à chaque séance aux deux tableaux"
+    if kind == records.R_LOAD and rid in GAMES:
+        return "taille %d dans la séance : %d au plus en banque ouverte" % (f[TAILLE], row[games.TAILLES_PER_SEANCE])
+    if kind == records.R_STAND and rid in TABLEAUX:
+        return "%s reste alors que le tableau ne laisse pas le choix" % _hand(game, f[CODE])
+    if kind == records.R_RESULT and rid in TABLEAUX:
+        return "le résultat enregistré ne correspond pas aux cartes données"
+    if kind == records.R_RECOVERY and rid == "J-DURABLE":
+        return "une libération était en cours lors d'une coupure de courant : on ne sait pas si une carte est sortie"
+    if kind == records.R_SEANCE and rid == "S-IDENT":
+        return "sabot affecté à la table %d plusieurs séances de suite" % f[CODE]
+    return None
+
+
+def french(finding, f, game):
+    """The finding in French; f is the fields of the record at its seq (None when there is none: a header's)."""
+    said = _integrity(finding.message) if finding.id == "J-TAMPER" else None
+    if said is None and f is not None:
+        said = _rule(finding.id, f, game)
+    if said is None:
+        title = TITLES.get(finding.id, ("", ""))[0] or finding.id
+        said = "règle « %s » non respectée" % title
+        if f is not None:
+            said += ", à l'enregistrement « %s »" % words.said(words.RECORDS, f[TYPE], words.FR)
+            if f[TYPE] == records.R_CARD:
+                said += " (%s)" % short(f[CARD], "fr")
+    return said

@@ -1,0 +1,126 @@
+"""The `sabot` command as people expect it: --version, help for every option, progress bars on a terminal only,
+--quiet, `log show` in French, one finding for a wrong key in the report too (H-EXPORT, H-VERIFY)."""
+
+import argparse
+import fcntl
+import json
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+from boards.sim.board import SimBoard
+from boards.sim.runner import run
+from boards.sim.scenario import parse
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.journal import Key
+from firmware.storage import FileStorage
+from firmware.version import VERSION
+from sabot import tool_version
+from sabot.cli import parser
+from sabot.report.cli import report
+from tests.conftest import SCENARIOS
+
+SABOT = str(Path(sys.executable).parent / "sabot")
+
+
+def sabot(*args):
+    return subprocess.run([SABOT, *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def on_a_terminal(*args):
+    """(exit status, what the terminal showed on stderr) of a command whose stderr is a pseudo-terminal."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal has a size
+    process = subprocess.Popen([SABOT, *map(str, args)], stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed its end
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return process.wait(timeout=300), shown.decode(errors="replace")
+
+
+def every_action(top):
+    for action in top._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from ((name + " " + where, a) for where, a in every_action(sub))
+        elif not isinstance(action, argparse._HelpAction):
+            yield "", action
+
+
+@pytest.mark.req("H-EXPORT")
+def test_version_names_the_tool_and_the_firmware():
+    done = sabot("--version")
+    assert done.returncode == 0 and done.stdout.strip() == "sabot %s (firmware %s)" % (tool_version(), VERSION)
+
+
+@pytest.mark.req("H-EXPORT")
+def test_every_option_and_argument_has_its_help():
+    missing = [(where, action.dest) for where, action in every_action(parser()) if not action.help]
+    assert not missing
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cli") / "incidents"
+    assert sabot("sim", SCENARIOS / "incidents.txt", "--log", folder, "--quiet").returncode == 0
+    return folder
+
+
+@pytest.mark.req("H-SIM")
+def test_sim_quiet_prints_the_summary_alone(journal, tmp_path):
+    loud = sabot("sim", SCENARIOS / "incidents.txt", "--log", tmp_path / "loud")
+    quiet = sabot("sim", SCENARIOS / "incidents.txt", "--log", tmp_path / "quiet", "--quiet")
+    assert quiet.returncode == 0 and len(quiet.stdout.splitlines()) < len(loud.stdout.splitlines()) // 5
+    assert "24 cards out of the shoe, 24 journalled" in quiet.stdout and "journal:" in quiet.stdout
+
+
+@pytest.mark.req("H-VERIFY", "H-EXPORT")
+@pytest.mark.parametrize("command", [["log", "verify"], ["log", "show"], ["log", "export"], ["report"]])
+def test_long_work_shows_progress_on_a_terminal_and_not_with_quiet(command, journal, tmp_path):
+    extra = ["-o", tmp_path / "r.html"] if command == ["report"] else []
+    status, shown = on_a_terminal(*command, journal, *extra)
+    assert status in (0, 1) and "%|" in shown and ("report" if command == ["report"] else command[1]) in shown, shown
+    status, shown = on_a_terminal(*command, journal, *extra, "--quiet")
+    assert "%|" not in shown, shown
+    piped = sabot(*command, journal, *([] if not extra else ["-o", tmp_path / "p.html"]))
+    assert "%|" not in piped.stderr  # not a terminal: no bar
+
+
+@pytest.mark.req("H-EXPORT")
+def test_log_show_in_french_with_dates_and_the_seances_game_and_employee(journal):
+    text = sabot("log", "show", journal, "--lang", "fr").stdout
+    assert ("Séance 1 ouverte le 2026-11-30 09:00:00 (UTC+01:00) : table 5, chemin de fer, affectée par "
+            "l'employé") in text
+    assert "brûlées   A♥" not in text and "ALARME : extraction forcée" in text and "gagnant : banque" in text
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "H-EXPORT")
+def test_a_journal_read_under_the_wrong_key_gets_one_finding_naming_both_key_ids(tmp_path):
+    key = Key(bytes(range(32)))
+    board = SimBoard(FileStorage(str(tmp_path / "journal")), segment_records=8)
+    board.key = key
+    run(parse("shoe seed=1\n" + "no_more_bets\ndraw 6\n" * 6), board)
+    board.close()
+    assert len(list((tmp_path / "journal").iterdir())) > 3
+    done = sabot("log", "verify", tmp_path / "journal", "--json")
+    findings = [f for f in json.loads(done.stdout)["findings"] if f["id"] == "J-TAMPER"]
+    assert len(findings) == 1
+    assert key.id.hex() in findings[0]["message"] and Key(DEVELOPMENT_KEY).id.hex() in findings[0]["message"]
+    page = tmp_path / "r.html"
+    assert report([tmp_path / "journal"], page) == 0
+    text = page.read_text(encoding="utf-8")
+    assert text.count("écrits sous une autre clé, d&#x27;identifiant %s" % key.id.hex()) == 1
