@@ -11,10 +11,11 @@ from firmware.startup import whole
 def seance(table, game, by, close=False):
     """A séance opened (or closed) by the responsible employee, from a technician's mpremote: the running shoe
     was interrupted to run this; resume() starts it again (S-IDENT, Article 58). A table, game or employee out of
-    range is refused before the shoe hears of it."""
-    whole("table", table, TABLE_MIN, TABLE_MAX)
-    whole("employee", by, 0, EMPLOYEE_MAX)
-    game = by_name(game)
+    range is refused before the shoe hears of it (closing takes none of them)."""
+    if not close:
+        whole("table", table, TABLE_MIN, TABLE_MAX)
+        whole("employee", by, 0, EMPLOYEE_MAX)
+        game = by_name(game)
     runtime = Runtime.current
     if runtime is None:
         raise RuntimeError("the controller is not running on this shoe")
