@@ -11,6 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sabot import vms
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 MICROPYTHON = str(BIN / "micropython")
@@ -59,9 +61,14 @@ def micropython_command(args, heapsize="64K"):
     return ["./micropython", "-X", "heapsize=%s" % heapsize] + [str(a) for a in args]
 
 
-def vm_command(script, args, heapsize="64K"):
-    """micropython running a compiled driver as a module (`script` is its file name in bench/vm)."""
-    return micropython_command(["-m", script[:-3] if script.endswith(".py") else script] + list(args), heapsize)
+def vm_command(script, args, heapsize="64K", vm="micropython"):
+    """A VM (sabot/vms.py) running a compiled driver as a module (`script` is its file name in bench/vm). The 32-bit
+    VM's launcher runs a -m module from its .py only, so there the driver is imported and its main() called."""
+    module = script[:-3] if script.endswith(".py") else script
+    if vm == "micropython":
+        return micropython_command(["-m", module] + list(args), heapsize)
+    return vms.command(vm) + ["-X", "heapsize=%s" % heapsize, "-c", "import sys, %s; sys.exit(%s.main(sys.argv[1:]))"
+                              % (module, module)] + [str(a) for a in args]
 
 
 def run(command, env, cwd, check=True):
@@ -72,9 +79,9 @@ def run(command, env, cwd, check=True):
     return done
 
 
-def vm(script, args, build_dir, cwd, heapsize="64K", check=True):
-    """A bench/vm driver on the MicroPython VM, firmware from build_dir, in cwd."""
-    return run(vm_command(script, args, heapsize), vm_env(cwd, build_dir), cwd, check)
+def vm(script, args, build_dir, cwd, heapsize="64K", check=True, vm="micropython"):
+    """A bench/vm driver on a MicroPython VM (the unix port unless told), firmware from build_dir, in cwd."""
+    return run(vm_command(script, args, heapsize, vm), vm_env(cwd, build_dir), cwd, check)
 
 
 def cpython(script, args, cwd):
@@ -86,3 +93,15 @@ def cpython(script, args, cwd):
 def last_json(done):
     """The JSON line a driver prints last."""
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def with_mcu(build_dir, folder):
+    """The sim build with boards/mcu's drivers compiled in, in folder: bench/vm/uptime.py runs the boards' clocks."""
+    folder = Path(folder)
+    shutil.copytree(build_dir, folder, dirs_exist_ok=True)
+    (folder / "boards" / "mcu").mkdir()
+    for source in sorted((ROOT / "boards" / "mcu").glob("*.py")):
+        name = "boards/mcu/" + source.name
+        subprocess.run([str(BIN / "mpy-cross"), "-s", name, "-o", str(folder / name[:-3]) + ".mpy", str(source)],
+                       check=True, capture_output=True, timeout=TIMEOUT)
+    return folder

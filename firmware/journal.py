@@ -32,6 +32,9 @@ CRC_AT = const(50)
 FRAME_SIZE = const(54)
 LINK_SIZE = const(8)
 TAG_SIZE = const(16)
+# CRC-32 of any bytes followed by their own CRC-32 (little-endian): an intact frame, header or ring entry checks to
+# this small int, where the CRC itself (most values over 2**30) would be a long int allocated on a 32-bit board.
+CRC_RESIDUE = const(0x2144DF1C)
 
 # Segment header: fixed fields, the controller's snapshot, tag, CRC-32.
 HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key id, firmware, previous chain,
@@ -96,7 +99,7 @@ def parse_header(data):
         raise JournalError("journal format version %d; this reads version %d" % (data[3], VERSION))
     if len(data) < HEADER_SIZE:
         raise JournalError("journal header cut short")
-    if crc32(memoryview(data)[:HEADER_CRC_AT]) != struct.unpack_from("<I", data, HEADER_CRC_AT)[0]:
+    if crc32(memoryview(data)[:HEADER_SIZE]) != CRC_RESIDUE:
         raise JournalError("journal header damaged (CRC)")
     return struct.unpack_from(HEADER, data, 0) + (bytes(data[HEADER_FIXED:HEADER_FIXED + SNAPSHOT_SIZE]),)
 
@@ -128,6 +131,8 @@ class Journal:
         self.body = memoryview(self._frame)[BODY_AT:LINK_AT]  # the last record written, time stamped
         self._to_tag = memoryview(self._frame)[:TAG_AT]  # made once: a view a record would allocate on 32-bit
         self._to_crc = memoryview(self._frame)[:CRC_AT]
+        self._link = memoryview(self._frame)[LINK_AT:TAG_AT]
+        self._tag = memoryview(self._frame)[TAG_AT:CRC_AT]
 
     def recover(self, ctl):
         """Restore ctl from the last segment; cut a torn tail by going on in a new segment. Returns the number
@@ -151,7 +156,7 @@ class Journal:
             self.seq = fields[9]
             self.records = 0
             frame = self._frame
-            while stream.readinto(frame) == FRAME_SIZE and self._accept(frame):
+            while stream.readinto(frame) == FRAME_SIZE and self._accept():
                 ctl.restore(self.body)
                 self.records += 1
         valid = HEADER_SIZE + self.records * FRAME_SIZE
@@ -164,18 +169,18 @@ class Journal:
         self.broken = False
         return cut
 
-    def _accept(self, frame):
-        """Whether frame is the next intact record; if so, the chain and seq move on to it."""
-        if frame[0] != SYNC or frame[1] != BODY_SIZE:
-            return False
-        if crc32(memoryview(frame)[:CRC_AT]) != struct.unpack_from("<I", frame, CRC_AT)[0]:
+    def _accept(self):
+        """Whether the frame read is the next intact record; if so, the chain and seq move on to it. Its CRC and tag
+        are compared as bytes, through views made once: no long int, no slice of the frame."""
+        frame = self._frame
+        if frame[0] != SYNC or frame[1] != BODY_SIZE or crc32(frame) != CRC_RESIDUE:
             return False
         if struct.unpack_from("<I", frame, SEQ_AT)[0] != self.seq + 1:
             return False
-        if frame[LINK_AT:TAG_AT] != self.chain[:LINK_SIZE]:
+        if self._link != self.chain[:LINK_SIZE]:
             return False
-        chain = chained(self.chain, memoryview(frame)[:TAG_AT])
-        if frame[TAG_AT:CRC_AT] != self.key.tag(chain):
+        chain = chained(self.chain, self._to_tag)
+        if self._tag != self.key.tag(chain):
             return False
         self.chain = chain
         self.seq += 1

@@ -68,8 +68,14 @@ WIN_PONTE = const(1)
 WIN_BANQUE = const(2)
 WIN_EGALITE = const(3)
 
-TABLE_MAX = const(4095)  # pack_seance's table: 12 bits, from 1 (0 is the panel's button)
-EMPLOYEE_MAX = const(65535)  # its employee number: 16 bits (employee_low, employee_high)
+# What a séance and a shoe's configuration may carry, checked where each enters (the scenario parser, /config.json
+# in firmware/startup.py, firmware/remote.py's seance(), the host's `sabot seance`): the same limits on CPython and
+# both VMs, every packed value then a small int on a 32-bit board.
+TABLE_MIN = const(1)  # 0 is the panel's button
+TABLE_MAX = const(4095)  # 12 bits of EV_SEANCE's argument (pack_seance)
+EMPLOYEE_MAX = const(65535)  # R_SEANCE's two bytes (employee_low, employee_high)
+SABOT_MAX = const(65535)  # the segment header's 16 bits (firmware/journal.py HEADER)
+
 NO_HAND = const(255)  # pack_hand's and unpack_hand's "no hand": the card not read, or no tableau
 _TORN_MAX = const(65535)
 

@@ -3,13 +3,19 @@ it again (run with mpremote exec --no-follow). The host's side is host_tools/sab
 
 from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
-from firmware.records import pack_seance
+from firmware.records import EMPLOYEE_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
+from firmware.startup import whole
 
 
 def seance(table, game, by, close=False):
     """A séance opened (or closed) by the responsible employee, from a technician's mpremote: the running shoe
-    was interrupted to run this; resume() starts it again (S-IDENT, Article 58)."""
+    was interrupted to run this; resume() starts it again (S-IDENT, Article 58). A table, game or employee out of
+    range is refused before the shoe hears of it (closing takes none of them)."""
+    if not close:
+        whole("table", table, TABLE_MIN, TABLE_MAX)
+        whole("employee", by, 0, EMPLOYEE_MAX)
+        game = by_name(game)
     runtime = Runtime.current
     if runtime is None:
         raise RuntimeError("the controller is not running on this shoe")
@@ -19,7 +25,7 @@ def seance(table, game, by, close=False):
     if close:
         shell.handle(EV_SEANCE_CLOSE, 0, runtime.now())
     else:
-        shell.handle(EV_SEANCE, pack_seance(table, by_name(game), by), runtime.now())
+        shell.handle(EV_SEANCE, pack_seance(table, game, by), runtime.now())
     print("refused" if shell.ctl.refused else "seance %d %s at table %d" % (
         shell.ctl.seance, "closed" if close else "opened", was if close else shell.ctl.table))
 

@@ -13,7 +13,7 @@ import struct
 from binascii import crc32
 
 from firmware.compat import const
-from firmware.journal import FRAME_SIZE, HEADER_SIZE
+from firmware.journal import CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE
 
 SECTOR = const(4096)
 PAGE = const(256)
@@ -64,14 +64,14 @@ class RingStorage:
         of a page a header did not fit in); length 0 too: an erased page, the end."""
         head = self._read(pos, SLOT)
         rest = PAGE - pos % PAGE
-        if bytes(head) == _ERASED:
+        if head == _ERASED:
             return -1, 0 if rest == PAGE else rest
         offset = head[3] | head[4] << 8 | head[5] << 16
         length = HEADER_ENTRY if offset == 0 else SLOT
         if length > rest:
             return -1, rest
         body = self._read(pos, length)
-        if crc32(body[:length - 4]) != struct.unpack_from("<I", body, length - 4)[0]:
+        if crc32(body) != CRC_RESIDUE:  # the entry checked whole: no long int on 32-bit
             return -1, rest
         return _key(body[0] | body[1] << 8 | body[2] << 16, offset), length
 

@@ -7,9 +7,10 @@ import json
 
 from firmware import identity
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.games import by_name
 from firmware.head import FileHead
 from firmware.journal import Journal, Key
-from firmware.records import FAULT_DEVKEY
+from firmware.records import FAULT_DEVKEY, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
 from firmware.shell import Shell
 from firmware.storage import FileStorage
@@ -21,12 +22,34 @@ JOURNAL = "journal"
 HEAD = "head.bin"
 
 
+_FLAGS = ("reader", "stop_detector")  # fitted or not: true or false
+
+
+def whole(what, value, low, high):
+    """value when it is a whole number from low to high (not a bool), else ValueError saying so."""
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError("%s %r: a whole number from %d to %d" % (what, value, low, high))
+    return value
+
+
+def check_config(config, path=CONFIG):
+    """The configuration's values refused at the edge, one clear line, rather than wrapped or crashed on later."""
+    if type(config) is not dict or type(config.get("board")) is not str or "sabot" not in config:
+        raise ValueError("%s needs \"board\" (a name) and \"sabot\"" % path)
+    whole('%s: "sabot"' % path, config["sabot"], 0, SABOT_MAX)
+    if "table" in config:
+        whole('%s: "table"' % path, config["table"], TABLE_MIN, TABLE_MAX)
+    if "game" in config:
+        by_name(config["game"])
+    for flag in _FLAGS:
+        if flag in config and type(config[flag]) is not bool:
+            raise ValueError('%s: "%s" %r: true or false' % (path, flag, config[flag]))
+    return config
+
+
 def load_config(path=CONFIG):
     with open(path) as f:
-        config = json.load(f)
-    if "board" not in config or "sabot" not in config:
-        raise ValueError("%s needs \"board\" and \"sabot\"" % path)
-    return config
+        return check_config(json.load(f), path)
 
 
 def read_key(path=KEY):

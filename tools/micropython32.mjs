@@ -130,12 +130,12 @@ function hostFS(FS) {
   };
 }
 
-// Every top-level folder of the host at its own path (not /dev, /proc, /sys: the VM keeps its own /dev).
+// Every top-level folder of the host at its own path (not /dev, /proc, /sys: the VM keeps its own /dev), and the
+// host's /dev/shm, where the bench keeps its scratch files.
 function mountHost(FS) {
   const type = hostFS(FS);
-  for (const entry of fs.readdirSync("/", { withFileTypes: true })) {
-    const where = "/" + entry.name;
-    if (["dev", "proc", "sys"].includes(entry.name)) continue;
+  const folders = fs.readdirSync("/").filter((name) => !["dev", "proc", "sys"].includes(name)).map((name) => "/" + name);
+  for (const where of [...folders, "/dev/shm"]) {
     let isDir = false;
     try {
       isDir = fs.statSync(where).isDirectory();
@@ -146,7 +146,7 @@ function mountHost(FS) {
     try {
       FS.mkdir(where);
     } catch {
-      // already in the VM's own tree (/tmp, /home): the host's folder is mounted over it
+      // already in the VM's own tree (/tmp, /home, /dev/shm): the host's folder is mounted over it
     }
     FS.mount(type, { root: where }, where);
   }

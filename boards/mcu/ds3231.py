@@ -12,6 +12,7 @@ ADDRESS = const(0x68)
 _TIME = const(0x00)  # seconds, minutes, hours, weekday, date, month, year: BCD
 _STATUS = const(0x0F)
 _OSF = const(0x80)  # oscillator stop flag: the clock stopped (battery flat or never set); its time is not to be trusted
+_SECONDS_MAX = const((1 << 30) - 1)  # early 2054: later, seconds since 2020 would be a long int on a 32-bit board
 
 
 def _bcd(value):
@@ -34,11 +35,15 @@ class DS3231:
         return bool(self._status[0] & _OSF)
 
     def seconds(self):
-        """Seconds since 2020-01-01 UTC (24-hour mode, years 2000-2099, as set() leaves it)."""
+        """Seconds since 2020-01-01 UTC (24-hour mode, as set() leaves it); OSError for a time the journal cannot
+        stamp as a small int on a 32-bit board (before 2020, from 2054)."""
         regs = self._regs
         self._i2c.readfrom_mem_into(ADDRESS, _TIME, regs)
         days = days_since_2020(2000 + _bcd(regs[6]), _bcd(regs[5] & 0x1F), _bcd(regs[4] & 0x3F))
-        return ((days * 24 + _bcd(regs[2] & 0x3F)) * 60 + _bcd(regs[1] & 0x7F)) * 60 + _bcd(regs[0] & 0x7F)
+        seconds = ((days * 24 + _bcd(regs[2] & 0x3F)) * 60 + _bcd(regs[1] & 0x7F)) * 60 + _bcd(regs[0] & 0x7F)
+        if not 0 <= seconds <= _SECONDS_MAX:  # refused as an I2C fault is: at boot the shoe stays locked
+            raise OSError("the RTC reads %d s from 2020, outside 2020 to early 2054: set it" % seconds)
+        return seconds
 
     def set(self, year, month, day, hour, minute, second):
         """Set the clock to a UTC time and clear the stop flag."""

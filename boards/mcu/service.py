@@ -20,9 +20,9 @@ from firmware.compat import const
 from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
 from firmware.events import EventRing
 from firmware.games import by_name
-from firmware.records import pack_seance
+from firmware.records import TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
-from firmware.startup import make_shell
+from firmware.startup import make_shell, whole
 
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
 _IDLE_MS = const(1)
@@ -47,11 +47,8 @@ class _Chores:
 
 
 def _table(config):
-    """The table the séance button assigns the shoe to (S-IDENT)."""
-    table = config.get("table")
-    if not isinstance(table, int) or not 1 <= table <= 4095:
-        raise ValueError("config \"table\" %r: a table number from 1 to 4095" % table)
-    return table
+    """The table the séance button assigns the shoe to (S-IDENT): a board's config must give it."""
+    return whole('config "table"', config.get("table"), TABLE_MIN, TABLE_MAX)
 
 
 def _rtc(pins):

@@ -4,6 +4,7 @@ docs/scenarios.md lists the vocabulary.
 """
 
 from firmware import cards, games
+from firmware.records import TABLE_MAX, TABLE_MIN
 
 _COUNTED = ("draw", "burn", "force")  # optional count N, default 1
 _PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm", "seance_close")
@@ -11,7 +12,6 @@ _NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
 _HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000
 _MAX_SEED = 1 << 30
-_MAX_TABLE = 4095  # the séance's table, 12 bits of its event's argument (firmware/controller.py EV_SEANCE)
 
 
 class ScenarioError(Exception):
@@ -94,7 +94,7 @@ def _command(words, game):
             raise ValueError("reader needs on or off")
         return name, rest[0] == "on", 0
     if name == "seance":
-        return name, _number(_options(rest, ("table",)).get("table", "1"), "table", 1, _MAX_TABLE), 0
+        return name, _number(_options(rest, ("table",)).get("table", "1"), "table", TABLE_MIN, TABLE_MAX), 0
     raise ValueError("unknown command %r" % name)
 
 

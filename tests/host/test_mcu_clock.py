@@ -94,6 +94,22 @@ def test_ds3231_set_then_read_and_its_stop_flag():
         rtc.set(2019, 12, 31, 0, 0, 0)
 
 
+@pytest.mark.req("J-EVERY")
+def test_a_ds3231_time_the_journal_cannot_stamp_as_a_small_int_is_refused_as_a_read_fault():
+    """From 2054 seconds since 2020 pass 2**30 (a long int on 32-bit), before 2020 they are negative: at boot the shoe
+    stays locked, in service the wall clock goes on from its uptime as after an I2C hiccup."""
+    i2c = FakeI2C()
+    rtc = DS3231(i2c)
+    rtc.set(2054, 1, 9, 13, 37, 3)
+    assert rtc.seconds() == 2**30 - 1  # the last second a 32-bit board stamps
+    rtc.set(2054, 1, 9, 13, 37, 4)
+    with pytest.raises(OSError, match="outside 2020 to early 2054"):
+        rtc.seconds()
+    i2c.regs[6] = 0x19  # 2019: what a DS3231 holds, but before the journal's epoch
+    with pytest.raises(OSError, match="outside 2020"):
+        rtc.seconds()
+
+
 VM_CLOCKS = """
 import sys
 import micropython
