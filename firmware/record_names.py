@@ -3,10 +3,21 @@ its constants: the words of the sim's trace and timeline and of `sabot log expor
 the packed fields unpacked, each the inverse of its records.pack_* (documented there). Kept apart from
 records.py so that a shoe's controller does not load them: on the device every name costs heap."""
 
+from firmware import records
 from firmware.records import NO_HAND
 
-RECORD_NAMES = ("", "boot", "seance", "load", "no_more_bets", "card", "coup_end", "alarm", "clear", "finding",
-                "closed", "release", "recovery", "stand", "result", "seance_close")
+
+def _identifiers(prefix):
+    """records.py's constants named prefix + NAME as identifiers ("name") indexed by their codes: a new record type
+    is its R_ constant alone, here as in the export and the trace."""
+    found = {}
+    for attr in dir(records):
+        if attr.startswith(prefix):
+            found[getattr(records, attr)] = attr[len(prefix):].lower()
+    return tuple(found.get(code, "") for code in range(max(found) + 1))
+
+
+RECORD_NAMES = _identifiers("R_")
 DISPOSITION_NAMES = ("dealt", "burned", "stop")
 CONDITION_NAMES = ("normal", "forced", "double_feed")
 ALARM_NAMES = ("", "forced", "double_feed", "jam", "journal", "journal_full", "overrun", "firmware", "rollback",

@@ -3,8 +3,9 @@
 One place for what the controller writes and every reader reads (the verifier, `log show`/`export`, the
 report, the sim); docs/journal-format.md gives the same table for people. The codes' identifiers are in
 firmware/record_names.py, which a device's controller does not load; words for people are the host's
-(host_tools/sabot/words.py). Adding a record type: its R_ constant here, its identifier in record_names.py, its
-_apply() case in firmware/controller.py, its line in docs/journal-format.md, its words in words.py.
+(host_tools/sabot/words.py). Adding a record type: its R_ constant here (record_names.py derives its identifier),
+its _apply() case in firmware/controller.py, its words in words.py (tests/host/test_export.py fails without them),
+its line in docs/journal-format.md.
 """
 
 from firmware.compat import const
