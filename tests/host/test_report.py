@@ -269,7 +269,7 @@ def test_the_inspectors_pdf_is_french_signed_numbered_and_names_the_digest_of_ev
     digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in segments]
     together = hashlib.sha256("".join("%s %s\n" % (p.name, d) for p, d in zip(segments, digests)).encode())
     for said in ("Intégrité du journal : INTACT", "constat(s)", "sabot 0.3.0 sim", "identifiant 12db0af3d3588c13",
-                 "(UTC+01:00)", "pas de reçu", "sabot report ", "Rapport établi le"):
+                 "(UTC+01:00)", "vérifié : le journal finit au n°", "sabot report ", "Rapport établi le"):
         assert said in first, said
     assert together.hexdigest() in first.replace("\n", "").replace(" ", "")
     for name, digest in zip((p.name for p in segments), digests):  # the annex: each segment's, as sha256sum says

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from firmware.journal import EPOCH_2020
-from sabot import progress
+from sabot import progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
 from sabot.report.model import Story
 from sabot.report.page import render
@@ -34,6 +34,10 @@ class Checked:
     def __init__(self, paths, key, key_file, lang):
         self.paths, self.key, self.key_file = paths, key, key_file
         self.segments, self.reader, self.findings = check(paths, key)
+        self.receipt = receipts.found_in(paths)  # the shoe's signed head, pulled with the journal
+        self.receipt_findings = [f for f in receipts.findings(self.segments, self.reader.seq, key, self.receipt, [])
+                                 if f.message != receipts.NO_RECEIPT]  # the first page says when there is none
+        self.findings = sorted(self.findings + self.receipt_findings, key=lambda f: f.seq)
         self.digests = [hashlib.sha256(s.data).hexdigest() for s in self.segments]
         lines = "".join("%s %s\n" % (s.path.name, d) for s, d in zip(self.segments, self.digests))
         self.digest = hashlib.sha256(lines.encode()).hexdigest()

@@ -224,7 +224,14 @@ def _first_page(journal, title, intact, generated_ms, w):
     rows.append((w["key"], '%s<br><span class="mono">%s</span>' % (_e(key_words), _e(ids))))
     if story.first_ms is not None:
         rows.append((w["period"], "%s — %s" % (_e(_when(story.first_ms, w)), _e(_when(story.last_ms, w)))))
-    rows.append((w["receipt"], _e(w["no_receipt"])))
+    receipt = journal.receipt
+    if receipt is None:
+        said = w["no_receipt"]
+    elif journal.receipt_findings:
+        said = w["receipt_bad"] % receipt.seq
+    else:
+        said = w["receipt_ok"] % (receipt.seq, receipt.segment)
+    rows.append((w["receipt"], _e(said)))
     size = sum(len(s.data) for s in segments)
     rows.append((w["read"], '%s<br>%s <span class="mono digest">%s</span>' % (
         _e(w["read_n"] % (len(segments), _thousands(size, w), " ".join(str(p) for p in journal.paths))),
