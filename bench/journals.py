@@ -4,21 +4,10 @@ the development key, so that the verifier does all its work on them."""
 
 from boards.sim.devices import SimWall
 from firmware import journal
+from firmware import records as rec
 from firmware.cards import STOP
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.records import (
-    DEALT,
-    NORMAL,
-    R_CARD,
-    R_CLOSED,
-    R_COUP_END,
-    R_LOAD,
-    R_NO_MORE_BETS,
-    R_RELEASE,
-    R_RESULT,
-    STOP_CARD,
-)
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, Coup
 
@@ -69,14 +58,14 @@ def write_journal(folder, cards=None, records=None):
     state = {"cards": 0, "taille": 0}
     hands = Coup()
 
-    def record(rtype, coup=0, position=0, card=0, disposition=DEALT, code=0):
+    def record(rtype, coup=0, position=0, card=0, disposition=rec.DEALT, code=0):
         if records is not None and log.seq >= records:
             raise _Full()
         if log.due():
             log.rotate(ctl)
-        journal.pack_body(body, rtype, 1, state["taille"], coup, position, card, disposition, NORMAL, code)
+        journal.pack_body(body, rtype, 1, state["taille"], coup, position, card, disposition, rec.NORMAL, code)
         log.append(body)
-        if rtype == R_CARD:
+        if rtype == rec.R_CARD:
             state["cards"] += 1
 
     def more():
@@ -85,31 +74,31 @@ def write_journal(folder, cards=None, records=None):
     try:
         while more():
             state["taille"] += 1
-            record(R_LOAD)
+            record(rec.R_LOAD)
             position = coup = 0
             stop_out = False
             while not stop_out and more():
                 coup += 1
                 hands.start(False)
-                record(R_NO_MORE_BETS, coup, position)
+                record(rec.R_NO_MORE_BETS, coup, position)
                 hand = hands.next_hand()
                 while hand != NONE:
                     if position + 1 == _STOP_AT:
-                        record(R_RELEASE, coup, position, code=2)
+                        record(rec.R_RELEASE, coup, position, code=2)
                         position += 1
-                        record(R_CARD, coup, position, STOP, STOP_CARD)
+                        record(rec.R_CARD, coup, position, STOP, rec.STOP_CARD)
                         stop_out = True
-                    record(R_RELEASE, coup, position, code=1)
+                    record(rec.R_RELEASE, coup, position, code=1)
                     position += 1
-                    record(R_CARD, coup, position, position % 52, code=hand + 1)
+                    record(rec.R_CARD, coup, position, position % 52, code=hand + 1)
                     hands.add(hand, position % 52)
                     hand = hands.next_hand()
                 counts = hands.counts
-                record(R_RESULT, coup, position, counts[0] | counts[1] << 2 | counts[2] << 4, hands.hands,
+                record(rec.R_RESULT, coup, position, counts[0] | counts[1] << 2 | counts[2] << 4, hands.hands,
                        code=hands.packed_result())
-                record(R_COUP_END, coup, position, code=_NO_HAND_MAY_DRAW)
+                record(rec.R_COUP_END, coup, position, code=_NO_HAND_MAY_DRAW)
             if stop_out:
-                record(R_CLOSED, coup, position)
+                record(rec.R_CLOSED, coup, position)
     except _Full:
         pass
     log.close()

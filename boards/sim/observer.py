@@ -6,27 +6,11 @@ Both are written on CPython and on the MicroPython VM alike, so their outputs ca
 import struct
 
 from boards.sim import names
-from firmware import games
+from firmware import games, records
 from firmware.cards import name as card_name
 from firmware.controller import CMD_BUZZER, CMD_INDICATOR
 from firmware.journal import BODY
 from firmware.record_names import CONDITION_NAMES, DISPOSITION_NAMES, RECORD_NAMES, RELEASE_NAMES
-from firmware.records import (
-    R_ALARM,
-    R_BOOT,
-    R_CARD,
-    R_CLEAR,
-    R_CLOSED,
-    R_COUP_END,
-    R_FINDING,
-    R_LOAD,
-    R_NO_MORE_BETS,
-    R_RECOVERY,
-    R_RELEASE,
-    R_RESULT,
-    R_SEANCE,
-    R_STAND,
-)
 
 
 def _clock(seconds, ms):
@@ -76,49 +60,49 @@ class Observer:
             BODY, body)
         if self.trace:
             self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (self.now, RECORD_NAMES[rtype], seq))
-        if rtype == R_CARD:
+        if rtype == records.R_CARD:
             self.cards += 1
-        elif rtype == R_FINDING:
+        elif rtype == records.R_FINDING:
             self.findings += 1
-        elif rtype == R_ALARM:
+        elif rtype == records.R_ALARM:
             self.alarms += 1
-        if not self.timeline or rtype == R_RELEASE:
+        if not self.timeline or rtype == records.R_RELEASE:
             return
-        if rtype == R_CARD:
+        if rtype == records.R_CARD:
             where = "coup %d" % coup if disposition == 0 else "       "
             text = "%s  card %3d  %-4s %s" % (where, position, card_name(card), DISPOSITION_NAMES[disposition])
             if code:
                 text += " to %s" % names.HANDS[self.game != 0][code - 1]
             if condition:
                 text += " (%s)" % CONDITION_NAMES[condition].replace("_", " ")
-        elif rtype == R_RESULT:
+        elif rtype == records.R_RESULT:
             text = "coup %d result: %s" % (coup, names.result(code, disposition))
-        elif rtype == R_STAND:
+        elif rtype == records.R_STAND:
             text = "coup %d: %s stands (croupier's announcement)" % (coup, names.HANDS[self.game != 0][code])
-        elif rtype == R_NO_MORE_BETS:
+        elif rtype == records.R_NO_MORE_BETS:
             text = "coup %d: no more bets, shoe unlocked" % coup
-        elif rtype == R_COUP_END:
+        elif rtype == records.R_COUP_END:
             text = "coup %d ends: %s, shoe locked" % (coup, names.ENDS[code])
-        elif rtype == R_LOAD:
+        elif rtype == records.R_LOAD:
             self.game = code
             row = games.GAMES[code]
             text = "taille %d: %s shoe loaded, %d decks, stop card before the last %d" % (
                 taille, row[games.NAME], row[games.DECKS], row[games.STOP_BEFORE])
-        elif rtype == R_ALARM:
+        elif rtype == records.R_ALARM:
             text = "ALARM %s: shoe locked until the supervisor clears it" % names.ALARMS[code]
-        elif rtype == R_CLEAR:
+        elif rtype == records.R_CLEAR:
             text = "supervisor cleared: %s" % names.ALARMS[code]
-        elif rtype == R_FINDING:
+        elif rtype == records.R_FINDING:
             text = "FINDING %s%s" % (names.FINDINGS[code], (" at card %d" % position) if card else "")
-        elif rtype == R_CLOSED:
+        elif rtype == records.R_CLOSED:
             text = "shoe closed: no other coup until a new shoe is loaded"
-        elif rtype == R_SEANCE:
+        elif rtype == records.R_SEANCE:
             text = "séance %d opens at table %d" % (seance, code)
             if disposition or condition:
                 text += ", assigned by employee %d" % (disposition | condition << 8)
-        elif rtype == R_BOOT:
+        elif rtype == records.R_BOOT:
             text = "power-up: gate locked, waiting for the croupier"
-        elif rtype == R_RECOVERY:
+        elif rtype == records.R_RECOVERY:
             text = "RECOVERY: %d torn bytes cut from the journal" % code
             if condition:
                 text += "; a %s release was under way: whether a card left is UNKNOWN" % RELEASE_NAMES[condition]
