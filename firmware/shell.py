@@ -125,5 +125,7 @@ class Shell:
                 self.buzzer.sound(arg)
             if observer:
                 observer.command(command, arg, now)
-        if ctl.n_recs and self.head is not None:
-            self.head.write(self.journal)  # after the gate's commands: the records are durable already
+        if ctl.n_recs and self.head is not None and (ctl.alarms or not ctl.in_coup):
+            # Not while a coup deals: a file replaced on flash costs an erase, which a card must never wait on
+            # (the ring's point). An alarm stops the dealing; between coups the stop card's closing is written.
+            self.head.write(self.journal)
