@@ -23,7 +23,8 @@ MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/
 setup: $(SETUP) $(NODE_MODULES)
 
 $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c firmware/tableau.py firmware/tableau.pxd \
-		host_tools/sabot/rules.py host_tools/sabot/rules.pxd
+		host_tools/sabot/rules.py host_tools/sabot/rules.pxd host_tools/sabot/tableau_oracle.py \
+		host_tools/sabot/tableau_oracle.pxd
 	@test -f /usr/include/openssl/sha.h -a -f /usr/include/libdeflate.h || $(MAKE) system-deps
 	python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt

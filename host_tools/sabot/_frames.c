@@ -41,7 +41,8 @@ static const unsigned char ROW_FIELDS[][2] = {
 #define ROW_LENGTH (sizeof ROW_FIELDS / sizeof ROW_FIELDS[0])
 
 /* What a frame can show; journalfile.ISSUES words each. */
-enum { ALTERED = 1, SEQUENCE = 2, UNLINKED = 3, FORGED = 4, TIME_BACK = 5 };
+enum { ALTERED = 1, SEQUENCE = 2, UNLINKED = 3, FORGED = 4, TIME_BACK = 5, CLOCK_BACK = 6 };
+#define R_BOOT 1 /* a power-up's record: the clock may have been set back while the shoe was off (J-TIME) */
 
 typedef struct {
     int what;
@@ -188,7 +189,7 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
             walk->first_ms = ms;
             walk->first_seq = frame_seq;
         } else if (ms < walk->last_ms)
-            walk->failed |= !note(issues, TIME_BACK, frame_seq, offset, seq);
+            walk->failed |= !note(issues, frame[BODY_AT] == R_BOOT ? CLOCK_BACK : TIME_BACK, frame_seq, offset, seq);
         walk->last_ms = ms;
         seq = frame_seq;
         walk->records++;
@@ -372,7 +373,8 @@ PyMODINIT_FUNC PyInit__frames(void) {
         PyModule_AddIntConstant(module, "ALTERED", ALTERED) < 0 ||
         PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0 ||
         PyModule_AddIntConstant(module, "UNLINKED", UNLINKED) < 0 || PyModule_AddIntConstant(module, "FORGED", FORGED) < 0 ||
-        PyModule_AddIntConstant(module, "TIME_BACK", TIME_BACK) < 0) {
+        PyModule_AddIntConstant(module, "TIME_BACK", TIME_BACK) < 0 ||
+        PyModule_AddIntConstant(module, "CLOCK_BACK", CLOCK_BACK) < 0) {
         Py_DECREF(module);
         return NULL;
     }

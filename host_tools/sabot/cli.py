@@ -32,6 +32,9 @@ def main(argv=None):
     check.add_argument("--json", action="store_true", help="print the result as JSON")
     check.add_argument("--same-table", type=int, default=3, metavar="N",
                        help="flag a shoe assigned to the same table in N consecutive séances (default 3)")
+    check.add_argument("--allow-development-key", action="store_true",
+                       help="count a journal authenticated by the public development key (the sim's, the tests') "
+                            "as clean; without it such a journal is never ok")
     out = log.add_parser("export", help="one row per record, for other programs")
     out.add_argument("paths", nargs="+", metavar="PATH")
     out.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
@@ -96,7 +99,8 @@ def main(argv=None):
     if args.command == "sim":
         return simulate(args.scenario, args.runtime, args.log, args.trace)
     if args.action == "verify":
-        return verify(args.paths, args.key, args.json, args.same_table)
+        return verify(args.paths, args.key, args.json, args.same_table,
+                      allow_development_key=args.allow_development_key)
     if args.action == "export":
         return export(args.paths, args.format, args.key)
     return show(args.paths, args.key)
