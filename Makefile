@@ -18,7 +18,7 @@ SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup system-deps sim test lint typecheck conformance bench bench-check mpy dist deploy vboard clean
+.PHONY: setup system-deps sim test lint typecheck conformance bench bench-check mpy dist deploy vboard clean mutants
 
 setup: $(SETUP) $(NODE_MODULES)
 
@@ -66,6 +66,11 @@ bench: $(SETUP) $(NODE_MODULES) mpy
 # The deterministic figures against bench/budgets.json (CI): fails naming each budget broken.
 bench-check: $(SETUP) mpy
 	$(BIN)/python -m bench.check
+
+# Every mutant of the controller and its tableau, hand-made and generated, against verify (tests/mutants/run.py):
+# each one that changes a journal must be flagged. Not part of CI; tests/host/test_mutants.py keeps the hand-made.
+mutants: $(SETUP)
+	$(BIN)/python -m tests.mutants.run $(MUTANTS_ARGS)
 
 # Board code against the boards' real APIs: mypy and each board's MicroPython stubs (pinned in typecheck/).
 typecheck: $(SETUP)

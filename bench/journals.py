@@ -9,6 +9,7 @@ from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import (
     DEALT,
     NORMAL,
+    R_BOOT,
     R_CARD,
     R_CLOSED,
     R_COUP_END,
@@ -16,6 +17,7 @@ from firmware.records import (
     R_NO_MORE_BETS,
     R_RELEASE,
     R_RESULT,
+    R_SEANCE,
     STOP_CARD,
 )
 from firmware.storage import FileStorage
@@ -50,8 +52,8 @@ class _Full(Exception):
 
 
 def write_journal(folder, cards=None, records=None):
-    """A journal in `folder` of chemin de fer shoes (load; coups of no more bets, then a release intent and a card
-    for each card the tableau deals, the result and the coup end; the stop card in the coup it falls in, and the
+    """A journal in `folder` of one séance of chemin de fer shoes (load; coups of no more bets, then a release
+    intent and a card for each card the tableau deals, the result and the coup end; the stop card in the coup it falls in, and the
     shoe closed after that coup), through the firmware's own writer, until `cards` card records or `records`
     records."""
     storage = FastStorage(str(folder))
@@ -68,12 +70,12 @@ def write_journal(folder, cards=None, records=None):
     state = {"cards": 0, "taille": 0}
     hands = Coup()
 
-    def record(rtype, coup=0, position=0, card=0, disposition=DEALT, code=0):
+    def record(rtype, coup=0, position=0, card=0, disposition=DEALT, code=0, seance=1):
         if records is not None and log.seq >= records:
             raise _Full()
         if log.due():
             log.rotate(ctl)
-        journal.pack_body(body, rtype, 1, state["taille"], coup, position, card, disposition, NORMAL, code)
+        journal.pack_body(body, rtype, seance, state["taille"], coup, position, card, disposition, NORMAL, code)
         log.append(body)
         if rtype == R_CARD:
             state["cards"] += 1
@@ -82,6 +84,8 @@ def write_journal(folder, cards=None, records=None):
         return cards is None or state["cards"] < cards
 
     try:
+        record(R_BOOT, seance=0)
+        record(R_SEANCE, code=1)  # one séance, at table 1, as the verifier needs for any coup (S-IDENT)
         while more():
             state["taille"] += 1
             record(R_LOAD)
@@ -94,7 +98,7 @@ def write_journal(folder, cards=None, records=None):
                 hand = hands.next_hand()
                 while hand != NONE:
                     if position + 1 == _STOP_AT:
-                        record(R_RELEASE, coup, position, code=2)
+                        record(R_RELEASE, coup, position, code=1)
                         position += 1
                         record(R_CARD, coup, position, STOP, STOP_CARD)
                         stop_out = True

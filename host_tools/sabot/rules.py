@@ -9,7 +9,6 @@ from firmware.records import (
     BURNED,
     DEALT,
     DOUBLE_FEED,
-    END_BUTTON,
     END_MAXIMUM,
     END_TABLEAU,
     F_FOREIGN_CARD,
@@ -411,19 +410,21 @@ class Rules:
 
     def _coup_end(self, f):
         seq, how = f[SEQ], f[CODE]
-        if not self._pop(R_COUP_END):
-            if how != END_BUTTON:
-                self._find(self._tableau_id() if how == END_TABLEAU else GAME_IDS[self.game], seq,
-                           "coup ended by %s while a hand could still draw" % (
-                               "the tableau" if how == END_TABLEAU else "the maximum (code %d)" % how))
-            elif not self.in_coup:
+        hands = self.hands
+        if how == END_TABLEAU and not (self.in_coup and hands.followed and hands.next() == OVER):
+            self._find(self._tableau_id(), seq, "coup ended by the tableau while a hand could still draw")
+        elif how == END_MAXIMUM and not (self.in_coup and self.coup_dealt >= _COUP_MAX[self.game]):
+            self._find(GAME_IDS[self.game], seq, "coup ended by the maximum after %d cards" % self.coup_dealt)
+        elif how > END_TABLEAU:
+            self._find("J-EVENTS", seq, "coup end of unknown code %d" % how)
+        if not self._pop(R_COUP_END):  # no finding nor result before it: the croupier's button
+            if not self.in_coup:
                 self._find("S-LOCK", seq, "coup end with no coup open")
             elif self.release:
                 self._find("S-ONE", seq, "coup end while a release was under way")
-            if self.in_coup and self.last != R_RESULT and self.hands.followed and self.hands.dealt():
+            if self.in_coup and hands.followed and hands.dealt():
                 self._find(self._tableau_id(), seq, "the coup ended with no result record")
-            if self.in_coup and self.last != R_RESULT and self.last != R_FINDING and \
-                    self.coup_dealt < _COUP_MIN[self.game]:
+            if self.in_coup and self.coup_dealt < _COUP_MIN[self.game]:
                 self._find(GAME_IDS[self.game], seq, "the shoe recorded no finding of its short coup")
         if self.in_coup and self.coup_dealt < _COUP_MIN[self.game]:
             self._find(GAME_IDS[self.game], seq, "coup of %d cards, under the minimum of %d" % (
@@ -449,7 +450,7 @@ class Rules:
                 ", ".join("%s %d" % (self._hand_name(h), hands.total[h]) for h in range(hands.count))))
 
     def _button_end_follows(self):
-        self.expect.append((R_COUP_END, END_BUTTON, "S-LOCK"))
+        self.expect.append((R_COUP_END, _ANY, "S-LOCK"))
 
     def _finding(self, f):
         seq, code = f[SEQ], f[CODE]

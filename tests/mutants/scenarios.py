@@ -18,6 +18,7 @@ _ACTIONS = (  # (weight, action), the action a text or a function of the rng and
     (6, lambda rng, game: "clear_alarm"),
     (3, lambda rng, game: "power_cut\npower_on"),
     (2, lambda rng, game: "power_cut\ndraw\npower_on"),
+    (2, lambda rng, game: "jam\ndraw\npower_cut\npower_on"),  # a release under way at the cut
     (2, lambda rng, game: "seance table=%d" % rng.randint(1, 9)),
     (3, lambda rng, game: "shoe seed=%d" % rng.randrange(1000)),
     (2, lambda rng, game: "reader " + rng.choice(("on", "off"))),
