@@ -53,9 +53,9 @@ class _Full(Exception):
 
 def write_journal(folder, cards=None, records=None):
     """A journal in `folder` of one séance of chemin de fer shoes (load; coups of no more bets, then a release
-    intent and a card for each card the tableau deals, the result and the coup end; the stop card in the coup it falls in, and the
-    shoe closed after that coup), through the firmware's own writer, until `cards` card records or `records`
-    records."""
+    intent and a card for each card the tableau deals, the result and the coup end; the stop card in the coup it
+    falls in, and the shoe closed after that coup), through the firmware's own writer, until `cards` card records
+    or `records` records."""
     storage = FastStorage(str(folder))
     ctl = Controller()
     clock = [0]
