@@ -149,14 +149,15 @@ class Reader:
                 yield Record(row, segment, offset)
         self.finish()
 
-    def row_lists(self, types=ALL_TYPES):
+    def row_lists(self, types=ALL_TYPES, merge=False):
         """A list a segment, in order, of the rows of the records whose type's bit is set in types: the quickest
-        way through."""
-        for _, rows, _ in self.scanned(types):
+        way through. With merge, a release intent's row is folded into the next row's type (sabot._frames.rows,
+        RELEASED_SHIFT): what the rules read."""
+        for _, rows, _ in self.scanned(types, merge):
             yield rows
         self.finish()
 
-    def scanned(self, types):
+    def scanned(self, types, merge=False):
         """(segment, rows, their frames' offsets) for each segment in order, the frames of the next ones checked
         meanwhile."""
         segments = self.segments
@@ -166,13 +167,13 @@ class Reader:
                 batch = segments[at:at + _BATCH]
                 ahead.append((batch, pool.submit(self._scan, batch, types)))
                 if len(ahead) > _AHEAD:
-                    yield from self._took(*ahead.popleft())
+                    yield from self._took(*ahead.popleft(), merge)
             while ahead:
-                yield from self._took(*ahead.popleft())
+                yield from self._took(*ahead.popleft(), merge)
 
-    def _took(self, batch, scan):
+    def _took(self, batch, scan, merge):
         for segment, scanned in zip(batch, scan.result()):
-            yield (segment,) + self._take(segment, scanned)
+            yield (segment,) + self._take(segment, scanned, merge)
 
     def _torn_middle(self, segment):
         """Bytes after a middle segment's last whole record are a tail a power cut tore: the next segment must begin
@@ -213,7 +214,7 @@ class Reader:
                                     for s, chain in zip(segments, chains)], types)
         return list(zip(chains, found))
 
-    def _take(self, segment, scan):
+    def _take(self, segment, scan, merge=False):
         """A segment's header against the segments before it, and its frames' issues as findings; its rows (built
         here, in the thread that reads them, so that the threads that scan hold Python's lock for a moment only)
         and their frames' offsets."""
@@ -266,4 +267,4 @@ class Reader:
         self.broken = broken
         self.torn = len(data) - end  # in a middle segment, its successor's header must declare it
         self.previous = segment
-        return _frames.rows(data, selected), memoryview(selected).cast("I")
+        return _frames.rows(data, selected, merge), memoryview(selected).cast("I")

@@ -79,6 +79,8 @@ _WORDS = {  # what an expected record is, for the finding that says it is missin
     R_COUP_END: "the coup's end", R_RECOVERY: "the recovery record",
 }
 _ANY = -1  # an expected record's code that may be anything
+_RELEASED_SHIFT = 6  # sabot._frames.RELEASED_SHIFT: a row's type from this bit on is the release folded into it
+_RELEASED = 1 << _RELEASED_SHIFT
 
 
 class Rules:
@@ -96,7 +98,7 @@ class Rules:
         self.seance_open = False
         self.table = 0
         self.tailles_in_seance = 0
-        self.game = 0
+        self._game(0)
         self.loaded = False
         self.in_coup = False
         self.dealing = False  # in a coup, and not paused by an alarm or a power-up
@@ -107,6 +109,14 @@ class Rules:
         self.release = 0  # the release under way: REL_DEAL, REL_BURN or 0
         self.released_card = False  # the last card came out of a release, and no release since (S-ONE)
 
+    def _game(self, game):
+        """The game's numbers, held apart: they are read at every card."""
+        self.game = game
+        self.decks = _DECKS[game]
+        self.stop_before = _STOP_BEFORE[game]
+        self.coup_min = _COUP_MIN[game]
+        self.coup_max = _COUP_MAX[game]
+
     def resume(self, snapshot):
         """Start from a segment header's controller snapshot (docs/journal-format.md), for a journal read from
         a segment after the first."""
@@ -114,7 +124,7 @@ class Rules:
          self.position, stop_seen, alarm, phase, self.release) = [int.from_bytes(snapshot[a:b], "little") for a, b in (
             (0, 2), (2, 4), (4, 6), (6, 7), (7, 8), (8, 10), (10, 11), (11, 12), (12, 14), (14, 15), (15, 16),
             (16, 17), (17, 18))]
-        self.game = game if game < 3 else 0
+        self._game(game if game < 3 else 0)
         self.in_coup = bool(in_coup)
         self.stop_seen = bool(stop_seen)
         self.alarms = 1 << alarm if alarm else 0
@@ -155,8 +165,15 @@ class Rules:
 
     def _record(self, f):
         rtype = f[TYPE]
+        if rtype >= _RELEASED:  # a release intent the reader folded into this row (Reader.row_lists, merge)
+            kind = rtype >> _RELEASED_SHIFT
+            rtype &= _RELEASED - 1
+            if self.expect:
+                self._expected(R_RELEASE, kind, f[SEQ] - 1)
+            self._release_state(f[SEQ] - 1, kind)
+            self.last = R_RELEASE
         if self.expect:
-            self._expected(f, rtype)
+            self._expected(rtype, f[CODE], f[SEQ])
         if rtype == R_CARD:
             self._card(f)
         elif rtype == R_RELEASE:
@@ -193,17 +210,17 @@ class Rules:
                 self._find("J-EVENTS", f[SEQ], "record of unknown type %d" % rtype)
         self.last = rtype
 
-    def _expected(self, f, rtype):
+    def _expected(self, rtype, got, seq):
         """The records the shoe must write after a card, a stand or at a coup's end, in their order (docs/
         journal-format.md, "What the shoe writes"); a power-up may cut them short."""
         if rtype == R_BOOT:
             del self.expect[:]
             return
         want, code, rid = self.expect[0]
-        if want == rtype and (code == _ANY or code == f[CODE]):
+        if want == rtype and (code == _ANY or code == got):
             return  # the record's own check pops it
         del self.expect[:]
-        self._find(rid, f[SEQ], "the shoe wrote no record of %s%s before this one" % (
+        self._find(rid, seq, "the shoe wrote no record of %s%s before this one" % (
             _WORDS.get(want, "type %d" % want), "" if code == _ANY else " (code %d)" % code))
 
     def _pop(self, rtype):
@@ -225,11 +242,12 @@ class Rules:
             position = 0
         elif rtype == R_NO_MORE_BETS and not self.in_coup:
             coup += 1
-        if f[SEANCE] != seance or f[TAILLE] != taille or f[COUP] != coup or f[POSITION] != position:
+        got_seance, got_taille, got_coup, got_position = f[SEANCE], f[TAILLE], f[COUP], f[POSITION]
+        if got_seance != seance or got_taille != taille or got_coup != coup or got_position != position:
             self._find("J-EVERY", f[SEQ], "record in séance %d, taille %d, coup %d, position %d where the journal "
-                       "stands at %d, %d, %d, %d" % (f[SEANCE], f[TAILLE], f[COUP], f[POSITION], seance, taille,
+                       "stands at %d, %d, %d, %d" % (got_seance, got_taille, got_coup, got_position, seance, taille,
                                                      coup, position))
-        self.seance, self.taille, self.coup, self.position = f[SEANCE], f[TAILLE], f[COUP], f[POSITION]
+        self.seance, self.taille, self.coup, self.position = got_seance, got_taille, got_coup, got_position
 
     def _locked_why(self, kind):
         """Why the specified shoe refuses a release of this kind now (docs/requirements.md), or None."""
@@ -246,13 +264,15 @@ class Rules:
         return None
 
     def _release(self, f):
-        seq, kind = f[SEQ], f[CODE]
         self._fields(f, R_RELEASE)
+        self._release_state(f[SEQ], f[CODE])
+
+    def _release_state(self, seq, kind):
         if kind != REL_DEAL and kind != REL_BURN:
             self._find("J-EVENTS", seq, "release of unknown kind %d" % kind)
         elif self.release:
             self._find("S-ONE", seq, "a release while another was under way")
-        else:
+        elif self.alarms or not self.loaded or self.closed or (self.in_coup if kind == REL_BURN else not self.dealing):
             why = self._locked_why(kind)
             if why is not None:
                 self._find(why[0], seq, "the gate opened to %s with %s" % ("deal" if kind == REL_DEAL else "burn",
@@ -263,14 +283,15 @@ class Rules:
     def _card(self, f):
         seq, card, disposition, condition, code = f[SEQ], f[CARD], f[DISPOSITION], f[CONDITION], f[CODE]
         position = self.position + 1
-        if f[POSITION] != position:
+        got_seance, got_taille, got_coup, got_position = f[SEANCE], f[TAILLE], f[COUP], f[POSITION]
+        if got_position != position:
             self._find("J-EVERY", seq, "card at position %d after position %d: %s" % (
-                f[POSITION], self.position, "cards without a record" if f[POSITION] > position else
+                got_position, self.position, "cards without a record" if got_position > position else
                 "a position given twice"))
-        if f[SEANCE] != self.seance or f[TAILLE] != self.taille or f[COUP] != self.coup:
+        if got_seance != self.seance or got_taille != self.taille or got_coup != self.coup:
             self._find("J-EVERY", seq, "card in séance %d, taille %d, coup %d where the journal stands at %d, %d, %d"
-                       % (f[SEANCE], f[TAILLE], f[COUP], self.seance, self.taille, self.coup))
-        self.seance, self.taille, self.coup, self.position = f[SEANCE], f[TAILLE], f[COUP], f[POSITION]
+                       % (got_seance, got_taille, got_coup, self.seance, self.taille, self.coup))
+        self.seance, self.taille, self.coup, self.position = got_seance, got_taille, got_coup, got_position
         if card > UNKNOWN:
             self._find("J-EVERY", seq, "card code %d is no card" % card)
         kind = self.release
@@ -310,15 +331,15 @@ class Rules:
         if card < STOP:
             counts = self.counts
             counts[card] += 1
-            if counts[card] > _DECKS[self.game]:
+            if counts[card] > self.decks:
                 self._find("S-COUNT", seq, "%s seen %d times in a shoe of %d decks: a foreign card" % (
-                    name(card), counts[card], _DECKS[self.game]))
+                    name(card), counts[card], self.decks))
                 self.expect.append((R_FINDING, F_FOREIGN_CARD, "S-COUNT"))
         elif card == STOP:
-            behind = _DECKS[self.game] * 52 + 1 - f[POSITION]
-            if behind != _STOP_BEFORE[self.game]:
+            behind = self.decks * 52 + 1 - f[POSITION]
+            if behind != self.stop_before:
                 self._find("S-STOPPOS", seq, "stop card with %d cards behind it, not %d" % (
-                    behind, _STOP_BEFORE[self.game]))
+                    behind, self.stop_before))
                 self.expect.append((R_FINDING, F_STOP_POSITION, "S-STOPPOS"))
             self.stop_seen = True
             if not self.in_coup:
@@ -336,16 +357,16 @@ class Rules:
             elif code:
                 self._find(self._tableau_id(), seq, "card given to a hand where the tableau could not be followed")
             self.coup_dealt += 1
-            if self.coup_dealt > _COUP_MAX[self.game]:
+            if self.coup_dealt > self.coup_max:
                 self._find(GAME_IDS[self.game], seq, "card %d of a coup: the maximum is %d" % (
-                    self.coup_dealt, _COUP_MAX[self.game]))
+                    self.coup_dealt, self.coup_max))
         elif code:
             self._find("J-EVERY", seq, "a card not dealt given to hand %d" % (code - 1))
         if self.in_coup:
             # The shoe locks by itself when no hand may draw (T-CF, T-DT) or the coup's maximum is reached (S-LOCK).
             if hands.followed and hands.next() == OVER:
                 self._coup_must_end(END_TABLEAU)
-            elif self.coup_dealt >= _COUP_MAX[self.game]:
+            elif self.coup_dealt >= self.coup_max:
                 self._coup_must_end(END_MAXIMUM)
 
     def _deal(self, seq, card, hand):
@@ -366,7 +387,7 @@ class Rules:
         """The records that end a coup, in the shoe's order (docs/journal-format.md)."""
         rid = self._tableau_id() if how == END_TABLEAU else GAME_IDS[self.game]
         expect = self.expect
-        if self.coup_dealt < _COUP_MIN[self.game]:
+        if self.coup_dealt < self.coup_min:
             expect.append((R_FINDING, F_SHORT_COUP, GAME_IDS[self.game]))
         if self.hands.followed and self.hands.dealt():
             expect.append((R_RESULT, _ANY, self._tableau_id()))
@@ -413,7 +434,7 @@ class Rules:
         hands = self.hands
         if how == END_TABLEAU and not (self.in_coup and hands.followed and hands.next() == OVER):
             self._find(self._tableau_id(), seq, "coup ended by the tableau while a hand could still draw")
-        elif how == END_MAXIMUM and not (self.in_coup and self.coup_dealt >= _COUP_MAX[self.game]):
+        elif how == END_MAXIMUM and not (self.in_coup and self.coup_dealt >= self.coup_max):
             self._find(GAME_IDS[self.game], seq, "coup ended by the maximum after %d cards" % self.coup_dealt)
         elif how > END_TABLEAU:
             self._find("J-EVENTS", seq, "coup end of unknown code %d" % how)
@@ -424,11 +445,11 @@ class Rules:
                 self._find("S-ONE", seq, "coup end while a release was under way")
             if self.in_coup and hands.followed and hands.dealt():
                 self._find(self._tableau_id(), seq, "the coup ended with no result record")
-            if self.in_coup and self.coup_dealt < _COUP_MIN[self.game]:
+            if self.in_coup and self.coup_dealt < self.coup_min:
                 self._find(GAME_IDS[self.game], seq, "the shoe recorded no finding of its short coup")
-        if self.in_coup and self.coup_dealt < _COUP_MIN[self.game]:
+        if self.in_coup and self.coup_dealt < self.coup_min:
             self._find(GAME_IDS[self.game], seq, "coup of %d cards, under the minimum of %d" % (
-                self.coup_dealt, _COUP_MIN[self.game]))
+                self.coup_dealt, self.coup_min))
         self.in_coup = False
         self.dealing = False
         if self.stop_seen:
@@ -456,7 +477,7 @@ class Rules:
         seq, code = f[SEQ], f[CODE]
         if self._pop(R_FINDING):
             return
-        if code == F_SHORT_COUP and self.in_coup and self.coup_dealt < _COUP_MIN[self.game]:
+        if code == F_SHORT_COUP and self.in_coup and self.coup_dealt < self.coup_min:
             if self.hands.followed and self.hands.dealt():
                 self.expect.append((R_RESULT, _ANY, self._tableau_id()))
             self._button_end_follows()
@@ -525,7 +546,7 @@ class Rules:
             self._find("S-LOCK", seq, "shoe loaded in the middle of a coup")
         if not self.seance_open:
             self._find("S-IDENT", seq, "shoe loaded outside an open séance")
-        self.game = game
+        self._game(game)
         self.loaded = True
         self.in_coup = self.dealing = self.closed = self.stop_seen = False
         self.coup_dealt = 0

@@ -2,8 +2,8 @@
 # journal of millions of records. The .py stays the one source of the verifier's tableau.
 cimport cython
 
-cdef int _PONTE_STOOD  # OVER, STANDS, DRAWS and CHOOSES stay Python names: rules.py imports them
-cdef tuple BANKER, PONTE
+cdef int _OVER, _STANDS, _DRAWS, _CHOOSES, _PONTE_STOOD, _COLUMNS
+cdef bytes BANKER, PONTE
 
 @cython.locals(rank=cython.int)
 cpdef int points(int card)

@@ -4,10 +4,11 @@ that a wrong cell in the shoe's tableau is a faux tirage here (T-CF, T-DT), not 
 Hands: at chemin de fer 0 the ponte and 1 the banker; at deux tableaux 0 and 1 the tableaux and 2 the banker.
 """
 
-OVER = -1  # no hand may draw: the coup is over
-STANDS = 0
-DRAWS = 1
-CHOOSES = 2  # an optional cell: the croupier's announcement decides; without it the hand may still draw
+_OVER = -1  # no hand may draw: the coup is over
+_STANDS = 0
+_DRAWS = 1
+_CHOOSES = 2  # an optional cell: the croupier's announcement decides; without it the hand may still draw
+OVER, STANDS, DRAWS, CHOOSES = _OVER, _STANDS, _DRAWS, _CHOOSES  # for the rules (Cython keeps the _ ones in C)
 
 # docs/tableau.md, "Chemin de fer": the banker by his total (rows 0-7) against the ponte's third card (columns 0-9)
 # or "—", the ponte stood (column 10). D draws, S stands, O optional.
@@ -21,10 +22,11 @@ _BANKER_TABLE = (
     "SSSSSSDDSSS",
     "SSSSSSSSSSS",
 )
-_CELL = {"D": DRAWS, "S": STANDS, "O": CHOOSES}
-BANKER = tuple(tuple(_CELL[c] for c in row) for row in _BANKER_TABLE)
+_CELL = {"D": _DRAWS, "S": _STANDS, "O": _CHOOSES}
+_COLUMNS = 11
+BANKER = bytes(_CELL[c] for row in _BANKER_TABLE for c in row)  # row by row, _COLUMNS a row
 # The ponte, and each tableau at deux tableaux, by his two cards' total: 0-4 draws, 5 chooses, 6-7 stands.
-PONTE = (DRAWS, DRAWS, DRAWS, DRAWS, DRAWS, CHOOSES, STANDS, STANDS)
+PONTE = bytes((_DRAWS, _DRAWS, _DRAWS, _DRAWS, _DRAWS, _CHOOSES, _STANDS, _STANDS))
 _PONTE_STOOD = 10  # the banker's column when the ponte kept his two cards
 
 
@@ -71,16 +73,16 @@ class Hands:
         """What the tableau lets a hand holding two cards do: STANDS, DRAWS or CHOOSES."""
         t = self.total[hand]
         if t >= 8:
-            return STANDS
+            return _STANDS
         banker = self.count - 1
         if hand != banker:
             return PONTE[t]
         if self.count == 3:
-            return CHOOSES  # the banker at deux tableaux draws or stands as he likes
-        return BANKER[t][self.third[0] if self.cards[0] == 3 else _PONTE_STOOD]
+            return _CHOOSES  # the banker at deux tableaux draws or stands as he likes
+        return BANKER[t * _COLUMNS + (self.third[0] if self.cards[0] == 3 else _PONTE_STOOD)]
 
     def may_draw(self, hand):
-        return self.cards[hand] == 2 and not self.stood[hand] and self.choice(hand) != STANDS
+        return self.cards[hand] == 2 and not self.stood[hand] and self.choice(hand) != _STANDS
 
     def next(self):
         """The hand the next card is for, or OVER."""
@@ -90,15 +92,15 @@ class Hands:
         banker = self.count - 1
         if self.count == 2:
             if self.natural(0) or self.natural(1):
-                return OVER
+                return _OVER
         elif self.natural(banker):
-            return OVER  # the banker's natural settles both tableaux
+            return _OVER  # the banker's natural settles both tableaux
         for hand in range(banker):
             if self.may_draw(hand):
                 return hand
         if self.count == 3 and self.natural(0) and self.natural(1):
-            return OVER
-        return banker if self.may_draw(banker) else OVER
+            return _OVER
+        return banker if self.may_draw(banker) else _OVER
 
     def winner(self, tableau):
         """1 the ponte (or the tableau), 2 the banker, 3 égalité (docs/journal-format.md, R_RESULT)."""

@@ -41,7 +41,7 @@ def _check(paths, key, records=None):
     if segments and segments[0].number != 1:  # the first segments missing (J-TAMPER): go on from this one's state
         rules.resume(segments[0].snapshot)
     if records is None:
-        for rows in reader.row_lists(rules.types):  # only the records the rules read
+        for rows in reader.row_lists(rules.types, merge=True):
             rules.fold(rows)
     else:
         for record in reader:

@@ -1,6 +1,7 @@
 """`make mutants`: every mutant of firmware/controller.py and firmware/tableau.py, hand-made and generated,
 played on the bundled scenarios and random ones; each that changes a journal must be flagged by verify. Prints
-the kill ratio and the survivors, and writes every verdict to build/mutants.json. Not part of CI (about half an
+the kill ratio and the survivors, and writes every verdict to build/mutants.json (and, as they come, to
+build/mutants.jsonl). Not part of CI (about half an
 hour on two cores); tests/host/test_mutants.py keeps the hand-made ones.
 
     python -m tests.mutants.run [--seeds N] [--workers N] [--only TEXT]
@@ -18,6 +19,7 @@ from tests.mutants import catalogue, mutate
 from tests.mutants.scenarios import scenarios
 
 JUDGE = Path(__file__).resolve().parent / "judge.py"
+_HANG_S = 120  # a mutant's scenarios take seconds; one that has not finished by then loops (a watchdog reset)
 
 
 class Bench:
@@ -39,7 +41,9 @@ class Bench:
         target.write_text(source)
         try:
             run = subprocess.run([sys.executable, str(JUDGE), str(tree), str(self.scenarios), str(self.reference)],
-                                 capture_output=True, text=True, timeout=600)
+                                 capture_output=True, text=True, timeout=_HANG_S)
+        except subprocess.TimeoutExpired:
+            return {"verdict": "hung", "crash": "no verdict in %d s: the mutant loops" % _HANG_S}
         finally:
             target.write_text(pristine)
         if run.returncode != 0 or not run.stdout.strip():
@@ -72,16 +76,20 @@ def main(argv=None):
             finally:
                 free.append(tree)
 
-        with ThreadPoolExecutor(args.workers) as pool:
-            verdicts = list(pool.map(one, todo))
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        with ThreadPoolExecutor(args.workers) as pool, open(args.out + "l", "w") as progress:
+            verdicts = []
+            for verdict in pool.map(one, todo):  # each as it comes, a line, for a run followed or cut short
+                verdicts.append(verdict)
+                progress.write(json.dumps(verdict) + "\n")
+                progress.flush()
     Path(args.out).write_text(json.dumps(verdicts, indent=1))
-    counts = {v: sum(1 for r in verdicts if r["verdict"] == v) for v in ("killed", "survived", "equivalent")}
+    counts = {v: sum(1 for r in verdicts if r["verdict"] == v) for v in ("killed", "survived", "equivalent", "hung")}
     changing = counts["killed"] + counts["survived"]
     print("%d mutants: %d change a journal, %d of them flagged by verify (kill ratio %.1f%%); %d change no journal "
-          "on these %d scenarios" % (len(verdicts), changing, counts["killed"],
-                                     100.0 * counts["killed"] / max(changing, 1), counts["equivalent"],
-                                     3 + args.seeds))
+          "on these %d scenarios; %d loop (no journal to judge)" % (
+              len(verdicts), changing, counts["killed"], 100.0 * counts["killed"] / max(changing, 1),
+              counts["equivalent"], 3 + args.seeds, counts["hung"]))
     for r in verdicts:
         if r["verdict"] == "survived":
             print("  survived: %s (scenario %s)" % (r["name"], r["scenario"]))
