@@ -150,3 +150,20 @@ def test_a_shoe_loaded_and_a_coup_dealt_outside_a_seance_are_flagged(tmp_path):
     found = findings(write(tmp_path / "k", played("shoe seed=3\nno_more_bets\ndraw 6\n")))
     assert ("S-IDENT", "shoe loaded outside an open séance") in found
     assert ("S-IDENT", "a coup opened outside an open séance") in found
+
+
+@pytest.mark.req("H-VERIFY")
+def test_the_quick_path_that_folds_release_rows_finds_what_the_record_by_record_path_finds(tmp_path):
+    """verify's rules read release intents folded into the next row by the C reader (Reader.row_lists, merge);
+    the report reads every record one by one: the same findings, edited journals included."""
+    from firmware.devkey import DEVELOPMENT_KEY
+    from sabot.verify import check
+
+    folders = [write(tmp_path / str(i), played(text)) for i, text in enumerate((JAM, DOUBLE, CUT, POWER))]
+    for name, (text, edit, _, _) in sorted(CASES.items()):
+        records = rows(played(text))
+        edit(records)
+        folders.append(forge(tmp_path / name.replace(" ", "-"), records))
+    for folder in folders:
+        quick = [(f.id, f.seq, f.message) for f in check([folder], DEVELOPMENT_KEY)[2]]
+        assert quick == [(f.id, f.seq, f.message) for f in check([folder], DEVELOPMENT_KEY, records=[])[2]]
