@@ -81,6 +81,15 @@ _WORDS = {  # what an expected record is, for the finding that says it is missin
 _ANY = -1  # an expected record's code that may be anything
 _RELEASED_SHIFT = 6  # sabot._frames.RELEASED_SHIFT: a row's type from this bit on is the release folded into it
 _RELEASED = 1 << _RELEASED_SHIFT
+# The snapshot's fixed fields, (start, end) (docs/journal-format.md): séance, table, taille, tailles in the séance,
+# game, coup, in a coup, cards dealt in the coup, position, stop card seen, alarm, phase, release under way.
+_SNAPSHOT_FIELDS = ((0, 2), (2, 4), (4, 6), (6, 7), (7, 8), (8, 10), (10, 11), (11, 12), (12, 14), (14, 15), (15, 16),
+                    (16, 17), (17, 18))
+# The fields other than séance, taille, coup and position a record of each type uses (docs/journal-format.md);
+# the others are 0.
+_USES_CARD = (1 << R_SEANCE) | (1 << R_FINDING) | (1 << R_RESULT)
+_USES_DISPOSITION = (1 << R_SEANCE) | (1 << R_RESULT)
+_USES_CONDITION = (1 << R_SEANCE) | (1 << R_RECOVERY)
 
 
 class Rules:
@@ -108,6 +117,7 @@ class Rules:
         self.alarms = 0  # the alarms and faults raised and not cleared, bit c for code c
         self.release = 0  # the release under way: REL_DEAL, REL_BURN or 0
         self.released_card = False  # the last card came out of a release, and no release since (S-ONE)
+        self.started = False  # whether a segment header was read
 
     def _game(self, game):
         """The game's numbers, held apart: they are read at every card."""
@@ -121,9 +131,8 @@ class Rules:
         """Start from a segment header's controller snapshot (docs/journal-format.md), for a journal read from
         a segment after the first."""
         (self.seance, self.table, self.taille, self.tailles_in_seance, game, self.coup, in_coup, self.coup_dealt,
-         self.position, stop_seen, alarm, phase, self.release) = [int.from_bytes(snapshot[a:b], "little") for a, b in (
-            (0, 2), (2, 4), (4, 6), (6, 7), (7, 8), (8, 10), (10, 11), (11, 12), (12, 14), (14, 15), (15, 16),
-            (16, 17), (17, 18))]
+         self.position, stop_seen, alarm, phase, self.release) = [int.from_bytes(snapshot[a:b], "little")
+                                                                   for a, b in _SNAPSHOT_FIELDS]
         self._game(game if game < 3 else 0)
         self.in_coup = bool(in_coup)
         self.stop_seen = bool(stop_seen)
@@ -141,6 +150,26 @@ class Rules:
             hands.third[h] = snapshot[78 + h]
             hands.stood[h] = snapshot[81 + h]
         hands.followed = bool(snapshot[84])
+
+    def header(self, number, snapshot, seq):
+        """A segment header's controller snapshot (docs/journal-format.md) against the state the records before it
+        give: the shoe restores that state at power-up, so a snapshot the journal does not give is a boot that
+        would restore another shoe (J-DURABLE). The first segment read of a journal cut short gives the state."""
+        if not self.started and number != 1:
+            self.resume(snapshot)
+        self.started = True
+        mine = (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, self.in_coup,
+                self.coup_dealt, self.position, self.stop_seen)
+        theirs = tuple(snapshot[a] | (snapshot[a + 1] << 8 if b - a == 2 else 0) for a, b in _SNAPSHOT_FIELDS[:10])
+        phase = 3 if self.closed else (2 if self.dealing else (1 if self.loaded else 0))
+        alarm, their_phase, release = snapshot[15], snapshot[16], snapshot[17]
+        if (mine != theirs or their_phase != phase or release != self.release
+                or (alarm and not self.alarms >> alarm & 1) or snapshot[18:72] != self.counts):
+            self._find("J-DURABLE", seq, "segment %d's header holds a shoe state the records before it do not give "
+                       "(séance, table, taille, tailles, game, coup, in a coup, cards, position, stop card: %s, phase "
+                       "%d, alarm %d, release %d; the journal gives %s, phase %d, release %d)" % (
+                           number, theirs, their_phase, alarm, release, tuple(int(v) for v in mine), phase,
+                           self.release))
 
     def _find(self, rid, seq, message):
         self.findings.append(Finding(rid, seq, message))
@@ -180,6 +209,10 @@ class Rules:
             self._release(f)
         else:
             self._fields(f, rtype)
+            if ((f[CARD] and not _USES_CARD >> rtype & 1) or (f[DISPOSITION] and not _USES_DISPOSITION >> rtype & 1)
+                    or (f[CONDITION] and not _USES_CONDITION >> rtype & 1)):
+                self._find("J-EVENTS", f[SEQ], "a record of type %d with card %d, disposition %d, condition %d, "
+                           "which it does not use" % (rtype, f[CARD], f[DISPOSITION], f[CONDITION]))
             if rtype == R_NO_MORE_BETS:
                 self._no_more_bets(f)
             elif rtype == R_COUP_END:
@@ -294,6 +327,9 @@ class Rules:
         self.seance, self.taille, self.coup, self.position = got_seance, got_taille, got_coup, got_position
         if card > UNKNOWN:
             self._find("J-EVERY", seq, "card code %d is no card" % card)
+        if (disposition == STOP_CARD) != (card == STOP) or disposition > STOP_CARD:
+            self._find("J-EVERY", seq, "card %s with disposition %d: the stop card's is 2, and only its" % (
+                name(card), disposition))
         kind = self.release
         if condition == NORMAL:
             if not kind:

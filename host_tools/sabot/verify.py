@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from firmware.devkey import DEVELOPMENT_KEY
-from sabot.journalfile import Reader, Unusable, load_segments
+from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable, load_segments
 from sabot.rules import ARTICLES, Rules, assignment_findings
 
 DEVELOPMENT_WORDS = ("the DEVELOPMENT key, public, which signs the simulator's and the tests' journals, never a casino "
@@ -38,15 +38,17 @@ def _check(paths, key, records=None):
     segments = load_segments(paths)
     reader = Reader(segments, key)
     rules = Rules()
-    if segments and segments[0].number != 1:  # the first segments missing (J-TAMPER): go on from this one's state
-        rules.resume(segments[0].snapshot)
-    if records is None:
-        for rows in reader.row_lists(rules.types, merge=True):
+    if records is None:  # the quickest way: only rows, release intents folded into the next (Reader.row_lists)
+        for segment, rows, _ in reader.scanned(rules.types, True):
+            rules.header(segment.number, segment.snapshot, segment.seq_before)
             rules.fold(rows)
     else:
-        for record in reader:
-            rules.feed(record.fields)
-            records.append(record)
+        for segment, rows, offsets in reader.scanned(ALL_TYPES):
+            rules.header(segment.number, segment.snapshot, segment.seq_before)
+            for row, offset in zip(rows, offsets):
+                rules.feed(row)
+                records.append(Record(row, segment, offset))
+    reader.finish()
     rules.finish(reader.seq)
     return segments, reader, rules
 

@@ -40,15 +40,17 @@ def forge(folder, records, sabot_from=None):
     record index sabot_from on, in a new segment of sabot number 2."""
     now = [0]
     log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), lambda: now[0])
-    log.recover(Controller())
+    ctl = Controller()  # the records replayed, for the new segment header's snapshot
+    log.recover(ctl)
     body = bytearray(journal.BODY_SIZE)
     for i, r in enumerate(records):
         if i == sabot_from:
             log.sabot = 2
-            log.rotate(Controller())
+            log.rotate(ctl)
         journal.pack_body(body, *r[1:2], *r[3:])
         now[0] = r[2]
         log.append(body)
+        ctl.restore(bytes(body))
     log.close()
     return folder
 
