@@ -62,9 +62,15 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=40, help="random scenarios besides the bundled (default 40)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", help="only the mutants whose name contains this text")
+    parser.add_argument("--again", metavar="JSON", help="only the mutants a run's verdicts (its --out) did not show "
+                        "killed by verify: its survivors, and the ones whose judge failed")
     parser.add_argument("--out", default=str(mutate.ROOT / "build" / "mutants.json"))
     args = parser.parse_args(argv)
     todo = [m for m in mutants() if not args.only or args.only in m[0]]
+    if args.again:
+        again = {v["name"] for v in json.loads(Path(args.again).read_text())
+                 if v["verdict"] != "killed" or (v.get("crash") or "").startswith("the judge failed")}
+        todo = [m for m in todo if m[0] in again]
     with tempfile.TemporaryDirectory(prefix="sabot-mutants-") as folder:
         bench = Bench(folder, scenarios(args.seeds), args.workers)
         free = list(bench.trees)
