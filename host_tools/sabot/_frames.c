@@ -44,7 +44,8 @@ static const unsigned char ROW_FIELDS[][2] = {
 enum { ALTERED = 1, SEQUENCE = 2, UNLINKED = 3, FORGED = 4, TIME_BACK = 5, CLOCK_BACK = 6 };
 #define R_BOOT 1 /* a power-up's record: the clock may have been set back while the shoe was off (J-TIME) */
 /* rows(data, selected, merge): a release intent (R_RELEASE, code 1 or 2) between two frames of the same segment,
- * carrying the séance, taille, coup and position of the record before it, as every intent does, gives no row
+ * carrying the séance, taille, coup and position of the record before it and no card, disposition or condition,
+ * as every intent does, gives no row
  * of its own: the row of the record after it has the intent's code in its type, from RELEASED_SHIFT (the rules'
  * loop, a million rows fewer). Any other intent gets its row, for the rules to judge. */
 #define R_RELEASE 11
@@ -332,7 +333,8 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
         PyObject *row;
         if (merge && frame[BODY_AT] == R_RELEASE && i > 0 && i + 1 < count && offsets[i - 1] + FRAME_SIZE == at &&
             offsets[i + 1] == at + FRAME_SIZE && frame[CODE_AT + 1] == 0 && (frame[CODE_AT] == 1 || frame[CODE_AT] == 2) &&
-            memcmp(frame + PLACE_AT, frame - FRAME_SIZE + PLACE_AT, PLACE_SIZE) == 0) {
+            memcmp(frame + PLACE_AT, frame - FRAME_SIZE + PLACE_AT, PLACE_SIZE) == 0 &&
+            !frame[PLACE_AT + PLACE_SIZE] && !frame[PLACE_AT + PLACE_SIZE + 1] && !frame[PLACE_AT + PLACE_SIZE + 2]) {
             kind = frame[CODE_AT]; /* the intent, folded into the next record's row */
             continue;
         }

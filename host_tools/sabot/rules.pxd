@@ -11,7 +11,7 @@ cdef int F_SHORT_COUP, F_STOP_POSITION, FAULT_DOUBLE_FEED, FAULT_JAM, FORCED, NO
 cdef int R_ALARM, R_BOOT, R_CARD, R_CLEAR, R_CLOSED, R_COUP_END, R_FINDING, R_LOAD, R_NO_MORE_BETS, R_RECOVERY
 cdef int R_RELEASE, R_RESULT, R_SEANCE, R_SEANCE_CLOSE, R_STAND, REL_BURN, REL_DEAL, STOP_CARD, STOP, UNKNOWN
 cdef int CHOOSES, OVER, _LIMITEE, _ALARM_CODES, _ANY, _RELEASED_SHIFT, _RELEASED
-cdef long _USES_CARD, _USES_DISPOSITION, _USES_CONDITION
+cdef long _USES_CARD, _USES_DISPOSITION, _USES_CONDITION, _NO_CODE
 cdef tuple _DECKS, _STOP_BEFORE, _COUP_MIN, _COUP_MAX, _TAILLES
 
 
@@ -21,7 +21,7 @@ cdef class Rules:
     cdef public Hands hands
     cdef public bytearray counts
     cdef public int last, seance, taille, coup, position, table, tailles_in_seance, game, coup_dealt, alarms
-    cdef public int release, decks, stop_before, coup_min, coup_max
+    cdef public int release, decks, stop_before, coup_min, coup_max, last_card
     cdef public bint seance_open, loaded, in_coup, dealing, closed, stop_seen, released_card, started
 
     @cython.locals(rtype=cython.int, kind=cython.int)

@@ -90,6 +90,7 @@ _SNAPSHOT_FIELDS = ((0, 2), (2, 4), (4, 6), (6, 7), (7, 8), (8, 10), (10, 11), (
 _USES_CARD = (1 << R_SEANCE) | (1 << R_FINDING) | (1 << R_RESULT)
 _USES_DISPOSITION = (1 << R_SEANCE) | (1 << R_RESULT)
 _USES_CONDITION = (1 << R_SEANCE) | (1 << R_RECOVERY)
+_NO_CODE = (1 << R_BOOT) | (1 << R_NO_MORE_BETS) | (1 << R_CLOSED)  # records whose code is 0
 
 
 class Rules:
@@ -118,6 +119,7 @@ class Rules:
         self.release = 0  # the release under way: REL_DEAL, REL_BURN or 0
         self.released_card = False  # the last card came out of a release, and no release since (S-ONE)
         self.started = False  # whether a segment header was read
+        self.last_card = 0  # the last card record's card
 
     def _game(self, game):
         """The game's numbers, held apart: they are read at every card."""
@@ -163,11 +165,15 @@ class Rules:
         theirs = tuple(snapshot[a] | (snapshot[a + 1] << 8 if b - a == 2 else 0) for a, b in _SNAPSHOT_FIELDS[:10])
         phase = 3 if self.closed else (2 if self.dealing else (1 if self.loaded else 0))
         alarm, their_phase, release = snapshot[15], snapshot[16], snapshot[17]
+        hands = self.hands
         if (mine != theirs or their_phase != phase or release != self.release
-                or (alarm and not self.alarms >> alarm & 1) or snapshot[18:72] != self.counts):
+                or (alarm and not self.alarms >> alarm & 1) or snapshot[18:72] != self.counts
+                or snapshot[72:84] != hands.cards + hands.total + hands.third + hands.stood
+                or snapshot[84] != hands.followed):
             self._find("J-DURABLE", seq, "segment %d's header holds a shoe state the records before it do not give "
                        "(séance, table, taille, tailles, game, coup, in a coup, cards, position, stop card: %s, phase "
-                       "%d, alarm %d, release %d; the journal gives %s, phase %d, release %d)" % (
+                       "%d, alarm %d, release %d; the journal gives %s, phase %d, release %d; or the card counts, or "
+                       "the coup's hands)" % (
                            number, theirs, their_phase, alarm, release, tuple(int(v) for v in mine), phase,
                            self.release))
 
@@ -213,6 +219,9 @@ class Rules:
                     or (f[CONDITION] and not _USES_CONDITION >> rtype & 1)):
                 self._find("J-EVENTS", f[SEQ], "a record of type %d with card %d, disposition %d, condition %d, "
                            "which it does not use" % (rtype, f[CARD], f[DISPOSITION], f[CONDITION]))
+            if f[CODE] and _NO_CODE >> rtype & 1:
+                self._find("J-EVENTS", f[SEQ], "a record of type %d with code %d, where its code is 0" % (
+                    rtype, f[CODE]))
             if rtype == R_NO_MORE_BETS:
                 self._no_more_bets(f)
             elif rtype == R_COUP_END:
@@ -325,6 +334,7 @@ class Rules:
             self._find("J-EVERY", seq, "card in séance %d, taille %d, coup %d where the journal stands at %d, %d, %d"
                        % (got_seance, got_taille, got_coup, self.seance, self.taille, self.coup))
         self.seance, self.taille, self.coup, self.position = got_seance, got_taille, got_coup, got_position
+        self.last_card = card
         if card > UNKNOWN:
             self._find("J-EVERY", seq, "card code %d is no card" % card)
         if (disposition == STOP_CARD) != (card == STOP) or disposition > STOP_CARD:
@@ -511,6 +521,8 @@ class Rules:
 
     def _finding(self, f):
         seq, code = f[SEQ], f[CODE]
+        if f[CARD] != (STOP if code == F_STOP_POSITION else (self.last_card if code == F_FOREIGN_CARD else 0)):
+            self._find("J-EVENTS", seq, "the shoe's finding %d names card %s" % (code, name(f[CARD])))
         if self._pop(R_FINDING):
             return
         if code == F_SHORT_COUP and self.in_coup and self.coup_dealt < self.coup_min:
