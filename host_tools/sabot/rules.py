@@ -306,7 +306,11 @@ class Rules:
         return None
 
     def _release(self, f):
+        """An intent the reader did not fold into the next row (Reader.row_lists): one to look at closely."""
         self._fields(f, R_RELEASE)
+        if f[CARD] or f[DISPOSITION] or f[CONDITION]:
+            self._find("J-EVENTS", f[SEQ], "a release with card %d, disposition %d, condition %d, which it does not "
+                       "use" % (f[CARD], f[DISPOSITION], f[CONDITION]))
         self._release_state(f[SEQ], f[CODE])
 
     def _release_state(self, seq, kind):
