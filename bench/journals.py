@@ -52,7 +52,7 @@ class _Full(Exception):
 
 
 def write_journal(folder, cards=None, records=None):
-    """A journal in `folder` of one séance of chemin de fer shoes (load; coups of no more bets, then a release
+    """A journal in `folder` of chemin de fer shoes, a séance each (load; coups of no more bets, then a release
     intent and a card for each card the tableau deals, the result and the coup end; the stop card in the coup it
     falls in, and the shoe closed after that coup), through the firmware's own writer, until `cards` card records
     or `records` records."""
@@ -67,16 +67,18 @@ def write_journal(folder, cards=None, records=None):
     log = journal.Journal(storage, journal.Key(DEVELOPMENT_KEY), 1, FIRMWARE, wall_ms)
     log.recover(ctl)
     body = bytearray(journal.BODY_SIZE)
-    state = {"cards": 0, "taille": 0}
+    state = {"cards": 0, "taille": 0, "seance": 0}
     hands = Coup()
 
-    def record(rtype, coup=0, position=0, card=0, disposition=DEALT, code=0, seance=1):
+    def record(rtype, coup=0, position=0, card=0, disposition=DEALT, code=0):
         if records is not None and log.seq >= records:
             raise _Full()
         if log.due():
             log.rotate(ctl)
-        journal.pack_body(body, rtype, seance, state["taille"], coup, position, card, disposition, NORMAL, code)
+        journal.pack_body(body, rtype, state["seance"], state["taille"], coup, position, card, disposition, NORMAL,
+                          code)
         log.append(body)
+        ctl.restore(body)  # the controller's state, for the next segment header's snapshot
         if rtype == R_CARD:
             state["cards"] += 1
 
@@ -84,9 +86,11 @@ def write_journal(folder, cards=None, records=None):
         return cards is None or state["cards"] < cards
 
     try:
-        record(R_BOOT, seance=0)
-        record(R_SEANCE, code=1)  # one séance, at table 1, as the verifier needs for any coup (S-IDENT)
+        record(R_BOOT)
+        coup = position = 0
         while more():
+            state["seance"] += 1
+            record(R_SEANCE, coup, position, code=1)  # a séance a shoe, at table 1: no coup outside one (S-IDENT)
             state["taille"] += 1
             record(R_LOAD)
             position = coup = 0
