@@ -5,9 +5,12 @@ import re
 import sys
 from pathlib import Path
 
+from firmware import games
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.records import R_LOAD
 from sabot import _frames, progress, receipts
-from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
+from sabot.journalfile import ALL_TYPES, CODE, ISSUES, SEQ, TYPE, Finding, Reader, Record, Unusable, load_segments
+from sabot.report.findings_fr import french
 from sabot.rules import ARTICLES, Rules, assignment_findings
 
 _KEY_FILE_MOST = 1024  # bytes: a key file is 65; /dev/zero is not read without end
@@ -100,10 +103,12 @@ def firmware_name(firmware):
     return text.decode() if text and all(32 <= b < 127 for b in text) else "release " + firmware.hex()
 
 
-def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.stdout, allow_development_key=False):
+def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.stdout, allow_development_key=False,
+           lang="fr"):
     """Exit status 0 only for a journal with no finding authenticated by a key the user gave, or by the
     development key when allow_development_key says that is what the caller means (the sim's and tests' journals):
-    anyone can re-sign a journal with the public development key (H-VERIFY)."""
+    anyone can re-sign a journal with the public development key (H-VERIFY). People read it in French unless lang
+    says "en"; --json is for programs, its messages in English."""
     try:
         key = read_key(key_file)
         earlier = [receipts.load(path) for path in receipt_files]
@@ -132,26 +137,76 @@ def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.std
                                      **({"journal": label} if many else {})) for label, f in findings]}, out)
         out.write("\n")
         return 0 if ok else 1
+    said = _SAID[lang]
     for label, segments, reader, _, _ in checked:
         first = segments[0]
-        out.write("journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n" % (
-            " " + label if many else "", first.sabot, firmware_name(first.firmware), len(segments), reader.records,
-            reader.first_seq, reader.seq))
+        out.write(said["journal"] % (" " + label if many else "", first.sabot, firmware_name(first.firmware),
+                                     len(segments), reader.records, reader.first_seq, reader.seq))
     if development:
-        out.write("key: %s\n" % DEVELOPMENT_WORDS)
-    out.write("integrity: %s\n" % ("intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order"
-                                   if intact else "BROKEN"))
+        out.write(said["key"])
+    out.write(said["intact"] if intact else said["broken"])
     unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
-    out.write("end: %s\n" % ("%d journal(s) with no receipt: truncation at the end cannot be ruled out" % unvouched
-                             if unvouched else "as the shoe signed it in its receipt"))
+    out.write(said["unvouched"] % unvouched if unvouched else said["vouched"])
+    words = _in_french(checked, findings, key) if lang == "fr" else {}
     for label, f in findings:
-        out.write("  %sseq %-7d %-9s (%s) %s\n" % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
-                                                  f.message))
+        out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
+                                     words.get(id(f), f.message)))
     if findings:
-        result = "%d finding(s)" % len(findings)
+        out.write(said["findings"] % len(findings))
     elif not ok:
-        result = "not clean: authenticated by the development key only (--key FILE, or --allow-development-key)"
+        out.write(said["development"])
     else:
-        result = "clean" + (" (development key allowed)" if development else "")
-    out.write("result: %s\n" % result)
+        out.write(said["clean"] + (said["allowed"] if development else "") + "\n")
     return 0 if ok else 1
+
+
+def _in_french(checked, findings, key):
+    """Each finding's French (sabot.report.findings_fr), said from the record it stands at and the game then."""
+    wanted = {}
+    for label, f in findings:
+        wanted.setdefault(label, set()).add(f.seq)
+    at = {}  # (label, seq): (the record's fields, the game in force)
+    for label, segments, _, _, _ in checked:
+        seqs = wanted.get(label)
+        game = games.CHEMIN_DE_FER
+        for record in Reader(segments, key) if seqs else ():
+            fields = record.fields
+            if fields[TYPE] == R_LOAD and fields[CODE] < len(games.GAMES):
+                game = fields[CODE]
+            if fields[SEQ] in seqs:
+                at[label, fields[SEQ]] = (fields, game)
+    return {id(f): french(f, *at.get((label, f.seq), (None, games.CHEMIN_DE_FER))) for label, f in findings}
+
+
+_SAID = {
+    "en": {
+        "journal": "journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n",
+        "key": "key: %s\n" % DEVELOPMENT_WORDS,
+        "intact": "integrity: intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order\n",
+        "broken": "integrity: BROKEN\n",
+        "unvouched": "end: %d journal(s) with no receipt: truncation at the end cannot be ruled out\n",
+        "vouched": "end: as the shoe signed it in its receipt\n",
+        "finding": "  %sseq %-7d %-9s (%s) %s\n",
+        "findings": "result: %d finding(s)\n",
+        "development": "result: not clean: authenticated by the development key only (--key FILE, or "
+                       "--allow-development-key)\n",
+        "clean": "result: clean",
+        "allowed": " (development key allowed)",
+    },
+    "fr": {
+        "journal": "journal%s : sabot %d, micrologiciel %s, %d segment(s), %d enregistrements (n° %d à %d)\n",
+        "key": "clé : la clé de DÉVELOPPEMENT, publique, qui signe les journaux du simulateur et des tests, jamais "
+               "ceux d'un sabot de casino : n'importe qui a pu écrire ou signer à nouveau ce journal\n",
+        "intact": "intégrité : intacte : trames, CRC, chaîne SHA-256, étiquettes HMAC, numérotation et ordre des "
+                  "heures\n",
+        "broken": "intégrité : ROMPUE\n",
+        "unvouched": "fin : %d journal(aux) sans reçu du sabot : une troncature à la fin ne peut être exclue\n",
+        "vouched": "fin : telle que le sabot l'a signée dans son reçu\n",
+        "finding": "  %sn° %-7d %-9s (%s) %s\n",
+        "findings": "résultat : %d constat(s)\n",
+        "development": "résultat : non conforme : authentifié par la seule clé de développement (--key FICHIER, ou "
+                       "--allow-development-key)\n",
+        "clean": "résultat : conforme",
+        "allowed": " (clé de développement admise)",
+    },
+}

@@ -62,7 +62,7 @@ def pull(board, folder):
 
 def verify(journal, *receipts):
     """verify's exit code and its J-TAMPER findings' messages."""
-    said = sabot("log", "verify", journal, "--json", *[a for r in receipts for a in ("--receipt", r)])
+    said = sabot("log", "verify", "--lang", "en", journal, "--json", *[a for r in receipts for a in ("--receipt", r)])
     return said.returncode, [f["message"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
 
 
@@ -130,7 +130,7 @@ def test_verify_of_the_journal_pulled_after_the_attack_reports_the_shoes_rollbac
     records = list(Reader(load_segments([attacked.later]), DEVELOPMENT_KEY))
     fault = [r.fields[SEQ] for r in records if r.fields[TYPE] == rec.R_ALARM and r.fields[CODE] == rec.FAULT_ROLLBACK]
     assert len(fault) == 1  # at the first boot after the attack; the second replays it from the journal
-    said = sabot("log", "verify", attacked.later, "--json")
+    said = sabot("log", "verify", "--lang", "en", attacked.later, "--json")
     assert said.returncode == 1
     assert fault[0] in [f["seq"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
 
