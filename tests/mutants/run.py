@@ -72,7 +72,8 @@ def main(argv=None):
                  if v["verdict"] != "killed" or (v.get("crash") or "").startswith("the judge failed")}
         todo = [m for m in todo if m[0] in again]
     with tempfile.TemporaryDirectory(prefix="sabot-mutants-") as folder:
-        bench = Bench(folder, scenarios(args.seeds), args.workers)
+        texts = scenarios(args.seeds)
+        bench = Bench(folder, texts, args.workers)
         free = list(bench.trees)
 
         def one(mutant):
@@ -95,7 +96,7 @@ def main(argv=None):
     print("%d mutants: %d change a journal, %d of them flagged by verify (kill ratio %.1f%%); %d change no journal "
           "on these %d scenarios; %d loop (no journal to judge)" % (
               len(verdicts), changing, counts["killed"], 100.0 * counts["killed"] / max(changing, 1),
-              counts["equivalent"], 3 + args.seeds, counts["hung"]))
+              counts["equivalent"], len(texts), counts["hung"]))
     for r in verdicts:
         if r["verdict"] == "survived":
             print("  survived: %s (scenario %s)" % (r["name"], r["scenario"]))
