@@ -34,7 +34,8 @@ def test_a_journal_under_a_shoes_own_key_verifies_with_that_key_only(tmp_path):
     own = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(tmp_path / "journal"), "--key", str(key_file)],
                          capture_output=True, text=True)
     assert own.returncode == 0 and "DEVELOPMENT" not in own.stdout and "result: clean" in own.stdout
-    development = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(tmp_path / "journal")], capture_output=True, text=True)
+    development = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(tmp_path / "journal")],
+                                 capture_output=True, text=True)
     assert development.returncode == 1
     assert "the DEVELOPMENT key" in development.stdout and "written under another key" in development.stdout
 
@@ -61,8 +62,8 @@ def test_a_development_key_journal_is_never_ok_unless_the_caller_allows_it(tmp_p
                              capture_output=True, text=True)
     result = json.loads(allowed.stdout)
     assert allowed.returncode == 0 and result["ok"] is True and result["key"] == "development"
-    allowed_text = subprocess.run([SABOT, "log", "verify", "--lang", "en", folder, "--allow-development-key"], capture_output=True,
-                                  text=True)
+    allowed_text = subprocess.run([SABOT, "log", "verify", "--lang", "en", folder, "--allow-development-key"],
+                                  capture_output=True, text=True)
     assert allowed_text.returncode == 0 and "the DEVELOPMENT key" in allowed_text.stdout
 
 

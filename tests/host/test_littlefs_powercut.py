@@ -83,7 +83,7 @@ def test_journals_recovered_after_power_cuts_verify_intact(powercut):
         uncertain += any(f.id == "J-DURABLE" for f in findings)
     assert uncertain > 0  # the verifier shows the releases whose outcome the recovery could not know
     last = folders[-1]
-    verify = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(last), "--json"], capture_output=True, text=True,
+    verify = subprocess.run([SABOT, "log", "verify", str(last), "--json"], capture_output=True, text=True,
                             timeout=60)
     assert verify.returncode in (0, 1), verify.stderr
     report = json.loads(verify.stdout)

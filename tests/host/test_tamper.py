@@ -161,7 +161,7 @@ def test_another_key_fails_every_tag(tmp_path):
 def test_the_cli_exits_1_on_tampering_and_names_requirement_article_and_seq(tmp_path):
     files = journal(SMALL)
     folder = write(tmp_path / "j", files)
-    clean = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(folder), "--json"], capture_output=True, text=True)
+    clean = subprocess.run([SABOT, "log", "verify", str(folder), "--json"], capture_output=True, text=True)
     result = json.loads(clean.stdout)
     assert clean.returncode == 1  # the scenario forces a card: a finding, though the journal is intact
     assert result["ok"] is False and result["intact"] is True and result["records"] > 10
@@ -171,7 +171,7 @@ def test_the_cli_exits_1_on_tampering_and_names_requirement_article_and_seq(tmp_
     edited = bytearray(files[last])
     edited[fmt.HEADER_SIZE + 3 * fmt.FRAME_SIZE + fmt.BODY_AT + 13] ^= 1  # the fourth record's card
     write(folder, {**files, last: bytes(edited)})
-    run_ = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(folder), "--json"], capture_output=True, text=True)
+    run_ = subprocess.run([SABOT, "log", "verify", str(folder), "--json"], capture_output=True, text=True)
     result = json.loads(run_.stdout)
     assert run_.returncode == 1 and result["intact"] is False
     tamper = [f for f in result["findings"] if f["id"] == "J-TAMPER"]

@@ -125,7 +125,7 @@ def test_page_journal_verifies_on_the_host_with_the_forced_card_found(played):
     _, reader, findings = check([played["journal"]], DEVELOPMENT_KEY)
     assert reader.torn == 0 and reader.records > 40
     assert [f.id for f in findings] == ["S-FORCED"]
-    run = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(played["journal"]), "--json"], capture_output=True,
+    run = subprocess.run([SABOT, "log", "verify", str(played["journal"]), "--json"], capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 1, run.stderr  # findings, the journal itself intact
     found = json.loads(run.stdout)["findings"]
