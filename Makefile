@@ -18,7 +18,7 @@ SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup system-deps sim test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean
+.PHONY: setup system-deps sim test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean mutants
 
 setup: $(SETUP) $(NPM_SETUP)
 
@@ -30,7 +30,8 @@ $(NPM_SETUP): package.json package-lock.json
 	touch $@
 
 $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c firmware/tableau.py firmware/tableau.pxd \
-		host_tools/sabot/rules.py host_tools/sabot/rules.pxd
+		host_tools/sabot/rules.py host_tools/sabot/rules.pxd host_tools/sabot/tableau_oracle.py \
+		host_tools/sabot/tableau_oracle.pxd
 	@test -f /usr/include/openssl/sha.h -a -f /usr/include/libdeflate.h || $(MAKE) system-deps
 	python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
@@ -79,6 +80,11 @@ bench: $(SETUP) $(NPM_SETUP) mpy
 # The deterministic figures against bench/budgets.json (CI): fails naming each budget broken.
 bench-check: $(SETUP) $(NPM_SETUP) mpy
 	$(BIN)/python -m bench.check
+
+# Every mutant of the controller and its tableau, hand-made and generated, against verify (tests/mutants/run.py):
+# each one that changes a journal must be flagged. Not part of CI; tests/host/test_mutants.py keeps the hand-made.
+mutants: $(SETUP)
+	$(BIN)/python -m tests.mutants.run $(MUTANTS_ARGS)
 
 # Board code against the boards' real APIs: mypy and each board's MicroPython stubs (pinned in typecheck/).
 typecheck: $(SETUP)

@@ -40,10 +40,10 @@ class _Full(Exception):
 
 
 def write_journal(folder, cards=None, records=None):
-    """A journal in `folder` of chemin de fer shoes (load; coups of no more bets, then a release intent and a card
-    for each card the tableau deals, the result and the coup end; the stop card in the coup it falls in, and the
-    shoe closed after that coup), through the firmware's own writer, until `cards` card records or `records`
-    records."""
+    """A journal in `folder` of chemin de fer shoes, a séance each (load; coups of no more bets, then a release
+    intent and a card for each card the tableau deals, the result and the coup end; the stop card in the coup it
+    falls in, and the shoe closed after that coup), through the firmware's own writer, until `cards` card records
+    or `records` records."""
     storage = FastStorage(str(folder))
     ctl = Controller()
     clock = [0]
@@ -55,7 +55,7 @@ def write_journal(folder, cards=None, records=None):
     log = journal.Journal(storage, journal.Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, 0))
     log.recover(ctl)
     body = bytearray(journal.BODY_SIZE)
-    state = {"cards": 0, "taille": 0}
+    state = {"cards": 0, "taille": 0, "seance": 0}
     hands = Coup()
 
     def record(rtype, coup=0, position=0, card=0, disposition=rec.DEALT, code=0):
@@ -63,8 +63,10 @@ def write_journal(folder, cards=None, records=None):
             raise _Full()
         if log.due():
             log.rotate(ctl)
-        journal.pack_body(body, rtype, 1, state["taille"], coup, position, card, disposition, rec.NORMAL, code)
+        journal.pack_body(body, rtype, state["seance"], state["taille"], coup, position, card, disposition,
+                          rec.NORMAL, code)
         log.append(body)
+        ctl.restore(body)  # the controller's state, for the next segment header's snapshot
         if rtype == rec.R_CARD:
             state["cards"] += 1
 
@@ -72,7 +74,11 @@ def write_journal(folder, cards=None, records=None):
         return cards is None or state["cards"] < cards
 
     try:
+        record(rec.R_BOOT)
+        coup = position = 0
         while more():
+            state["seance"] += 1
+            record(rec.R_SEANCE, coup, position, code=1)  # a séance a shoe, at table 1: no coup outside one (S-IDENT)
             state["taille"] += 1
             record(rec.R_LOAD)
             position = coup = 0
@@ -84,7 +90,7 @@ def write_journal(folder, cards=None, records=None):
                 hand = hands.next_hand()
                 while hand != NONE:
                     if position + 1 == _STOP_AT:
-                        record(rec.R_RELEASE, coup, position, code=2)
+                        record(rec.R_RELEASE, coup, position, code=1)
                         position += 1
                         record(rec.R_CARD, coup, position, STOP, rec.STOP_CARD)
                         stop_out = True

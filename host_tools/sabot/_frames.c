@@ -41,7 +41,18 @@ static const unsigned char ROW_FIELDS[][2] = {
 #define ROW_LENGTH (sizeof ROW_FIELDS / sizeof ROW_FIELDS[0])
 
 /* What a frame can show; journalfile.ISSUES words each. */
-enum { ALTERED = 1, SEQUENCE = 2, UNLINKED = 3, FORGED = 4, TIME_BACK = 5 };
+enum { ALTERED = 1, SEQUENCE = 2, UNLINKED = 3, FORGED = 4, TIME_BACK = 5, CLOCK_BACK = 6 };
+#define R_BOOT 1 /* a power-up's record: the clock may have been set back while the shoe was off (J-TIME) */
+/* rows(data, selected, merge): a release intent (R_RELEASE, code 1 or 2) between two frames of the same segment,
+ * carrying the séance, taille, coup and position of the record before it and no card, disposition or condition,
+ * as every intent does, gives no row
+ * of its own: the row of the record after it has the intent's code in its type, from RELEASED_SHIFT (the rules'
+ * loop, a million rows fewer). Any other intent gets its row, for the rules to judge. */
+#define R_RELEASE 11
+#define RELEASED_SHIFT 6
+#define CODE_AT (BODY_AT + 18)
+#define PLACE_AT (BODY_AT + 7)
+#define PLACE_SIZE 8
 
 typedef struct {
     int what;
@@ -188,7 +199,7 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
             walk->first_ms = ms;
             walk->first_seq = frame_seq;
         } else if (ms < walk->last_ms)
-            walk->failed |= !note(issues, TIME_BACK, frame_seq, offset, seq);
+            walk->failed |= !note(issues, frame[BODY_AT] == R_BOOT ? CLOCK_BACK : TIME_BACK, frame_seq, offset, seq);
         walk->last_ms = ms;
         seq = frame_seq;
         walk->records++;
@@ -299,28 +310,53 @@ done:
 static PyObject *frames_rows(PyObject *module, PyObject *args) {
     Py_buffer data, selected;
     PyObject *rows = NULL;
-    Py_ssize_t i, count;
+    Py_ssize_t i, count, n = 0;
+    int merge = 0;
+    long kind = 0;
+    const uint32_t *offsets;
     (void)module;
 
-    if (!PyArg_ParseTuple(args, "y*y*", &data, &selected))
+    if (!PyArg_ParseTuple(args, "y*y*|p", &data, &selected, &merge))
         return NULL;
+    offsets = (const uint32_t *)selected.buf;
     count = selected.len / (Py_ssize_t)sizeof(uint32_t);
     for (i = 0; i < count; i++)
-        if ((Py_ssize_t)((const uint32_t *)selected.buf)[i] + FRAME_SIZE > data.len)
+        if ((Py_ssize_t)offsets[i] + FRAME_SIZE > data.len)
             break;
     if (i < count)
         PyErr_SetString(PyExc_ValueError, "an offset past the data's last frame");
     else
         rows = PyList_New(count);
     for (i = 0; rows && i < count; i++) {
-        uint32_t at = ((const uint32_t *)selected.buf)[i];
-        PyObject *row = row_of((const unsigned char *)data.buf + at);
+        uint32_t at = offsets[i];
+        const unsigned char *frame = (const unsigned char *)data.buf + at;
+        PyObject *row;
+        if (merge && frame[BODY_AT] == R_RELEASE && i > 0 && i + 1 < count && offsets[i - 1] + FRAME_SIZE == at &&
+            offsets[i + 1] == at + FRAME_SIZE && frame[CODE_AT + 1] == 0 && (frame[CODE_AT] == 1 || frame[CODE_AT] == 2) &&
+            memcmp(frame + PLACE_AT, frame - FRAME_SIZE + PLACE_AT, PLACE_SIZE) == 0 &&
+            !frame[PLACE_AT + PLACE_SIZE] && !frame[PLACE_AT + PLACE_SIZE + 1] && !frame[PLACE_AT + PLACE_SIZE + 2]) {
+            kind = frame[CODE_AT]; /* the intent, folded into the next record's row */
+            continue;
+        }
+        row = row_of(frame);
+        if (row && kind) {
+            PyObject *type = PyLong_FromLong(frame[BODY_AT] | kind << RELEASED_SHIFT);
+            if (!type)
+                Py_CLEAR(row);
+            else {
+                Py_DECREF(PyTuple_GET_ITEM(row, 1));
+                PyTuple_SET_ITEM(row, 1, type);
+            }
+            kind = 0;
+        }
         if (!row) {
             Py_CLEAR(rows);
             break;
         }
-        PyList_SET_ITEM(rows, i, row);
+        PyList_SET_ITEM(rows, n++, row);
     }
+    if (rows)
+        Py_SET_SIZE(rows, n); /* the merged intents' slots, never filled, dropped */
     PyBuffer_Release(&data);
     PyBuffer_Release(&selected);
     return rows;
@@ -372,7 +408,9 @@ PyMODINIT_FUNC PyInit__frames(void) {
         PyModule_AddIntConstant(module, "ALTERED", ALTERED) < 0 ||
         PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0 ||
         PyModule_AddIntConstant(module, "UNLINKED", UNLINKED) < 0 || PyModule_AddIntConstant(module, "FORGED", FORGED) < 0 ||
-        PyModule_AddIntConstant(module, "TIME_BACK", TIME_BACK) < 0) {
+        PyModule_AddIntConstant(module, "TIME_BACK", TIME_BACK) < 0 ||
+        PyModule_AddIntConstant(module, "CLOCK_BACK", CLOCK_BACK) < 0 ||
+        PyModule_AddIntConstant(module, "RELEASED_SHIFT", RELEASED_SHIFT) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -68,6 +68,11 @@ def parser():
                        help="an earlier receipt of the shoe (pull-log's receipt.json) the journal must extend; "
                             "repeatable")
     check.add_argument("--quiet", action="store_true", help=quiet_help)
+    check.add_argument("--lang", choices=("fr", "en"), default="fr",
+                       help="the words' language for people (default fr); --json is in English")
+    check.add_argument("--allow-development-key", action="store_true",
+                       help="count a journal authenticated by the public development key (the sim's, the tests') "
+                            "as clean; without it such a journal is never ok")
     out = log.add_parser("export", help="one row per record, for other programs")
     out.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     out.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="JSON Lines (default) or CSV")
@@ -159,7 +164,8 @@ def main(argv=None):
     if args.command == "sim":
         return simulate(args.scenario, args.runtime, args.log, args.trace, force=args.force, quiet=args.quiet)
     if args.action == "verify":
-        return verify(args.paths, args.key, args.json, args.same_table, args.receipt)
+        return verify(args.paths, args.key, args.json, args.same_table, args.receipt,
+                      allow_development_key=args.allow_development_key, lang=args.lang)
     if args.action == "export":
         return export(args.paths, args.format, args.key)
     return show(args.paths, args.key, lang=args.lang)

@@ -35,7 +35,12 @@ ISSUES = {
                       "in %(name)s cannot be authenticated",
     _frames.FORGED: "record seq %(seq)d fails its HMAC: altered or forged",
     _frames.TIME_BACK: "time goes back at seq %(seq)d",
+    _frames.CLOCK_BACK: "the clock went back %(back)sat the power-up of seq %(seq)d: the shoe's clock was reset or set "
+                        "back while it was off",
 }
+_R_BOOT = 1  # firmware.records.R_BOOT: the record a power-up writes first
+_R_RECOVERY = 12  # and the one that says what it cut (docs/journal-format.md)
+_TORN_MAX = 65535  # R_RECOVERY's code: the torn bytes cut, at most this
 
 
 class Unusable(Exception):
@@ -133,8 +138,8 @@ class Reader:
         self.broken = False  # whether its chain broke
         self.torn = 0  # bytes after its last intact frame
 
-    def _finding(self, seq, message):
-        self.findings.append(Finding("J-TAMPER", seq, message))
+    def _finding(self, seq, message, rid="J-TAMPER"):
+        self.findings.append(Finding(rid, seq, message))
 
     def _tag(self, chain):
         """A header's tag: once a segment, so the standard library's HMAC."""
@@ -146,14 +151,15 @@ class Reader:
                 yield Record(row, segment, offset)
         self.finish()
 
-    def row_lists(self, types=ALL_TYPES):
+    def row_lists(self, types=ALL_TYPES, merge=False):
         """A list a segment, in order, of the rows of the records whose type's bit is set in types: the quickest
-        way through."""
-        for _, rows, _ in self.scanned(types):
+        way through. With merge, a release intent's row is folded into the next row's type (sabot._frames.rows,
+        RELEASED_SHIFT): what the rules read."""
+        for _, rows, _ in self.scanned(types, merge):
             yield rows
         self.finish()
 
-    def scanned(self, types):
+    def scanned(self, types, merge=False):
         """(segment, rows, their frames' offsets) for each segment in order, the frames of the next ones checked
         meanwhile."""
         segments = self.segments
@@ -163,13 +169,26 @@ class Reader:
                 batch = segments[at:at + _BATCH]
                 ahead.append((batch, pool.submit(self._scan, batch, types)))
                 if len(ahead) > _AHEAD:
-                    yield from self._took(*ahead.popleft())
+                    yield from self._took(*ahead.popleft(), merge)
             while ahead:
-                yield from self._took(*ahead.popleft())
+                yield from self._took(*ahead.popleft(), merge)
 
-    def _took(self, batch, scan):
+    def _took(self, batch, scan, merge):
         for segment, scanned in zip(batch, scan.result()):
-            yield (segment,) + self._take(segment, scanned)
+            yield (segment,) + self._take(segment, scanned, merge)
+
+    def _torn_middle(self, segment):
+        """Bytes after a middle segment's last whole record are a tail a power cut tore: the next segment must begin
+        with the power-up that cut them, its recovery record saying how many (J-DURABLE); anything else was put
+        there after."""
+        data = segment.data
+        first = fmt.HEADER_SIZE + fmt.BODY_AT
+        second = first + fmt.FRAME_SIZE
+        torn = min(self.torn, _TORN_MAX)
+        if (len(data) < second + fmt.BODY_SIZE or data[first] != _R_BOOT or data[second] != _R_RECOVERY
+                or struct.unpack_from("<H", data, second + 18)[0] != torn):
+            self._finding(self.seq, "%d bytes after the last record of %s that no recovery at power-up cut: "
+                          "appended after it was written" % (self.torn, self.previous.path.name))
 
     def checkpoint(self):
         """A copy of this reader's progress, to go on from here with other segments (tests use it to check
@@ -197,7 +216,7 @@ class Reader:
                                     for s, chain in zip(segments, chains)], types)
         return list(zip(chains, found))
 
-    def _take(self, segment, scan):
+    def _take(self, segment, scan, merge=False):
         """A segment's header against the segments before it, and its frames' issues as findings; its rows (built
         here, in the thread that reads them, so that the threads that scan hold Python's lock for a moment only)
         and their frames' offsets."""
@@ -225,11 +244,22 @@ class Reader:
             if segment.previous_valid != self.valid:
                 self._finding(self.seq, "%s: segment %s was %d bytes long when this one began, now %d" % (
                     name, previous.path.name, segment.previous_valid, self.valid))
+            if segment.sabot != previous.sabot:
+                self._finding(self.seq, "%s: sabot number %d, where the journal's segments before it are sabot %d" % (
+                    name, segment.sabot, previous.sabot), "S-IDENT")
+            if self.torn:
+                self._torn_middle(segment)
         for what, at, offset, before in issues:
-            self._finding(at, ISSUES[what] % {"name": name, "seq": at, "offset": offset, "before": before})
+            self._finding(at, ISSUES[what] % {"name": name, "seq": at, "offset": offset, "before": before,
+                                              "back": ""}, "J-TIME" if what == _frames.CLOCK_BACK else "J-TAMPER")
         if records:
             if first_ms < self.last_time:
-                self._finding(first_seq, ISSUES[_frames.TIME_BACK] % {"seq": first_seq})
+                back = ISSUES[_frames.CLOCK_BACK] % {"seq": first_seq, "back": "%.3f s " % (
+                    (self.last_time - first_ms) / 1000)}
+                if data[fmt.HEADER_SIZE + fmt.BODY_AT] == _R_BOOT:
+                    self._finding(first_seq, back, "J-TIME")
+                else:
+                    self._finding(first_seq, ISSUES[_frames.TIME_BACK] % {"seq": first_seq})
             self.last_time = last_ms
             self.records += records
             self.first_seq = self.first_seq or first_seq
@@ -239,4 +269,4 @@ class Reader:
         self.broken = broken
         self.torn = len(data) - end  # in a middle segment, its successor's header must declare it
         self.previous = segment
-        return _frames.rows(data, selected), memoryview(selected).cast("I")
+        return _frames.rows(data, selected, merge), memoryview(selected).cast("I")

@@ -2,24 +2,45 @@
 # millions. rules.py stays plain Python, the one source of the rules.
 cimport cython
 
-from firmware.tableau cimport Coup
+from sabot.tableau_oracle cimport Hands
 
 # The names rules.py imports, held as C ints (no other module imports them from here).
-cdef int SEQ, TYPE, TIME, POSITION, CARD, DISPOSITION, CONDITION, CODE
-cdef int DEALT, DOUBLE_FEED, FORCED, R_CARD, R_COUP_END, R_LOAD, R_NO_MORE_BETS, R_RECOVERY, R_RESULT, R_SEANCE
-cdef int R_STAND, STOP, NONE, OPTIONAL
+cdef int SEQ, TYPE, TIME, SEANCE, TAILLE, COUP, POSITION, CARD, DISPOSITION, CONDITION, CODE
+cdef int ALARM_FORCED, BURNED, DEALT, DOUBLE_FEED, END_MAXIMUM, END_TABLEAU, F_FOREIGN_CARD
+cdef int F_SHORT_COUP, F_STOP_POSITION, F_NO_STOP, FAULT_DOUBLE_FEED, FAULT_JAM, FAULT_FIRMWARE, FAULT_ROLLBACK
+cdef int FAULT_DEVKEY, FORCED, NORMAL, ALARM_MAX
+cdef int R_ALARM, R_BOOT, R_CARD, R_CLEAR, R_CLOSED, R_COUP_END, R_FINDING, R_LOAD, R_NO_MORE_BETS, R_RECOVERY
+cdef int R_RELEASE, R_RESULT, R_SEANCE, R_SEANCE_CLOSE, R_STAND, REL_BURN, REL_DEAL, STOP_CARD, STOP, UNKNOWN
+cdef int CHOOSES, OVER, _LIMITEE, _ALARM_CODES, _ANY, _RELEASED_SHIFT, _RELEASED, _SNAPSHOT_COUNTS, _SNAPSHOT_HANDS
+cdef long _USES_CARD, _USES_DISPOSITION, _USES_CONDITION, _NO_CODE
+cdef tuple _DECKS, _STOP_BEFORE, _COUP_MIN, _COUP_MAX, _TAILLES
 
 
 cdef class Rules:
-    cdef public list findings
-    cdef public int game, decks, coup_max, tailles_in_seance, coup_dealt
-    cdef public object row, types
-    cdef public bint in_coup, stop_seen, closed
-    cdef public list seances, counts
-    cdef public Coup coup
-    cdef dict _by_type
+    cdef public list findings, seances, expect
+    cdef public object types
+    cdef public Hands hands
+    cdef public bytearray counts
+    cdef public int last, seance, taille, coup, position, table, tailles_in_seance, game, coup_dealt, alarms
+    cdef public int release, decks, stop_before, coup_min, coup_max, last_card
+    cdef public bint seance_open, loaded, in_coup, dealing, closed, stop_seen, released_card, started, firmware_unchecked
 
-    @cython.locals(seq=cython.int, card=cython.int, disposition=cython.int, condition=cython.int,
-                   hand=cython.int, expected=cython.int, counts=list, coup=Coup)
-    cpdef _card(self, tuple f)
-    cpdef fold(self, rows)
+    @cython.locals(rtype=cython.int, kind=cython.int)
+    cdef _record(self, tuple f)
+    cpdef fold(self, list rows)
+    @cython.locals(want=cython.int, code=cython.int)
+    cdef _expected(self, int rtype, int got, long seq)
+    @cython.locals(seq=cython.long, card=cython.int, disposition=cython.int, condition=cython.int, code=cython.int,
+                   position=cython.int, kind=cython.int, behind=cython.int, counts=bytearray, hands=Hands, expect=list,
+                   got_seance=cython.int, got_taille=cython.int, got_coup=cython.int, got_position=cython.int)
+    cdef _card(self, tuple f)
+    cdef _release(self, tuple f)
+    cdef _release_state(self, long seq, int kind)
+    @cython.locals(expected=cython.int, hands=Hands)
+    cdef _deal(self, long seq, int card, int hand)
+    @cython.locals(seance=cython.int, taille=cython.int, coup=cython.int, position=cython.int,
+                   got_seance=cython.int, got_taille=cython.int, got_coup=cython.int, got_position=cython.int)
+    cdef _fields(self, tuple f, int rtype)
+    cdef _coup_must_end(self, int how)
+    cdef bint _pop(self, int rtype)
+    cpdef _game(self, int game)

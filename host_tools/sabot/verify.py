@@ -5,12 +5,17 @@ import re
 import sys
 from pathlib import Path
 
+from firmware import games
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.records import R_LOAD
 from sabot import _frames, progress, receipts
-from sabot.journalfile import ISSUES, Finding, Reader, Unusable, load_segments
+from sabot.journalfile import ALL_TYPES, CODE, ISSUES, SEQ, TYPE, Finding, Reader, Record, Unusable, load_segments
+from sabot.report.findings_fr import french
 from sabot.rules import ARTICLES, Rules, assignment_findings
 
 _KEY_FILE_MOST = 1024  # bytes: a key file is 65; /dev/zero is not read without end
+DEVELOPMENT_WORDS = ("the DEVELOPMENT key, public, which signs the simulator's and the tests' journals, never a casino "
+                     "shoe's: anyone can have written or re-signed this journal")
 
 
 def read_key(path):
@@ -70,13 +75,18 @@ def _check(paths, key, records=None):
     segments = load_segments(paths)
     reader = Reader(segments, key)
     rules = Rules()
-    if records is None:
-        for rows in progress.over_segments(segments, reader.row_lists(rules.types), "verify"):
-            rules.fold(rows)  # only the records the rules read
+    if records is None:  # the quickest way: only rows, release intents folded into the next (Reader.row_lists)
+        for segment, rows, _ in progress.over_segments(segments, reader.scanned(rules.types, True), "verify"):
+            rules.header(segment.number, segment.snapshot, segment.seq_before)
+            rules.fold(rows)
     else:
-        for record in reader:
-            rules.feed(record.fields)
-            records.append(record)
+        for segment, rows, offsets in reader.scanned(ALL_TYPES):
+            rules.header(segment.number, segment.snapshot, segment.seq_before)
+            for row, offset in zip(rows, offsets):
+                rules.feed(row)
+                records.append(Record(row, segment, offset))
+    reader.finish()
+    rules.finish(reader.seq)
     return segments, reader, rules
 
 
@@ -93,7 +103,12 @@ def firmware_name(firmware):
     return text.decode() if text and all(32 <= b < 127 for b in text) else "release " + firmware.hex()
 
 
-def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.stdout):
+def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.stdout, allow_development_key=False,
+           lang="fr"):
+    """Exit status 0 only for a journal with no finding authenticated by a key the user gave, or by the
+    development key when allow_development_key says that is what the caller means (the sim's and tests' journals):
+    anyone can re-sign a journal with the public development key (H-VERIFY). People read it in French unless lang
+    says "en"; --json is for programs, its messages in English."""
     try:
         key = read_key(key_file)
         earlier = [receipts.load(path) for path in receipt_files]
@@ -110,32 +125,88 @@ def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.std
         one_key_finding(segments, reader) + rules.findings + ends, key=lambda f: f.seq)]
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
                                      for label, segments, _, rules, _ in checked], same_table)
-    ok = not findings
     intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT for _, f in findings)
     development = key == DEVELOPMENT_KEY
+    ok = not findings and (not development or allow_development_key)
     many = len(checked) > 1
     if as_json:
         json.dump({"ok": ok, "records": sum(c[2].records for c in checked), "intact": intact,
                    "key": "development" if development else "provided",
+                   **({"development_key": DEVELOPMENT_WORDS} if development else {}),
                    "findings": [dict({"id": f.id, "article": ARTICLES[f.id], "seq": f.seq, "message": f.message},
                                      **({"journal": label} if many else {})) for label, f in findings]}, out)
         out.write("\n")
         return 0 if ok else 1
+    said = _SAID[lang]
     for label, segments, reader, _, _ in checked:
         first = segments[0]
-        out.write("journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n" % (
-            " " + label if many else "", first.sabot, firmware_name(first.firmware), len(segments), reader.records,
-            reader.first_seq, reader.seq))
+        out.write(said["journal"] % (" " + label if many else "", first.sabot, firmware_name(first.firmware),
+                                     len(segments), reader.records, reader.first_seq, reader.seq))
     if development:
-        out.write("key: the DEVELOPMENT key, which signs the simulator's and the tests' journals, never a "
-                  "casino shoe's\n")
-    out.write("integrity: %s\n" % ("intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order"
-                                   if intact else "BROKEN"))
+        out.write(said["key"])
+    out.write(said["intact"] if intact else said["broken"])
     unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
-    out.write("end: %s\n" % ("%d journal(s) with no receipt: truncation at the end cannot be ruled out" % unvouched
-                             if unvouched else "as the shoe signed it in its receipt"))
+    out.write(said["unvouched"] % unvouched if unvouched else said["vouched"])
+    words = _in_french(checked, findings, key) if lang == "fr" else {}
     for label, f in findings:
-        out.write("  %sseq %-7d %-9s (%s) %s\n" % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
-                                                  f.message))
-    out.write("result: %s\n" % ("clean" if ok else "%d finding(s)" % len(findings)))
+        out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
+                                     words.get(id(f), f.message)))
+    if findings:
+        out.write(said["findings"] % len(findings))
+    elif not ok:
+        out.write(said["development"])
+    else:
+        out.write(said["clean"] + (said["allowed"] if development else "") + "\n")
     return 0 if ok else 1
+
+
+def _in_french(checked, findings, key):
+    """Each finding's French (sabot.report.findings_fr), said from the record it stands at and the game then."""
+    wanted = {}
+    for label, f in findings:
+        wanted.setdefault(label, set()).add(f.seq)
+    at = {}  # (label, seq): (the record's fields, the game in force)
+    for label, segments, _, _, _ in checked:
+        seqs = wanted.get(label)
+        game = games.CHEMIN_DE_FER
+        for record in Reader(segments, key) if seqs else ():
+            fields = record.fields
+            if fields[TYPE] == R_LOAD and fields[CODE] < len(games.GAMES):
+                game = fields[CODE]
+            if fields[SEQ] in seqs:
+                at[label, fields[SEQ]] = (fields, game)
+    return {id(f): french(f, *at.get((label, f.seq), (None, games.CHEMIN_DE_FER))) for label, f in findings}
+
+
+_SAID = {
+    "en": {
+        "journal": "journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n",
+        "key": "key: %s\n" % DEVELOPMENT_WORDS,
+        "intact": "integrity: intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order\n",
+        "broken": "integrity: BROKEN\n",
+        "unvouched": "end: %d journal(s) with no receipt: truncation at the end cannot be ruled out\n",
+        "vouched": "end: as the shoe signed it in its receipt\n",
+        "finding": "  %sseq %-7d %-9s (%s) %s\n",
+        "findings": "result: %d finding(s)\n",
+        "development": "result: not clean: authenticated by the development key only (--key FILE, or "
+                       "--allow-development-key)\n",
+        "clean": "result: clean",
+        "allowed": " (development key allowed)",
+    },
+    "fr": {
+        "journal": "journal%s : sabot %d, micrologiciel %s, %d segment(s), %d enregistrements (n° %d à %d)\n",
+        "key": "clé : la clé de DÉVELOPPEMENT, publique, qui signe les journaux du simulateur et des tests, jamais "
+               "ceux d'un sabot de casino : n'importe qui a pu écrire ou signer à nouveau ce journal\n",
+        "intact": "intégrité : intacte : trames, CRC, chaîne SHA-256, étiquettes HMAC, numérotation et ordre des "
+                  "heures\n",
+        "broken": "intégrité : ROMPUE\n",
+        "unvouched": "fin : %d journal(aux) sans reçu du sabot : une troncature à la fin ne peut être exclue\n",
+        "vouched": "fin : telle que le sabot l'a signée dans son reçu\n",
+        "finding": "  %sn° %-7d %-9s (%s) %s\n",
+        "findings": "résultat : %d constat(s)\n",
+        "development": "résultat : non conforme : authentifié par la seule clé de développement (--key FICHIER, ou "
+                       "--allow-development-key)\n",
+        "clean": "résultat : conforme",
+        "allowed": " (clé de développement admise)",
+    },
+}

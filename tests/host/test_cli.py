@@ -125,3 +125,21 @@ def test_a_journal_read_under_the_wrong_key_gets_one_finding_naming_both_key_ids
     assert report([tmp_path / "journal"], page) == 0
     text = page.read_text(encoding="utf-8")
     assert text.count("écrits sous une autre clé, d&#x27;identifiant %s" % key.id.hex()) == 1
+
+
+@pytest.mark.req("H-VERIFY")
+def test_verify_speaks_french_to_people_by_default_english_on_request_and_json_for_programs(tmp_path):
+    journal = tmp_path / "journal"
+    sim = subprocess.run([SABOT, "sim", str(SCENARIOS / "incidents.txt"), "--log", str(journal), "--quiet"],
+                         capture_output=True, text=True)
+    assert sim.returncode == 0, sim.stderr
+    french = subprocess.run([SABOT, "log", "verify", str(journal)], capture_output=True, text=True)
+    assert french.returncode == 1 and "résultat : 2 constat(s)" in french.stdout
+    assert "carte A♥ extraite de force, sabot verrouillé (brûlée)" in french.stdout
+    assert "intégrité : intacte" in french.stdout and "clé de DÉVELOPPEMENT" in french.stdout
+    english = subprocess.run([SABOT, "log", "verify", str(journal), "--lang", "en"], capture_output=True, text=True)
+    assert english.returncode == 1 and "result: 2 finding(s)" in english.stdout and "card AH forced" in english.stdout
+    as_json = json.loads(subprocess.run([SABOT, "log", "verify", str(journal), "--json"], capture_output=True,
+                                        text=True).stdout)
+    assert [f["id"] for f in as_json["findings"]] == ["S-FORCED", "S-ONE"] and "forced" in as_json["findings"][0][
+        "message"]

@@ -71,14 +71,14 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key
         deal(board.port, tmp_path)
         pulled = sabot("pull-log", "--port", board.port, tmp_path / "journal")
         assert pulled.returncode == 0, pulled.stderr
-        verified = sabot("log", "verify", tmp_path / "journal", "--key", key)
+        verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
         assert verified.returncode == 0 and "result: clean" in verified.stdout, verified.stdout
         assert "DEVELOPMENT" not in verified.stdout
         challenged = sabot("firmware", "verify", "--port", board.port, "--bundle", bundle)
         assert challenged.returncode == 0 and "MATCH" in challenged.stdout, challenged.stdout + challenged.stderr
 
         # Under the development key, one finding says which key signed it and which was given.
-        wrong = sabot("log", "verify", tmp_path / "journal")
+        wrong = sabot("log", "verify", "--lang", "en", tmp_path / "journal")
         assert wrong.returncode == 1 and wrong.stdout.count("J-TAMPER") == 1
         assert key_id in wrong.stdout and Key(read_key(None)).id.hex() in wrong.stdout
     finally:
@@ -112,5 +112,5 @@ def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_
     assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
     kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
     assert kinds.count(R_BOOT) == 4 and kinds[-1] == R_SEANCE  # key install, soft reset, power-up: each a boot
-    verified = sabot("log", "verify", tmp_path / "journal", "--key", key)
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
     assert verified.returncode == 0, verified.stdout

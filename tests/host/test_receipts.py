@@ -25,7 +25,8 @@ LATER = ["clear_alarm", "no_more_bets", "draw 6", "coup_end", "seance table=5", 
 
 
 def verify(*args):
-    done = subprocess.run([SABOT, "log", "verify", *map(str, args)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([SABOT, "log", "verify", "--lang", "en", *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
     return done.returncode, done.stdout
 
 

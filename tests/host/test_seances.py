@@ -50,14 +50,14 @@ def test_the_same_table_in_consecutive_seances_is_flagged_across_journals(tmp_pa
     day = [journal(tmp_path, "day%d" % i, "seance table=%d\nshoe seed=%d\nno_more_bets\ndraw 6\n" % (table, i))
            for i, table in enumerate((3, 3, 3, 5, 3))]
     # Each journal alone is clean; together they show sabot 1 at table 3 in three consecutive séances.
-    assert sabot("log", "verify", day[0]).returncode == 0
-    run = sabot("log", "verify", *day, "--json")
+    assert sabot("log", "verify", "--lang", "en", day[0], "--allow-development-key").returncode == 0
+    run = sabot("log", "verify", "--lang", "en", *day, "--json")
     assert run.returncode == 1
     findings = json.loads(run.stdout)["findings"]
     assert [(f["id"], f["article"]) for f in findings] == [("S-IDENT", "Article 58")]
     assert "assigned to table 3 in 3 consecutive séances" in findings[0]["message"]
     assert findings[0]["journal"] == str(day[2])
-    relaxed = sabot("log", "verify", *day, "--same-table", "4")
+    relaxed = sabot("log", "verify", "--lang", "en", *day, "--same-table", "4", "--allow-development-key")
     assert relaxed.returncode == 0, relaxed.stdout
 
 
@@ -65,9 +65,9 @@ def test_the_same_table_in_consecutive_seances_is_flagged_across_journals(tmp_pa
 def test_a_deux_tableaux_shoe_loaded_twice_in_one_seance_is_flagged(tmp_path):
     twice = journal(tmp_path, "twice", "game deux_tableaux_limitee\nseance table=1\nshoe seed=1\nno_more_bets\n"
                     "draw 9\nshoe seed=2\nno_more_bets\ndraw 9\n")
-    run = sabot("log", "verify", twice, "--json")
+    run = sabot("log", "verify", "--lang", "en", twice, "--json")
     found = json.loads(run.stdout)["findings"]
     assert [f["id"] for f in found] == ["G-DTL"] and "new cards each séance" in found[0]["message"]
     once = journal(tmp_path, "once", "game deux_tableaux_limitee\nseance table=1\nshoe seed=1\nno_more_bets\n"
                    "draw 9\nseance table=2\nshoe seed=2\nno_more_bets\ndraw 9\n")
-    assert sabot("log", "verify", once).returncode == 0
+    assert sabot("log", "verify", "--lang", "en", once, "--allow-development-key").returncode == 0

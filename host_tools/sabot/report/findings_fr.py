@@ -52,6 +52,70 @@ SEGMENTS_FR = (
                                                                     "%(seq)s ne forment pas un enregistrement entier"),
 )
 
+_RECEIPT = r"receipt (?P<label>.+?) \(seq (?P<at>\d+)\)"
+_RECEIPT_FR = "le reçu %(label)s (n° %(at)s)"
+_EXPECTED_FR = {  # sabot.rules' words for a record the shoe must write next
+    "its alarm": "son alarme", "its finding": "son constat", "the shoe closed (S-STOP)": "la fermeture du sabot",
+    "the coup's result": "le résultat du coup", "the coup's end": "la fin du coup",
+    "the recovery record": "l'enregistrement de reprise", "the next record": "l'enregistrement suivant",
+}
+# Findings whose words carry what a record's fields do not (the receipts', the shoe's own faults, the state the
+# verifier expected): read back from the English of sabot.rules, sabot.receipts and sabot.journalfile.
+MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
+    (r"^no receipt from the shoe", "aucun reçu du sabot : des enregistrements coupés à la fin du journal ne peuvent "
+                                   "être exclus"),
+    (r"^" + _RECEIPT + " does not verify under the key", _RECEIPT_FR + " ne se vérifie pas sous la clé"),
+    (r"^" + _RECEIPT + r" is sabot (?P<n>\d+)'s", _RECEIPT_FR + " est celui du sabot %(n)s, pas de ce journal"),
+    (r"^the journal does not reach the end the shoe signed in " + _RECEIPT, "le journal n'atteint pas la fin que le "
+     "sabot a signée dans " + _RECEIPT_FR + " : des enregistrements ont été coupés à la fin"),
+    (r"^the journal does not extend " + _RECEIPT, "le journal ne prolonge pas " + _RECEIPT_FR + " : un journal plus "
+     "ancien rejoué, ou le sabot ramené en arrière"),
+    (r"^the journal goes on past the end the shoe signed in " + _RECEIPT, "le journal continue après la fin que le "
+     "sabot a signée dans " + _RECEIPT_FR),
+    (r"^no stop card by position (?P<p>\d+)", "pas de carte d'arrêt à la position %(p)s, où elle doit sortir : le "
+     "sabot se ferme après ce coup (carte d'arrêt virtuelle)"),
+    (r"^the shoe found its journal shorter", "au démarrage, le sabot a trouvé son journal plus court que la tête "
+     "qu'il avait gardée : des enregistrements ont été coupés ou supprimés sur le sabot"),
+    (r"^the shoe found firmware files", "le sabot a trouvé des fichiers de micrologiciel différents de la version "
+     "approuvée"),
+    (r"^a board under the public development key", "un sabot sous la clé publique de développement : n'importe qui "
+     "a pu écrire son journal"),
+    (r"^the firmware fault cleared with no power-up", "défaut de micrologiciel effacé sans redémarrage depuis qu'il a "
+     "été levé : seul un démarrage qui retrouve les fichiers approuvés permet au superviseur de l'effacer"),
+    (r"^the development key's fault cleared", "défaut de la clé de développement effacé : aucune clé de superviseur "
+     "ne l'efface, le sabot doit avoir sa propre clé"),
+    (r"^a release was under way when events were lost", "une libération était en cours quand des événements ont été "
+     "perdus : on ne sait pas si une carte est sortie"),
+    (r"^(?P<least>at least )?(?P<n>\d+) torn bytes cut at power-up", "%(n)s octets déchirés coupés au démarrage : "
+     "l'enregistrement en cours d'écriture à la coupure est perdu"),
+    (r"^the journal ends on a release", "le journal finit sur une libération : on ne sait pas si une carte est "
+     "sortie (courant coupé avant la relève, ou journal coupé)"),
+    (r"^the clock went back (?P<back>[\d.]+ s )?at the power-up of seq (?P<seq>\d+)", "l'horloge est revenue en "
+     "arrière au démarrage du n° %(seq)s : l'horloge du sabot a été remise à zéro ou reculée pendant qu'il était "
+     "éteint"),
+    (r"^(?P<name>\S+): sabot number (?P<n>\d+), where the journal's segments before it are sabot (?P<m>\d+)",
+     "%(name)s : sabot n° %(n)s, alors que les segments précédents du journal sont du sabot %(m)s"),
+    (r"^(?P<n>\d+) bytes after the last record of (?P<name>\S+) that no recovery", "%(n)s octets après le dernier "
+     "enregistrement de %(name)s, qu'aucune reprise au démarrage n'a coupés : ajoutés après son écriture"),
+    (r"^segment (?P<n>\d+)'s header holds a shoe state", "l'en-tête du segment %(n)s contient un état du sabot que "
+     "les enregistrements précédents ne donnent pas"),
+    (r"^the shoe wrote no record of (?P<what>.+?)( \(code \d+\))? before this one", "le sabot n'a pas écrit "
+     "%(what)s avant cet enregistrement"),
+    (r"^the journal ends before (?P<what>.+?): cut", "le journal finit avant %(what)s : coupé, ou courant perdu "
+     "entre les enregistrements d'une même étape"),
+))
+
+
+def _message(message):
+    for pattern, french in MESSAGES_FR:
+        found = pattern.search(message)
+        if found:
+            values = found.groupdict()
+            if "what" in values:
+                values["what"] = _EXPECTED_FR.get(values["what"], "l'enregistrement attendu (%s)" % values["what"])
+            return french % values
+    return None
+
 
 def _pattern(template):
     """A regular expression reading the values back from a journalfile.ISSUES template."""
@@ -130,7 +194,9 @@ def _rule(rid, f, game):
 
 def french(finding, f, game):
     """The finding in French; f is the fields of the record at its seq (None when there is none: a header's)."""
-    said = _integrity(finding.message) if finding.id == "J-TAMPER" else None
+    said = _message(finding.message)
+    if said is None and finding.id == "J-TAMPER":
+        said = _integrity(finding.message)
     if said is None and f is not None:
         said = _rule(finding.id, f, game)
     if said is None:

@@ -61,7 +61,7 @@ _APPROVED_MODEL = ("Article 58", "Les cartes sont ensuite placées dans un distr
                    "par le ministre de l'intérieur",
                    "The cards are then placed in a dispenser or shoe of a model approved by the Minister of the "
                    "Interior")
-for _rid in ("J-EVERY", "J-DURABLE", "J-TAMPER", "J-EVENTS", "H-SIM", "H-VERIFY", "H-EXPORT", "H-FIRMWARE"):
+for _rid in ("J-EVERY", "J-DURABLE", "J-TAMPER", "J-TIME", "J-EVENTS", "H-SIM", "H-VERIFY", "H-EXPORT", "H-FIRMWARE"):
     QUOTES[_rid] = _APPROVED_MODEL
 
 # What each requirement is about, in a few words: (French, English).
@@ -83,6 +83,7 @@ TITLES = {
     "J-EVERY": ("chaque carte au journal", "every card journalled"),
     "J-DURABLE": ("journal durable", "durable journal"),
     "J-TAMPER": ("intégrité du journal", "journal integrity"),
+    "J-TIME": ("horloge du sabot", "the shoe's clock"),
     "J-EVENTS": ("événements au journal", "events journalled"),
 }
 

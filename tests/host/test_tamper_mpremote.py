@@ -1,0 +1,167 @@
+"""Issue 13's attacks on the journal done as a cheat with a technician's access would do them: through the real
+mpremote against the virtual board (the firmware in a MicroPython unix process behind a pty, its flash a folder),
+after a forced card and its alarm: the newest segment deleted, its last frames cut, or an older image of the
+journal and its head put back, then the shoe restarted by a soft reset. The head kept beside the journal catches
+the first two at boot (J-TAMPER: locked, only the supervisor clears it, closed after); nothing on the shoe can
+catch the third, the receipt an inspector kept from an earlier pull does (docs/keys.md, docs/journal-format.md)."""
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from firmware import journal as fmt
+from firmware import records as rec
+from firmware.controller import CLOSED, IDLE
+from firmware.devkey import DEVELOPMENT_KEY
+from sabot.journalfile import CODE, SEQ, TYPE, Reader, load_segments
+from sabot.shoe_link import mpremote
+from tests.host.test_commissioning import MPREMOTE, run, sabot
+from tests.host.test_vboard import VirtualBoard
+
+DEALT = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\n"
+FORCED = "shoe seed=5\nno_more_bets\ndraw 4\ncoup_end\nforce\n"  # the forced card and its alarm, the cheat's target
+STATUS = ("import json\nfrom firmware.runtime import Runtime\nfrom firmware import records as r\n"
+          "s = Runtime.current.shell\nc = s.ctl\n"
+          "print(json.dumps({'rollback': bool(c.raised(r.FAULT_ROLLBACK)), 'forced': bool(c.raised(r.ALARM_FORCED)),"
+          " 'locked': c.locked(), 'phase': c.phase, 'gate open': s.gate.is_open, 'refused': c.refused}))")
+PRESS = "from boards.sim import virtual_board\nfrom firmware.controller import %s\nvirtual_board.BOARD.press(%s)"
+
+
+def play(board, tmp_path, text):
+    (tmp_path / "scenario.txt").write_text(text)
+    mpremote(board.port, "fs", "--no-verbose", "cp", str(tmp_path / "scenario.txt"), ":scenario.txt")
+    board.exec("from boards.sim import virtual_board\nvirtual_board.play('scenario.txt')")
+
+
+def status(board):
+    """What the shoe itself says of its state, asked over mpremote as a technician would."""
+    return json.loads(board.exec(STATUS).strip().splitlines()[-1])
+
+
+def press(board, event):
+    board.exec(PRESS % (event, event))
+
+
+def restart(board):
+    """A plain `mpremote exec` soft-resets the shoe first, as on a Pico: the controller boots again from its flash."""
+    done = run(MPREMOTE, "connect", board.port, "exec", "print('restarted')")
+    assert done.returncode == 0 and "restarted" in done.stdout, done.stderr
+
+
+def segment_names(board):
+    listing = board.exec("import os\nprint(sorted(n for n in os.listdir('journal') if n.endswith('.sbj')))")
+    return json.loads(listing.strip().splitlines()[-1].replace("'", '"'))
+
+
+def pull(board, folder):
+    pulled = sabot("pull-log", "--port", board.port, folder)
+    assert pulled.returncode == 0, pulled.stderr
+    return folder
+
+
+def verify(journal, *receipts):
+    """verify's exit code and its J-TAMPER findings' messages."""
+    said = sabot("log", "verify", "--lang", "en", journal, "--json", *[a for r in receipts for a in ("--receipt", r)])
+    return said.returncode, [f["message"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
+
+
+def delete_newest_segment(board, tmp_path):
+    mpremote(board.port, "fs", "rm", ":journal/" + segment_names(board)[-1])
+
+
+def cut_last_frames(board, tmp_path):
+    """Read the newest segment, write it back two frames shorter: the forced card's record and its alarm."""
+    name = ":journal/" + segment_names(board)[-1]
+    local = tmp_path / "segment.sbj"
+    mpremote(board.port, "fs", "cp", name, str(local))
+    local.write_bytes(local.read_bytes()[:-2 * fmt.FRAME_SIZE])
+    mpremote(board.port, "fs", "cp", str(local), name)
+
+
+@pytest.fixture(scope="module", params=[delete_newest_segment, cut_last_frames], ids=lambda f: f.__name__)
+def attacked(request, tmp_path_factory, mpy_build):
+    """A shoe that dealt a forced card, pulled by an inspector (receipt at T1), then damaged over mpremote and
+    restarted: what it said of itself after the restart and after the supervisor's key, and a new pull."""
+    tmp_path = tmp_path_factory.mktemp(request.param.__name__)
+    board = VirtualBoard(tmp_path)
+    try:
+        play(board, tmp_path, DEALT)
+        play(board, tmp_path, FORCED)
+        before = status(board)
+        earlier = pull(board, tmp_path / "t1")
+        request.param(board, tmp_path)
+        restart(board)
+        restarted = status(board)
+        restart(board)  # a second boot does not launder the fault: it is in the journal now
+        again = status(board)
+        later = pull(board, tmp_path / "t2")
+        press(board, "EV_CLEAR")  # the supervisor's key
+        cleared = status(board)
+        press(board, "EV_NO_MORE_BETS")  # the croupier tries to deal the next coup
+        dealt = status(board)
+    finally:
+        board.close()
+    return SimpleNamespace(before=before, restarted=restarted, again=again, cleared=cleared, dealt=dealt,
+                           earlier=earlier, later=later)
+
+
+@pytest.mark.req("J-TAMPER", "S-FORCED", "S-FAILSAFE", "S-STOP")
+def test_the_shoe_restarted_after_the_attack_raises_the_rollback_fault_and_stays_locked(attacked):
+    assert attacked.before["forced"] and not attacked.before["rollback"]
+    for said in (attacked.restarted, attacked.again):
+        assert said["rollback"] and said["locked"] and not said["gate open"]
+        assert not said["forced"]  # the forced card's alarm went with the records, the rollback fault stands in
+    assert not attacked.cleared["rollback"] and attacked.cleared["locked"]  # only the supervisor's key clears it
+    # No coup until a new shoe is loaded: closed, or with no shoe at all when the shoe's loading went too.
+    assert attacked.cleared["phase"] in (CLOSED, IDLE)
+    assert attacked.dealt["refused"] and attacked.dealt["locked"] and not attacked.dealt["gate open"]
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY")
+def test_the_journal_pulled_after_the_attack_does_not_extend_the_receipt_pulled_before_it(attacked):
+    code, tampered = verify(attacked.later, attacked.earlier / "receipt.json")
+    assert code == 1 and len([m for m in tampered if "does not extend" in m]) == 1, tampered
+    assert len(tampered) == 2 and any("shorter than the head it kept" in m for m in tampered), tampered
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY")
+def test_verify_of_the_journal_pulled_after_the_attack_reports_the_shoes_rollback_fault(attacked):
+    records = list(Reader(load_segments([attacked.later]), DEVELOPMENT_KEY))
+    fault = [r.fields[SEQ] for r in records if r.fields[TYPE] == rec.R_ALARM and r.fields[CODE] == rec.FAULT_ROLLBACK]
+    assert len(fault) == 1  # at the first boot after the attack; the second replays it from the journal
+    said = sabot("log", "verify", "--lang", "en", attacked.later, "--json")
+    assert said.returncode == 1
+    assert fault[0] in [f["seq"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "S-FORCED")
+def test_an_older_flash_image_put_back_fools_the_shoe_but_not_verify_with_a_later_receipt(tmp_path, mpy_build):
+    """The cheat copies the journal and the head at T1, lets the shoe deal a forced card, and puts both back. The
+    shoe cannot see it: its head agrees with its journal, so it boots clean with the forced alarm gone, and the
+    receipt it signs now vouches for the older journal. Only the receipt an inspector pulled at T2 catches it."""
+    board = VirtualBoard(tmp_path)
+    image = tmp_path / "image"
+    try:
+        play(board, tmp_path, DEALT)
+        image.mkdir()
+        mpremote(board.port, "fs", "cp", "-r", ":journal", str(image))
+        mpremote(board.port, "fs", "cp", ":head.bin", str(image / "head.bin"))
+        kept = sorted(p.name for p in (image / "journal").iterdir())
+        play(board, tmp_path, FORCED)
+        assert status(board)["forced"]
+        inspected = pull(board, tmp_path / "t2")
+        for name in segment_names(board):
+            mpremote(board.port, "fs", "rm", ":journal/" + name)
+        for name in kept:
+            mpremote(board.port, "fs", "cp", str(image / "journal" / name), ":journal/" + name)
+        mpremote(board.port, "fs", "cp", str(image / "head.bin"), ":head.bin")
+        restart(board)
+        said = status(board)
+        assert not said["rollback"] and not said["forced"]  # the shoe accepts the older image
+        later = pull(board, tmp_path / "t3")
+    finally:
+        board.close()
+    assert verify(later)[1] == []  # its own receipt vouches for it: the shoe signs the end it has
+    code, tampered = verify(later, inspected / "receipt.json")
+    assert code == 1 and len(tampered) == 1 and "does not extend" in tampered[0], tampered
