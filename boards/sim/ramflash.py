@@ -59,11 +59,13 @@ class OpLog:
 class RamFlash:
     """Blocks of RAM that read as erased flash (0xFF) until programmed.
 
-    A program into bytes not erased since they were last programmed raises ValueError: littlefs never does it,
-    and NOR flash would corrupt them. At the cut, the operation numbered cut_at (programs and erases counted
-    together from 0) does its first `torn` bytes and raises PowerCut; from then on the chip is dead: every
-    operation fails with EIO and changes nothing, so that code still running (a finaliser closing a file)
-    cannot write after the cut. power_on() brings it back.
+    A program's leading and trailing 0xFF bytes leave the flash as it is, as on NOR flash (a bit programmed to 1
+    stays as it was): a page image programmed whole (the ring's, firmware/ring.py) programs its entry alone, and
+    only that is logged and torn. A program of other bytes into bytes not erased since they were last programmed
+    raises ValueError: littlefs never does it, and NOR flash would corrupt them. At the cut, the operation
+    numbered cut_at (programs and erases counted together from 0) does its first `torn` bytes and raises
+    PowerCut; from then on the chip is dead: every operation fails with EIO and changes nothing, so that code
+    still running (a finaliser closing a file) cannot write after the cut. power_on() brings it back.
     """
 
     def __init__(self, blocks=64, block_size=BLOCK_SIZE):
@@ -109,6 +111,7 @@ class RamFlash:
                     return _EIO
             offset = 0
         index = self._start()
+        buf, offset = _programmed(buf, offset)
         start = block * self.block_size + offset
         end = start + len(buf)
         data = self.data
@@ -164,3 +167,17 @@ class RamFlash:
             self.data[start:start + length] = b"\xff" * length
         else:
             self.data[start:start + length] = memoryview(log.data)[log.starts[index]:log.starts[index] + length]
+
+
+def _programmed(buf, offset):
+    """The part of buf that changes erased flash, and its offset: what lies between its first and last byte that
+    is not 0xFF."""
+    low = 0
+    high = len(buf)
+    while low < high and buf[low] == 0xFF:
+        low += 1
+    while high > low and buf[high - 1] == 0xFF:
+        high -= 1
+    if low == 0 and high == len(buf):
+        return buf, offset
+    return memoryview(buf)[low:high], offset + low
