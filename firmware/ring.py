@@ -1,7 +1,7 @@
 """The journal's write-ahead ring on a raw flash partition: every segment header and frame the Journal writes is
 one page program into sectors erased beforehand, so no erase lies between a card request and the gate; between
-coups, tidy() drains what waits into the segment files of the archive (a FileStorage on littlefs) and erases the
-sector ahead. docs/journal-format.md gives the layout.
+coups, tidy() drains what waits into the segment files of the archive (a FileStorage on littlefs), a littlefs
+block at a time, and erases the sector ahead. docs/journal-format.md gives the layout.
 
 A frame's entry holds the bytes of its record's body that differ from the previous one's: its seq, link, tag and
 CRC are the shoe's to recompute, from the chain and the key, and the drain rebuilds the very frame the Journal wrote
@@ -18,6 +18,7 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.journal import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, SEQ_AT, Frame, header_chain
+from firmware.storage import block_room
 
 SECTOR = const(4096)
 PAGE = const(256)  # what one program writes: the page's image, 0xFF (left as it is) but for the entry
@@ -32,7 +33,7 @@ _ANCHOR_CHAIN = const(13)  # where an anchor's chain and body start
 _ANCHOR_BODY = const(45)
 _HEADER_SEGMENT = const(8)  # in the header: its segment, and the seq of the record before it
 _HEADER_SEQ = const(72)
-DRAIN_BYTES = const(65536)  # drained once this much of the archive's bytes waits: 16 whole blocks a drain
+DRAIN_BLOCKS = const(2)  # littlefs blocks a drain between coups fills: each drain commits the file's metadata
 LOW_ROOM = const(2048)  # the next sector is erased between coups once less than this is left in the current one
 _ERASED_PAGE = b"\xff" * PAGE
 _ZERO_BODY = bytes(BODY_SIZE)
@@ -130,7 +131,6 @@ class RingStorage:
         self.sectors = flash.ioctl(_IOCTL_BLOCK_COUNT, 0)
         self.size_bytes = self.sectors * SECTOR
         self.journal = None  # the Journal on this storage: its chain and key rebuild frames
-        self.drain_bytes = DRAIN_BYTES
         self._page = bytearray(_ERASED_PAGE)  # the image a program writes: made once, the card's path allocates none
         self._entry = bytearray(HEADER_ENTRY)
         view = memoryview(self._entry)
@@ -346,7 +346,7 @@ class RingStorage:
 
     def settle(self):
         """An orderly stop (a technician's, before pull-log): everything goes to the archive."""
-        self.drain(0)
+        self.drain()
 
     def free(self):
         """What the archive can still take, less what waits in the ring; the ring's own room if smaller: a frame
@@ -414,10 +414,10 @@ class RingStorage:
             raise OSError(_EIO)
 
     def tidy(self):
-        """Between coups: drain once enough waits or half the ring is taken, then erase the next sector once the
-        current one is nearly full, unless it holds something undrained."""
+        """Between coups: drain a littlefs block's worth once it waits (all of it once half the ring is taken),
+        then erase the next sector once the current one is nearly full, unless it holds something undrained."""
         taken = (self.pos - self.tail) % self.size_bytes
-        self.drain(0 if 2 * taken > self.size_bytes - 2 * SECTOR else self.drain_bytes)
+        self.drain(2 * taken > self.size_bytes - 2 * SECTOR)
         if self.erased:
             return
         current = self.pos // SECTOR
@@ -429,18 +429,34 @@ class RingStorage:
         self._erase(sector)
         self.erased = 1
 
-    def drain(self, at_least):
-        """Copies the undrained entries into the archive's segments, frames rebuilt, when at least that many bytes
-        of the archive's wait."""
-        if self.tail == self.pos or self.waiting < at_least:
+    def _blocks_room(self, size):
+        """Bytes that fill the littlefs blocks a drain between coups writes, from a file of that size."""
+        block = self.archive.block_size()
+        room = 0
+        for _ in range(DRAIN_BLOCKS):
+            room += block_room(size + room, block)
+        return room
+
+    def drain(self, whole=True):
+        """Copies the undrained entries into the archive's segments, frames rebuilt: all of them, or just what fills
+        the last file's block, once that much waits, so that no drain leaves a partial block for the next to copy
+        (the frame the block ends in is drained in two parts)."""
+        if self.tail == self.pos:
             return
         archive = self.archive
         last, stored = self._archived()
+        room = -1 if whole else self._blocks_room(stored)
+        if self.waiting < room:
+            return
         key = self.journal.key
         stream = None
         current = -1
+        tail = self.pos
         try:
-            for _, entry in self._undrained(True):
+            for pos, entry in self._undrained(True):
+                if room == 0:
+                    tail = pos  # the blocks filled: the rest waits for the next coup's end
+                    break
                 segment = entry.segment
                 if entry.kind == HEADER:
                     if stream:
@@ -448,6 +464,8 @@ class RingStorage:
                         stream.close()
                         stream = None
                     archive.create(segment, bytes(entry.header))
+                    self.waiting -= HEADER_SIZE
+                    room = -1 if whole else self._blocks_room(HEADER_SIZE)
                     continue
                 if stream is None or segment != current:
                     if stream:
@@ -456,16 +474,24 @@ class RingStorage:
                     stream = archive.appender(segment)
                     current = segment
                 skip = stored - entry.at if segment == last and stored > entry.at else 0
+                end = FRAME_SIZE if room < 0 or FRAME_SIZE - skip <= room else skip + room
                 frame = entry.frame
                 frame.sign(entry.chain, key)
-                stream.write(memoryview(frame.buf)[skip:])
+                stream.write(memoryview(frame.buf)[skip:end])
+                self.waiting -= end - skip
+                if room > 0:
+                    room -= end - skip
+                if end < FRAME_SIZE:
+                    tail = pos  # its rest goes with the next block
+                    break
             if stream:
                 stream.flush()
         finally:
             if stream:
                 stream.close()
-        self.tail = self.pos
-        self.waiting = 0
+        self.tail = tail
+        if tail == self.pos:
+            self.waiting = 0
 
 
 class _Reader:

@@ -3,8 +3,8 @@ RAM flash chip, drained into littlefs (VfsLfs2) on another, then the power cut a
 chip, before it and half-way through it; each image is powered on again, stopped in order (the ring drained whole)
 and its journal checked against the uncut run's.
 
-    micropython ring_powercut.py [--out FOLDER] [--sectors N] [--drain-bytes N] [--blocks N] [--segment-records N]
-                                 [--shard I/N] [--sample N] [--scenario PATH]
+    micropython ring_powercut.py [--out FOLDER] [--sectors N] [--blocks N] [--segment-records N] [--shard I/N]
+                                 [--sample N] [--scenario PATH]
 
 Prints a FAIL line for each failed cut, then "uncut run: ..." and "cuts checked: N, failures: F ...". With --out,
 copies the journal of every Nth cut to FOLDER/cutKKKKKK[-torn] for the host's verifier.
@@ -24,7 +24,7 @@ from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
 from firmware.records import R_BOOT, R_RECOVERY, R_RELEASE
-from firmware.ring import DRAIN_BYTES, RingStorage
+from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 
 FRAME = fmt.FRAME_SIZE
@@ -51,14 +51,8 @@ class Ordered:
         self.log.erase(block, size)
 
 
-def new_ring(flash, opts):
-    ring = RingStorage(flash, FileStorage(FOLDER))
-    ring.drain_bytes = opts["drain_bytes"]
-    return ring
-
-
-def new_board(flash, opts):
-    return SimBoard(new_ring(flash, opts), segment_records=opts["segment_records"] or None)
+def new_board(ring, opts):
+    return SimBoard(RingStorage(ring, FileStorage(FOLDER)), segment_records=opts["segment_records"] or None)
 
 
 def journal_frames(known):
@@ -112,7 +106,7 @@ class Uncut:
                 self.records, len(self.frames) // FRAME))
 
 
-def check(uncut, k, images, opts, copy_to=None):
+def check(uncut, k, images, copy_to=None):
     """None if the image of cut k recovers right, else why; the recovered journal copied to copy_to if given."""
     durable = uncut.durable[k]
     ring = RamFlash(len(images[RING]) // 4096)
@@ -121,7 +115,7 @@ def check(uncut, k, images, opts, copy_to=None):
     lfs.data[:] = images[LFS]
     os.mount(vfs.VfsLfs2(lfs), MOUNT)
     try:
-        board = SimBoard(new_ring(ring, opts))
+        board = SimBoard(RingStorage(ring, FileStorage(FOLDER)))
         board.clock.now = uncut.clock[k] + POWER_BACK_MS
         board.power_on()
         broken = board.shell.journal.broken
@@ -149,12 +143,12 @@ def check(uncut, k, images, opts, copy_to=None):
 
 
 def main(argv):
-    extra = {"sectors": 8, "drain_bytes": DRAIN_BYTES}
+    extra = {"sectors": 8}
     rest = []
     i = 0
     while i < len(argv):
-        if argv[i] in ("--sectors", "--drain-bytes") and i + 1 < len(argv):
-            extra[argv[i][2:].replace("-", "_")] = int(argv[i + 1])
+        if argv[i] == "--sectors" and i + 1 < len(argv):
+            extra["sectors"] = int(argv[i + 1])
             i += 2
         else:
             rest.append(argv[i])
@@ -186,7 +180,7 @@ def main(argv):
                 try:
                     sampled = opts["out"] and k % opts["sample"] == 0
                     folder = "%s/ring%06d%s" % (opts["out"], k, "" if part is None else "-torn")
-                    failure = check(uncut, k, cut, opts, folder if sampled else None)
+                    failure = check(uncut, k, cut, folder if sampled else None)
                     copied += 1 if sampled else 0
                 except Exception as e:  # any exception out of a recovery is a failure to report
                     text = io.StringIO()
