@@ -130,7 +130,6 @@ class RingStorage:
         self.archive = archive
         self.sectors = flash.ioctl(_IOCTL_BLOCK_COUNT, 0)
         self.size_bytes = self.sectors * SECTOR
-        self.journal = None  # the Journal on this storage: its chain and key rebuild frames
         self._page = bytearray(_ERASED_PAGE)  # the image a program writes: made once, the card's path allocates none
         self._entry = bytearray(HEADER_ENTRY)
         view = memoryview(self._entry)
@@ -147,6 +146,7 @@ class RingStorage:
         self._find_ends()
 
     def attach(self, journal):
+        """The Journal on this storage, before it writes or reads: its chain and key rebuild the frames."""
         self.journal = journal
 
     # Reading the partition.
