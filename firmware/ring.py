@@ -18,7 +18,6 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.journal import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, SEQ_AT, Frame, header_chain
-from firmware.storage import block_room
 
 SECTOR = const(4096)
 PAGE = const(256)  # what one program writes: the page's image, 0xFF (left as it is) but for the entry
@@ -41,6 +40,41 @@ _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_ERASE = const(6)
 _EIO = const(5)
 _ENOSPC = const(28)
+_POINTER = const(4)  # bytes of a littlefs block pointer
+
+
+def _ones(n):
+    count = 0
+    while n:
+        count += n & 1
+        n >>= 1
+    return count
+
+
+def _trailing_zeros(n):
+    count = 0
+    while not n & 1:
+        count += 1
+        n >>= 1
+    return count
+
+
+def block_room(size, block_size):
+    """Bytes a littlefs file of that size takes before its last block is full: an append that fills it leaves
+    nothing for the next one to copy (littlefs copies a partial last block into a new one, an erase). A file's
+    block i > 0 starts with ctz(i) + 1 pointers back (littlefs v2's CTZ skip-list, lfs_ctz_index)."""
+    index = 0
+    if size:
+        off = size - 1
+        data = block_size - 2 * _POINTER
+        index = off // data
+        if index:
+            index = (off - _POINTER * (_ones(index - 1) + 2)) // data
+            off -= data * index + _POINTER * _ones(index)
+        if off + 1 < block_size:
+            return block_size - off - 1
+        index += 1
+    return block_size - _POINTER * (_trailing_zeros(index) + 1) if index else block_size
 
 
 def _length(page, at):
