@@ -34,8 +34,9 @@ def ms(us):
 def measure(ctx):
     typical, worst = run_design(ctx, "ring", "typical"), run_design(ctx, "ring", "worst")
     cards = worst["cards"]
-    how = ("a whole shoe (%d cards, %d records) on the VM from the mpy build: the ring on %d sectors of 4 KB, drained "
-           "into vfs.VfsLfs2 (progsize=%d) on %d blocks, RAM flash chips taking the W25Q16JV's datasheet times "
+    how = ("a whole shoe (%d cards, %d records) on the VM from the mpy build: the ring on %d sectors of 4 KB (a frame "
+           "the body bytes that changed), drained two whole blocks at a time between coups and all at the orderly "
+           "stop into vfs.VfsLfs2 (progsize=%d) on %d blocks, RAM flash chips taking the W25Q16JV's datasheet times "
            "(page program 0.4 ms typ. / 3 ms max., sector erase 45 / 400 ms) on the virtual clock" % (
                cards, worst["records"], RING_SECTORS, PICO_PROGSIZE, ARCHIVE_BLOCKS))
     ring_years = years(RING_SECTORS, worst["ring_erases"])
@@ -68,8 +69,9 @@ def measure(ctx):
                                        "whole shoe; erases on demand, a write finding no sector erased ahead (a new "
                                        "ring's first write): %d" % worst["late_erases"]),
         "flash.between_coups_ms.worst": figure(ms(worst["between_coups_us"]["worst"]), "ms",
-                                               "the longest event between coups, a drain and the erases ahead "
-                                               "included, maximum times: the buttons' edges wait that long"),
+                                               "the longest event between coups, a drain (two littlefs blocks of "
+                                               "frames) and the erase ahead included, maximum times: the buttons' "
+                                               "edges wait that long"),
         "flash.longest_interrupts_off_ms.worst": figure(ms(worst["longest_us"]), "ms",
                                                         "the longest single flash operation (interrupts held off): "
                                                         "a sector erase, between coups only"),

@@ -109,6 +109,35 @@ def header_chain(data):
     return chained(bytes(data[_PREVIOUS_CHAIN_AT:_PREVIOUS_CHAIN_END]), memoryview(data)[:HEADER_TAG_AT])
 
 
+class Frame:
+    """A frame's buffer and the views that seal it, made once: the journal's appends and the ring's rebuilt frames
+    (firmware/ring.py) are the same bytes by the same code."""
+
+    def __init__(self):
+        self.buf = bytearray(FRAME_SIZE)
+        self.buf[0] = SYNC
+        self.buf[1] = BODY_SIZE
+        self.body = memoryview(self.buf)[BODY_AT:LINK_AT]
+        self.to_tag = memoryview(self.buf)[:TAG_AT]  # a view a record would allocate on 32-bit
+        self._to_crc = memoryview(self.buf)[:CRC_AT]
+
+    def link(self, seq, previous):
+        """Sets the frame's seq and link to the chain before it; returns the chain value after it."""
+        frame = self.buf
+        struct.pack_into("<I", frame, SEQ_AT, seq)
+        for i in range(LINK_SIZE):  # byte by byte: a slice would be a new object a record
+            frame[LINK_AT + i] = previous[i]
+        return chained(previous, self.to_tag)
+
+    def sign(self, chain, key):
+        """The tag of the chain value link() returned, then the CRC-32."""
+        frame = self.buf
+        tag = key.tag(chain, 32)
+        for i in range(TAG_SIZE):
+            frame[TAG_AT + i] = tag[i]
+        struct.pack_into("<I", frame, CRC_AT, crc32(self._to_crc))
+
+
 class Journal:
     """The shoe's journal: recovers at boot, then appends one flushed frame a record."""
 
@@ -125,14 +154,15 @@ class Journal:
         self.chain = NO_CHAIN
         self._stream = None
         self.broken = True  # until recover() has found the journal's end, nothing may be written
-        self._frame = bytearray(FRAME_SIZE)
-        self._frame[0] = SYNC
-        self._frame[1] = BODY_SIZE
-        self.body = memoryview(self._frame)[BODY_AT:LINK_AT]  # the last record written, time stamped
-        self._to_tag = memoryview(self._frame)[:TAG_AT]  # made once: a view a record would allocate on 32-bit
-        self._to_crc = memoryview(self._frame)[:CRC_AT]
+        self._sealer = Frame()
+        self._frame = self._sealer.buf
+        self.body = self._sealer.body  # the last record written, time stamped
+        self._to_tag = self._sealer.to_tag
         self._link = memoryview(self._frame)[LINK_AT:TAG_AT]
         self._tag = memoryview(self._frame)[TAG_AT:CRC_AT]
+        attach = getattr(storage, "attach", None)
+        if attach:
+            attach(self)  # firmware/ring.py rebuilds frames from their bodies under this journal's key
 
     def recover(self, ctl):
         """Restore ctl from the last segment; cut a torn tail by going on in a new segment. Returns the number
@@ -227,16 +257,10 @@ class Journal:
         wall = self.wall
         wall.stamp()
         frame[BODY_AT:LINK_AT] = body
-        struct.pack_into("<I", frame, SEQ_AT, self.seq + 1)
         struct.pack_into("<IH", frame, BODY_AT + 1, wall.seconds, wall.ms)
-        previous = self.chain
-        for i in range(LINK_SIZE):  # byte by byte: a slice would be a new object a record
-            frame[LINK_AT + i] = previous[i]
-        chain = chained(previous, self._to_tag)
-        tag = self.key.tag(chain, 32)
-        for i in range(TAG_SIZE):
-            frame[TAG_AT + i] = tag[i]
-        struct.pack_into("<I", frame, CRC_AT, crc32(self._to_crc))
+        sealer = self._sealer
+        chain = sealer.link(self.seq + 1, self.chain)
+        sealer.sign(chain, self.key)
         try:
             stream.write(frame)
             stream.flush()

@@ -3,8 +3,6 @@
 import os
 
 _SUFFIX = ".sbj"
-
-
 def segment_name(segment):
     return "%08d%s" % (segment, _SUFFIX)
 
@@ -43,3 +41,6 @@ class FileStorage:
     def free(self):
         stat = os.statvfs(self.folder)
         return stat[0] * stat[4]
+
+    def block_size(self):
+        return os.statvfs(self.folder)[0]

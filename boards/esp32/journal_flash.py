@@ -1,6 +1,6 @@
 """The raw flash partition of the journal's write-ahead ring on the ESP32 (docs/journal-format.md): a data partition
-labelled `sabot_ring` in the image's partition table (512 KB: 128 sectors of 4 KB). Without one the journal goes
-straight to its files on littlefs, as before the ring."""
+labelled `sabot_ring` in the image's partition table (512 KB: 128 sectors of 4 KB; boards/esp32/partitions.csv).
+Without one the journal goes straight to its files on littlefs, as before the ring."""
 
 _LABEL = "sabot_ring"
 

@@ -7,6 +7,7 @@ from io import BytesIO
 
 _EIO = 5
 _ENOSPC = 28
+BLOCK_SIZE = 4096
 
 
 class PowerCut(Exception):
@@ -40,6 +41,9 @@ class MemoryStorage:
 
     def free(self):
         return self.capacity - sum(len(f) for f in self.files.values())
+
+    def block_size(self):
+        return BLOCK_SIZE  # a board's littlefs block: the ring drains as it would there
 
     def _spend(self, count, torn):
         if self.failing:

@@ -59,11 +59,13 @@ class OpLog:
 class RamFlash:
     """Blocks of RAM that read as erased flash (0xFF) until programmed.
 
-    A program into bytes not erased since they were last programmed raises ValueError: littlefs never does it,
-    and NOR flash would corrupt them. At the cut, the operation numbered cut_at (programs and erases counted
-    together from 0) does its first `torn` bytes and raises PowerCut; from then on the chip is dead: every
-    operation fails with EIO and changes nothing, so that code still running (a finaliser closing a file)
-    cannot write after the cut. power_on() brings it back.
+    A program's 0xFF bytes leave the flash as it is, as on NOR flash (a bit programmed to 1 stays as it was): a
+    page image programmed whole (the ring's, firmware/ring.py) programs its entry alone. A program of other bytes
+    into bytes not erased since they were last programmed raises ValueError: littlefs never does it, and NOR flash
+    would corrupt them. At the cut, the operation
+    numbered cut_at (programs and erases counted together from 0) does its first `torn` bytes and raises
+    PowerCut; from then on the chip is dead: every operation fails with EIO and changes nothing, so that code
+    still running (a finaliser closing a file) cannot write after the cut. power_on() brings it back.
     """
 
     def __init__(self, blocks=64, block_size=BLOCK_SIZE):
@@ -113,14 +115,16 @@ class RamFlash:
         end = start + len(buf)
         data = self.data
         if data[start:end] != b"\xff" * len(buf):  # both allocate: a test's chip, not a board's driver
-            raise ValueError("program over flash not erased: block %d offset %d" % (block, offset))
+            for i in range(len(buf)):
+                if buf[i] != 0xFF and data[start + i] != 0xFF:
+                    raise ValueError("program over flash not erased: block %d offset %d" % (block, offset + i))
         if index == self.cut_at:
-            data[start:start + self.torn] = memoryview(buf)[:self.torn]
+            _program(data, start, buf, self.torn)
             self.powered = False
             raise PowerCut()
         if self.log is not None:
             self.log.program(block, offset, buf)
-        data[start:end] = buf
+        _program(data, start, buf, len(buf))
         self.programs += 1
         self.programmed += len(buf)
 
@@ -163,4 +167,15 @@ class RamFlash:
         if log.kinds[index] == ERASE:
             self.data[start:start + length] = b"\xff" * length
         else:
-            self.data[start:start + length] = memoryview(log.data)[log.starts[index]:log.starts[index] + length]
+            _program(self.data, start, memoryview(log.data)[log.starts[index]:], length)
+
+
+def _program(data, start, buf, count):
+    """The first count bytes of buf programmed at start: those that are not 0xFF (all at once onto erased flash)."""
+    end = start + count
+    if data[start:end] == b"\xff" * count:
+        data[start:end] = memoryview(buf)[:count]
+        return
+    for i in range(count):
+        if buf[i] != 0xFF:
+            data[start + i] = buf[i]

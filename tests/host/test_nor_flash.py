@@ -64,4 +64,4 @@ def test_a_whole_shoe_through_the_ring_opens_every_gate_within_5_ms_at_the_worst
     steps = parse((SCENARIOS / "full_shoe_chemin_de_fer.txt").read_text())
     run(steps, board)
     assert len(board.waits) == board.gate.releases > 300 and max(board.waits) <= 5  # every release, draws and burns
-    assert board.erases_in_coup == 0 and flash.erases > 10  # the ring's erases all came between coups
+    assert board.erases_in_coup == 0 and flash.erases >= 3  # the 3 sectors a shoe's entries take, erased between coups

@@ -51,6 +51,19 @@ class Ordered:
         self.log.erase(block, size)
 
 
+def torn(log, n):
+    """Where a ring program cut half-way through its entry stops: the middle of the page image's bytes that are not
+    0xFF (the others leave the flash as it is)."""
+    start = log.starts[n]
+    first = last = -1
+    for i in range(log.lengths[n]):
+        if log.data[start + i] != 0xFF:
+            last = i
+            if first < 0:
+                first = i
+    return (first + last + 1) // 2
+
+
 def new_board(ring, opts):
     return SimBoard(RingStorage(ring, FileStorage(FOLDER)), segment_records=opts["segment_records"] or None)
 
@@ -171,7 +184,7 @@ def main(argv):
         n = done[chip]
         ops[log.kinds[n] == ERASE] += 1
         if k % count == index:
-            for part in (None, log.lengths[n] // 2):
+            for part in (None, torn(log, n) if chip == RING and log.kinds[n] != ERASE else log.lengths[n] // 2):
                 cut = (bytearray(images[RING]), bytearray(images[LFS]))
                 if part is not None:
                     chips[chip].data = cut[chip]
@@ -179,8 +192,8 @@ def main(argv):
                 failure = None
                 try:
                     sampled = opts["out"] and k % opts["sample"] == 0
-                    failure = check(uncut, k, cut, "%s/ring%06d%s" % (opts["out"], k, "" if part is None else "-torn")
-                                    if sampled else None)
+                    folder = "%s/ring%06d%s" % (opts["out"], k, "" if part is None else "-torn")
+                    failure = check(uncut, k, cut, folder if sampled else None)
                     copied += 1 if sampled else 0
                 except Exception as e:  # any exception out of a recovery is a failure to report
                     text = io.StringIO()
