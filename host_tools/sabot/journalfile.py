@@ -18,6 +18,7 @@ from pathlib import Path
 from zlib import crc32
 
 from firmware import journal as fmt
+from firmware.records import R_BOOT, R_RECOVERY, pack_torn
 from sabot import _frames
 
 HEADER = struct.Struct(fmt.HEADER)
@@ -38,9 +39,6 @@ ISSUES = {
     _frames.CLOCK_BACK: "the clock went back %(back)sat the power-up of seq %(seq)d: the shoe's clock was reset or set "
                         "back while it was off",
 }
-_R_BOOT = 1  # firmware.records.R_BOOT: the record a power-up writes first
-_R_RECOVERY = 12  # and the one that says what it cut (docs/journal-format.md)
-_TORN_MAX = 65535  # R_RECOVERY's code: the torn bytes cut, at most this
 
 
 class Unusable(Exception):
@@ -184,8 +182,8 @@ class Reader:
         data = segment.data
         first = fmt.HEADER_SIZE + fmt.BODY_AT
         second = first + fmt.FRAME_SIZE
-        torn = min(self.torn, _TORN_MAX)
-        if (len(data) < second + fmt.BODY_SIZE or data[first] != _R_BOOT or data[second] != _R_RECOVERY
+        torn = pack_torn(self.torn)
+        if (len(data) < second + fmt.BODY_SIZE or data[first] != R_BOOT or data[second] != R_RECOVERY
                 or struct.unpack_from("<H", data, second + 18)[0] != torn):
             self._finding(self.seq, "%d bytes after the last record of %s that no recovery at power-up cut: "
                           "appended after it was written" % (self.torn, self.previous.path.name))
@@ -256,7 +254,7 @@ class Reader:
             if first_ms < self.last_time:
                 back = ISSUES[_frames.CLOCK_BACK] % {"seq": first_seq, "back": "%.3f s " % (
                     (self.last_time - first_ms) / 1000)}
-                if data[fmt.HEADER_SIZE + fmt.BODY_AT] == _R_BOOT:
+                if data[fmt.HEADER_SIZE + fmt.BODY_AT] == R_BOOT:
                     self._finding(first_seq, back, "J-TIME")
                 else:
                     self._finding(first_seq, ISSUES[_frames.TIME_BACK] % {"seq": first_seq})

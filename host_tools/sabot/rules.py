@@ -67,7 +67,6 @@ _COUP_MIN = (4, 6, 6)
 _COUP_MAX = (6, 9, 9)
 _TAILLES = (0, 0, 2)
 _LIMITEE = 1
-_ALARM_CODES = ALARM_MAX  # R_ALARM's codes are 1 to 9 (docs/journal-format.md)
 ARTICLES = {
     "G-CF": "Article 58", "G-DTL": "Article 58", "G-DTO": "Article 61", "S-ONE": "Article 58",
     "S-LOCK": "Article 58", "S-FAILSAFE": "Article 58", "S-FORCED": "Article 58", "S-BURN": "Article 58",
@@ -302,10 +301,14 @@ class Rules:
                                                      coup, position))
         self.seance, self.taille, self.coup, self.position = got_seance, got_taille, got_coup, got_position
 
+    def _alarm_id(self):
+        """What an uncleared alarm breaks: the forced card's rule, or the fail-safe's for a fault."""
+        return "S-FORCED" if self.alarms >> ALARM_FORCED & 1 else "S-FAILSAFE"
+
     def _locked_why(self, kind):
         """Why the specified shoe refuses a release of this kind now (docs/requirements.md), or None."""
         if self.alarms:
-            return "S-FORCED" if self.alarms >> ALARM_FORCED & 1 else "S-FAILSAFE", "an alarm or fault uncleared"
+            return self._alarm_id(), "an alarm or fault uncleared"
         if not self.loaded:
             return "S-LOCK", "no shoe loaded"
         if self.closed:
@@ -484,8 +487,7 @@ class Rules:
         if self.release:
             self._find("S-ONE", seq, "no more bets while a release was under way")
         if self.alarms:
-            self._find("S-FORCED" if self.alarms >> ALARM_FORCED & 1 else "S-FAILSAFE", seq,
-                       "a coup opened with an alarm or fault uncleared")
+            self._find(self._alarm_id(), seq, "a coup opened with an alarm or fault uncleared")
         if self.closed:
             self._find("S-STOP", seq, "a coup opened after the stop card's coup")
         elif not self.loaded:
@@ -576,7 +578,7 @@ class Rules:
     def _alarm(self, f):
         seq, code = f[SEQ], f[CODE]
         expected = self._pop(R_ALARM)
-        if code < 1 or code > _ALARM_CODES:
+        if code < 1 or code > ALARM_MAX:
             self._find("J-EVENTS", seq, "alarm of unknown code %d: it raises nothing and clears nothing" % code)
         elif not expected:
             if code == ALARM_FORCED:
@@ -593,7 +595,7 @@ class Rules:
             elif code == FAULT_DEVKEY:
                 self._find("H-VERIFY", seq, "a board under the public development key: anyone can have written "
                            "its journal")
-        if 0 < code <= _ALARM_CODES:
+        if 0 < code <= ALARM_MAX:
             self.alarms |= 1 << code  # a set: a fault never replaces an alarm
         if code == FAULT_FIRMWARE:
             self.firmware_unchecked = True
@@ -607,7 +609,7 @@ class Rules:
 
     def _clear(self, f):
         seq, code = f[SEQ], f[CODE]
-        if code < 1 or code > _ALARM_CODES or not self.alarms >> code & 1:
+        if code < 1 or code > ALARM_MAX or not self.alarms >> code & 1:
             self._find("S-FORCED" if self.alarms >> ALARM_FORCED & 1 else "J-EVENTS", seq,
                        "alarm %d cleared, which was not raised" % code)
             return
@@ -633,8 +635,7 @@ class Rules:
         if self.release:
             self._find("S-ONE", seq, "shoe loaded while a release was under way")
         if self.alarms:
-            self._find("S-FORCED" if self.alarms >> ALARM_FORCED & 1 else "S-FAILSAFE", seq,
-                       "shoe loaded with an alarm or fault uncleared")
+            self._find(self._alarm_id(), seq, "shoe loaded with an alarm or fault uncleared")
         if self.in_coup:
             self._find("S-LOCK", seq, "shoe loaded in the middle of a coup")
         if not self.seance_open:
