@@ -1,6 +1,7 @@
 """Shared fixtures: the repository, the mpy build and the MicroPython VMs (sabot/vms.py)."""
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -33,6 +34,19 @@ def mpy_build():
     """build/sim as `make mpy` leaves it: the firmware as a device loads it."""
     subprocess.run(["make", "-s", "-C", str(ROOT), "mpy"], check=True, capture_output=True)
     return ROOT / "build" / "sim"
+
+
+def patched_build(mpy_build, tmp_path, module, old, new):
+    """A copy of the build whose firmware/<module>.py has `old` replaced by `new`, loaded from its source: a
+    broken firmware that a check must catch, or the check proves nothing."""
+    source = (ROOT / "firmware" / (module + ".py")).read_text()
+    changed = source.replace(old, new)
+    assert changed != source, "%s.py no longer holds %r" % (module, old)
+    patched = tmp_path / "mpy"
+    shutil.copytree(mpy_build, patched)
+    (patched / "firmware" / (module + ".mpy")).unlink()
+    (patched / "firmware" / (module + ".py")).write_text(changed)
+    return patched
 
 
 def micropython(args, path, cwd, heapsize=None, vm="micropython"):

@@ -4,7 +4,6 @@ sample of the journals recovered after those cuts."""
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +14,7 @@ import pytest
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot.receipts import NO_RECEIPT
 from sabot.verify import check
-from tests.conftest import ROOT, SCENARIOS, micropython
+from tests.conftest import ROOT, SCENARIOS, micropython, patched_build
 
 SCRIPT = ROOT / "tests" / "vm" / "lfs_powercut.py"
 SHARDS = 2  # this machine's cores: each shard replays the whole run and checks every other cut
@@ -93,13 +92,7 @@ def test_journals_recovered_after_power_cuts_verify_intact(powercut):
 @pytest.mark.req("J-DURABLE")
 def test_the_power_cut_check_would_catch_a_record_not_flushed(mpy_build, tmp_path):
     """A journal that returns from append() before its record is on flash must fail, or the check proves nothing."""
-    patched = tmp_path / "mpy"
-    shutil.copytree(mpy_build, patched)
-    source = (ROOT / "firmware" / "journal.py").read_text()
-    lazy = source.replace("            stream.flush()\n", "")
-    assert lazy != source
-    (patched / "firmware" / "journal.mpy").unlink()
-    (patched / "firmware" / "journal.py").write_text(lazy)
+    patched = patched_build(mpy_build, tmp_path, "journal", "            stream.flush()\n", "")
     run = micropython([str(SCRIPT), "--shard", "0/40", "--segment-records", str(SEGMENT_RECORDS),
                        "--scenario", str(SCENARIOS / "full_shoe_chemin_de_fer.txt")],
                       str(patched), cwd=tmp_path, heapsize="16M")

@@ -9,7 +9,7 @@ import pytest
 
 from bench import vmrun
 from bench.vmrun import link
-from tests.conftest import ROOT, SCENARIOS, VMS, micropython
+from tests.conftest import ROOT, SCENARIOS, VMS, micropython, patched_build
 from tests.core.req import COVERED, KNOWN
 
 CORE_MODULES = sorted("tests.core." + p.stem for p in (ROOT / "tests" / "core").glob("test_*.py"))
@@ -106,14 +106,9 @@ def test_the_card_path_allocates_nothing_over_a_whole_shoe(vm, mpy_build, tmp_pa
 @pytest.mark.parametrize("vm", VMS)
 def test_the_heap_lock_check_would_catch_an_allocation(vm, mpy_build, tmp_path):
     """The same run with a firmware that allocates on the card path must fail, or the check proves nothing."""
-    patched = tmp_path / "mpy"
-    shutil.copytree(mpy_build, patched)
-    source = (ROOT / "firmware" / "shell.py").read_text()
     step = "        self.ctl.step(event, arg, now)\n"
-    leaky = source.replace(step, step + "        [event]  # a list: one allocation per event\n")
-    assert leaky != source
-    (patched / "firmware" / "shell.mpy").unlink()
-    (patched / "firmware" / "shell.py").write_text(leaky)
+    patched = patched_build(mpy_build, tmp_path, "shell", step,
+                            step + "        [event]  # a list: one allocation per event\n")
     run, _ = _run_full_shoe(patched, tmp_path, "--heap-lock", heapsize="128K", vm=vm)
     assert run.returncode != 0
     assert "MemoryError" in run.stderr

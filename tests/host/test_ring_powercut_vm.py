@@ -3,14 +3,13 @@ cut at every program and erase of both chips over a whole shoe (tests/vm/ring_po
 on a sample of the journals recovered after those cuts."""
 
 import re
-import shutil
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot.verify import check
-from tests.conftest import ROOT, SCENARIOS, micropython
+from tests.conftest import ROOT, SCENARIOS, micropython, patched_build
 
 SCRIPT = ROOT / "tests" / "vm" / "ring_powercut.py"
 SHARDS = 2  # this machine's cores
@@ -85,12 +84,6 @@ def test_journals_recovered_after_ring_cuts_verify_intact(sweep):
 @pytest.mark.req("J-DURABLE")
 def test_the_ring_check_would_catch_a_frame_never_programmed(mpy_build, tmp_path):
     """A ring whose write() returns before programming its frame must fail the sweep, or it proves nothing."""
-    patched = tmp_path / "mpy"
-    shutil.copytree(mpy_build, patched)
-    source = (ROOT / "firmware" / "ring.py").read_text()
-    lazy = source.replace("        self._program(length)\n", "")
-    assert lazy != source
-    (patched / "firmware" / "ring.mpy").unlink()
-    (patched / "firmware" / "ring.py").write_text(lazy)
+    patched = patched_build(mpy_build, tmp_path, "ring", "        self._program(length)\n", "")
     run = _run(patched, tmp_path, "0/40")
     assert run.returncode == 1, run.stdout[-4000:] + run.stderr[-4000:]
