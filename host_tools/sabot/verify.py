@@ -2,14 +2,16 @@
 
 import json
 import re
+import struct
 import sys
 from pathlib import Path
 
 from firmware import games
+from firmware import journal as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_LOAD
 from sabot import _frames, progress, receipts
-from sabot.journalfile import ALL_TYPES, CODE, ISSUES, SEQ, TYPE, Finding, Reader, Record, Unusable, load_segments
+from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import french
 from sabot.rules import ARTICLES, Rules, assignment_findings
 
@@ -147,7 +149,7 @@ def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.std
     out.write(said["intact"] if intact else said["broken"])
     unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
     out.write(said["unvouched"] % unvouched if unvouched else said["vouched"])
-    words = _in_french(checked, findings, key) if lang == "fr" else {}
+    words = _in_french(checked, findings) if lang == "fr" else {}
     for label, f in findings:
         out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
                                      words.get(id(f), f.message)))
@@ -160,22 +162,38 @@ def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.std
     return 0 if ok else 1
 
 
-def _in_french(checked, findings, key):
+def _in_french(checked, findings):
     """Each finding's French (sabot.report.findings_fr), said from the record it stands at and the game then."""
-    wanted = {}
-    for label, f in findings:
-        wanted.setdefault(label, set()).add(f.seq)
-    at = {}  # (label, seq): (the record's fields, the game in force)
-    for label, segments, _, _, _ in checked:
-        seqs = wanted.get(label)
-        game = games.CHEMIN_DE_FER
-        for record in Reader(segments, key) if seqs else ():
-            fields = record.fields
-            if fields[TYPE] == R_LOAD and fields[CODE] < len(games.GAMES):
-                game = fields[CODE]
-            if fields[SEQ] in seqs:
-                at[label, fields[SEQ]] = (fields, game)
-    return {id(f): french(f, *at.get((label, f.seq), (None, games.CHEMIN_DE_FER))) for label, f in findings}
+    segments_of = {label: segments for label, segments, _, _, _ in checked}
+    return {id(f): french(f, *_record_at(segments_of.get(label, ()), f.seq)) for label, f in findings}
+
+
+_SNAPSHOT_GAME = 7  # the game's byte in a segment header's controller snapshot (docs/journal-format.md)
+
+
+def _record_at(segments, seq):
+    """Record seq's row and the game in force there, read from its own segment's bytes (the header's snapshot,
+    then the loads before it): a finding's words cost no second pass over the journal. The row is None where no
+    whole frame stands at seq (a header's finding, a torn end)."""
+    found = [s for s in segments if s.seq_before < seq]
+    if not found:
+        return None, games.CHEMIN_DE_FER
+    segment = found[-1]
+    data = segment.data
+    game = segment.snapshot[_SNAPSHOT_GAME]
+    body = None
+    for i in range(seq - segment.seq_before):
+        at = fmt.HEADER_SIZE + i * fmt.FRAME_SIZE + fmt.BODY_AT
+        if at + fmt.BODY_SIZE > len(data):
+            body = None
+            break
+        body = struct.unpack_from(fmt.BODY, data, at)
+        if body[0] == R_LOAD:
+            game = body[-1]
+    game = game if game < len(games.GAMES) else games.CHEMIN_DE_FER
+    if body is None:
+        return None, game
+    return (seq, body[0], body[1] * 1000 + body[2]) + body[3:], game
 
 
 _SAID = {
