@@ -73,9 +73,10 @@ conformance: test
 	cp build/conformance.md docs/conformance.md
 
 # What a card costs on the MicroPython VM (instructions, time, heap, flash), sizes, gate reaction, boot recovery
-# and verify speed: one table, and bench/results.json. Installs valgrind with apt-get when missing.
+# and verify speed: one table, bench/results.json, and the README's table from it (bench/readme.py). Installs valgrind with apt-get when missing.
 bench: $(SETUP) $(NPM_SETUP) mpy
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.readme
 
 # The deterministic figures against bench/budgets.json (CI): fails naming each budget broken.
 bench-check: $(SETUP) $(NPM_SETUP) mpy
