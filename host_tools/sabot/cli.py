@@ -7,6 +7,7 @@ from firmware import games
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from firmware.version import VERSION
 from sabot import firmware, keys, progress, tool_version
+from sabot.cagnotte import cli as cagnotte_command
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.report import cli as report_command
@@ -132,6 +133,8 @@ def parser():
         "web", help="the shoe in a web page: the firmware on MicroPython's WebAssembly port (docs/web.md)"))
     fleet_command.add_arguments(commands.add_parser(
         "fleet", help="a casino's or a country's journals together: ingest, export, check, report (docs/fleet.md)"))
+    cagnotte_command.add_arguments(commands.add_parser(
+        "cagnotte", help="the levy due to the cagnotte at each coup the bank won (docs/cagnotte.md)"))
     return top
 
 
@@ -145,6 +148,8 @@ def main(argv=None):
         return fleet_command.main(args)
     if args.command == "report":
         return report_command.main(args)
+    if args.command == "cagnotte":
+        return cagnotte_command.main(args)
     if args.command == "seance":
         if args.action == "open" and args.table is None:
             top.exit(2, "sabot seance: error: give --table (1 to %d) to open a séance\n" % TABLE_MAX)

@@ -1,0 +1,123 @@
+"""`sabot cagnotte due JOURNAL --stakes FILE`: the levy due on each coup the bank won (Articles 59, 60, 62), from the
+verified journal's results and the table's stakes. Exit 0 when every coup of the journal has its stakes and the
+journal is intact, 1 otherwise (each said), 2 for unusable input."""
+
+import json
+import sys
+from decimal import Decimal
+
+from firmware import games
+from sabot.cagnotte import coups as journal_coups
+from sabot.cagnotte import levy, stakes
+from sabot.journalfile import Unusable
+from sabot.verify import read_key
+
+_CENTS = Decimal("0.01")
+_WORDS = {
+    "fr": {"coup": "Séance %d, taille %d, coup %d", "tableau": "tableau %d %s", "bank": "banque %s",
+           "stakes": "mises %s", "due": "prélèvement dû %s (%s %%%s)", "case": ", article 62 %s",
+           "total": "Total dû : %s sur %d coups gagnés par la banque, %d coups en tout",
+           "no_stakes": "pas de mises pour ce coup dans %s", "not_in_journal":
+           "Séance %d, taille %d, coup %d : dans %s mais pas dans le journal", "broken":
+           "journal non intègre : %d constat(s) de sabot log verify ; ce calcul ne vaut pas preuve",
+           "devkey": "journal lu sous la clé de développement : ce n'est pas celui d'un sabot en service "
+           "(--key, ou --allow-development-key pour un journal de simulation)"},
+    "en": {"coup": "Séance %d, taille %d, coup %d", "tableau": "tableau %d %s", "bank": "bank %s",
+           "stakes": "stakes %s", "due": "levy due %s (%s %%%s)", "case": ", Article 62 %s",
+           "total": "Total due: %s on %d coups the bank won, %d coups in all",
+           "no_stakes": "no stakes for this coup in %s", "not_in_journal":
+           "Séance %d, taille %d, coup %d: in %s but not in the journal", "broken":
+           "the journal is not intact: %d finding(s) of sabot log verify; this is no proof",
+           "devkey": "the journal was read under the development key: it is no shoe's in service "
+           "(--key, or --allow-development-key for a sim's journal)"},
+}
+
+
+def add_arguments(parser):
+    sub = parser.add_subparsers(dest="cagnotte_command", required=True, metavar="COMMAND")
+    due = sub.add_parser("due", help="the levy due at each coup, from the journal's results and the stakes")
+    due.add_argument("journal", nargs="+", help="the journal's folder (or segment files)")
+    due.add_argument("--stakes", required=True, help="CSV: seance,taille,coup,stake_1,stake_2 in euros")
+    due.add_argument("--key", help="the shoe's key file (without: the development key, said so)")
+    due.add_argument("--allow-development-key", action="store_true",
+                     help="a sim's or a test's journal: its development key is no finding")
+    due.add_argument("--json", action="store_true", help="one JSON object a coup, sums as decimal strings")
+    due.add_argument("--lang", choices=("fr", "en"), default="fr", help="the words for people (default: fr)")
+
+
+def cents(amount):
+    """A sum as a decimal string with its cents: "12.30"."""
+    return str(amount.quantize(_CENTS))
+
+
+def money(amount, lang):
+    """A sum for people: 1 000,00 € in French (a narrow no-break space between thousands), 1,000.00 € in English."""
+    text = format(amount.quantize(_CENTS), ",f") + " €"
+    return text.replace(",", "\u202f").replace(".", ",") if lang == "fr" else text
+
+
+def percent(rate, lang):
+    text = format((rate * 100).normalize(), "f")
+    return text.replace(".", ",") if lang == "fr" else text
+
+
+def main(args, out=sys.stdout):
+    try:
+        table = stakes.read(args.stakes)
+        coups, findings = journal_coups.read(args.journal, read_key(args.key))
+    except (stakes.BadStakes, Unusable) as e:
+        print("sabot cagnotte due: error: %s" % e, file=sys.stderr)
+        return 2
+    rows, missing, total, won = [], [], Decimal(0), 0
+    for coup in coups:
+        staked = table.pop(coup.key, None)
+        if staked is None:
+            missing.append(coup)
+            continue
+        if len(coup.results) == 1 and staked[1] is not None:
+            print("sabot cagnotte due: error: %s: séance %d, taille %d, coup %d is chemin de fer: stake_2 must be "
+                  "empty" % ((args.stakes,) + coup.key), file=sys.stderr)
+            return 2
+        amounts = (staked[0],) if len(coup.results) == 1 else (staked[0], staked[1] or Decimal(0))
+        due, base, case = levy.due(coup.game, coup.results, amounts)
+        total += due
+        won += case is not None
+        rows.append((coup, amounts, due, base, case))
+    if args.json:
+        for coup, amounts, due, base, case in rows:
+            out.write(json.dumps({
+                "seance": coup.key[0], "taille": coup.key[1], "coup": coup.key[2], "seq": coup.seq,
+                "game": games.GAMES[coup.game][games.NAME], "results": list(coup.results),
+                "stakes": [cents(a) for a in amounts], "won_by_bank": cents(base), "case": case,
+                "rate": str(levy.RATES[coup.game]), "due": cents(due)}, ensure_ascii=False) + "\n")
+    else:
+        _print(rows, args.lang, out)
+        w = _WORDS[args.lang]
+        out.write(w["total"] % (money(total, args.lang), won, len(rows)) + "\n")
+    return _problems(args, findings, missing, table)
+
+
+def _print(rows, lang, out):
+    w = _WORDS[lang]
+    for coup, amounts, due, _, case in rows:
+        said = [w["tableau"] % (i + 1, r) for i, r in enumerate(coup.results)] if len(coup.results) > 1 else [
+            w["bank"] % coup.results[0]]
+        line = "%s : %s ; %s ; %s" % (w["coup"] % coup.key, ", ".join(said), w["stakes"] % " / ".join(
+            money(a, lang) for a in amounts), w["due"] % (money(due, lang), percent(levy.RATES[coup.game], lang),
+                                                          w["case"] % case if case in ("a", "b", "c") else ""))
+        out.write(line + "\n")
+
+
+def _problems(args, findings, missing, left):
+    """1 and each said on stderr when the journal is not intact or it and the stakes do not cover the same coups."""
+    w = _WORDS[args.lang]
+    for coup in missing:
+        print(w["coup"] % coup.key + " : " + w["no_stakes"] % args.stakes, file=sys.stderr)
+    for key in sorted(left):
+        print(w["not_in_journal"] % (key + (args.stakes,)), file=sys.stderr)
+    if findings:
+        print(w["broken"] % len(findings), file=sys.stderr)
+    development = args.key is None and not args.allow_development_key
+    if development:
+        print(w["devkey"], file=sys.stderr)
+    return 1 if findings or missing or left or development else 0

@@ -1,0 +1,156 @@
+"""The levy due to the cagnotte (C-LEVY): the articles' cases worked by hand, the roundings on both sides of a half,
+and `sabot cagnotte due` on a simulated shoe's journal with its stakes, and on bad input."""
+
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from firmware import games
+from sabot.cagnotte.levy import EGALITE, GAGNANT, PERDANT, due
+from tests.conftest import SCENARIOS
+
+SABOT = str(Path(sys.executable).parent / "sabot")
+CF, DTL, DTO = games.CHEMIN_DE_FER, games.DEUX_TABLEAUX_LIMITEE, games.DEUX_TABLEAUX_OUVERTE
+D = Decimal
+
+# (game, the bank's results, the stakes on each tableau, the levy worked by hand, Article 62's case)
+WORKED = [
+    # Chemin de fer, Article 60: 5 % of what the bank won, 1,000 € staked against it.
+    (CF, (GAGNANT,), (D("1000"),), D("50.00"), "chemin de fer"),
+    (CF, (PERDANT,), (D("1000"),), D("0"), None),
+    (CF, (EGALITE,), (D("1000"),), D("0"), None),
+    # Deux tableaux, banque limitée: 2 % of the 300 € and 200 € the bank won on both tableaux.
+    (DTL, (GAGNANT, GAGNANT), (D("300"), D("200")), D("10.00"), "a"),
+    # Banque ouverte, Article 62 a): 1.25 % of all the pontes' stakes, 400 € + 400 €.
+    (DTO, (GAGNANT, GAGNANT), (D("400"), D("400")), D("10.00"), "a"),
+    # b), a positive difference: won 1,000 € on tableau 1, lost 200 € on tableau 2: 1.25 % of 800 €.
+    (DTO, (GAGNANT, PERDANT), (D("1000"), D("200")), D("10.00"), "b"),
+    (DTO, (PERDANT, GAGNANT), (D("200"), D("1000")), D("10.00"), "b"),
+    # b), a difference that is not positive: won 200 €, lost 1,000 €, or the same 500 € each: nothing.
+    (DTO, (GAGNANT, PERDANT), (D("200"), D("1000")), D("0"), "b"),
+    (DTO, (PERDANT, GAGNANT), (D("500"), D("500")), D("0"), "b"),
+    # c): won 1,000 € on one tableau, égalité on the other: 1.25 % of 1,000 €.
+    (DTO, (GAGNANT, EGALITE), (D("1000"), D("700")), D("12.50"), "c"),
+    (DTO, (EGALITE, GAGNANT), (D("700"), D("1000")), D("12.50"), "c"),
+    # The bank won no tableau: no levy.
+    (DTO, (PERDANT, EGALITE), (D("1000"), D("700")), D("0"), None),
+]
+
+
+@pytest.mark.req("C-LEVY")
+@pytest.mark.parametrize("game, results, stakes, levy, case", WORKED)
+def test_the_levy_of_each_case_of_the_articles_worked_by_hand(game, results, stakes, levy, case):
+    got, _, got_case = due(game, results, stakes)
+    assert (got, got_case) == (levy, case)
+
+
+@pytest.mark.req("C-LEVY")
+@pytest.mark.parametrize("won, levy", [
+    (D("120.80"), D("6.00")),  # 6.04 €: down to the nearer ten cents
+    (D("121.00"), D("6.10")),  # 6.05 €, a half: up
+    (D("121.20"), D("6.10")),  # 6.06 €: up
+    (D("118.80"), D("5.90")),  # 5.94 €
+    (D("119.00"), D("6.00")),  # 5.95 €, a half: up
+])
+def test_the_levy_is_rounded_to_the_nearest_ten_cents_a_half_up(won, levy):
+    assert due(CF, (GAGNANT,), (won,))[0] == levy
+
+
+@pytest.mark.req("C-LEVY")
+def test_money_stays_exact_decimal_where_binary_floats_would_not():
+    # 1.25 % of 0.10 € + 0.20 € is 0.00375 €: binary floats make 0.1 + 0.2 a hair over 0.3.
+    levy, base, _ = due(DTO, (GAGNANT, GAGNANT), (D("0.10"), D("0.20")))
+    assert base == D("0.30") and isinstance(levy, Decimal)
+
+
+def _journal(tmp_path):
+    log = tmp_path / "journal"
+    subprocess.run([SABOT, "sim", str(SCENARIOS / "deux_tableaux_ouverte.txt"), "--log", str(log), "--quiet"],
+                   check=True, capture_output=True)
+    rows = [json.loads(line) for line in subprocess.run(
+        [SABOT, "log", "export", str(log), "--format", "jsonl"], capture_output=True, text=True).stdout.splitlines()]
+    return log, [r for r in rows if r["event"] == "result"]
+
+
+def _run(*args):
+    return subprocess.run([SABOT, "cagnotte", "due", *map(str, args)], capture_output=True, text=True)
+
+
+@pytest.mark.req("C-LEVY")
+def test_cagnotte_due_gives_each_coup_of_a_simulated_shoe_its_levy(tmp_path):
+    log, results = _journal(tmp_path)
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
+        "%d,%d,%d,1000,200\n" % (r["seance"], r["taille"], r["coup"]) for r in results))
+    done = _run(log, "--stakes", stakes, "--json", "--allow-development-key")
+    assert done.returncode == 0, done.stderr
+    coups = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(c["seance"], c["taille"], c["coup"]) for c in coups] == [
+        (r["seance"], r["taille"], r["coup"]) for r in results]
+    g, p, e = GAGNANT, PERDANT, EGALITE
+    by_hand = {  # 1,000 € on tableau 1, 200 € on tableau 2, at 1.25 %
+        (g, g): "15.00", (g, p): "10.00", (p, g): "0.00", (g, e): "12.50", (e, g): "2.50"}
+    for coup in coups:
+        assert coup["game"] == "deux_tableaux_ouverte"
+        assert coup["due"] == by_hand.get(tuple(coup["results"]), "0.00"), coup
+    assert {c["case"] for c in coups} >= {"c", None}  # the bundled shoe has an égalité beside a won tableau
+
+
+@pytest.mark.req("C-LEVY")
+def test_cagnotte_due_says_in_french_each_coup_and_the_total(tmp_path):
+    log, results = _journal(tmp_path)
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
+        "%d,%d,%d,1000,200\n" % (r["seance"], r["taille"], r["coup"]) for r in results))
+    done = _run(log, "--stakes", stakes, "--allow-development-key")
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Séance 1, taille 1, coup 1 : tableau 1 ")
+    assert "1\u202f000,00 €" in done.stdout  # French money: a decimal comma, narrow spaces between thousands
+    assert lines[-1].startswith("Total dû : ")
+
+
+@pytest.mark.req("C-LEVY")
+def test_a_coup_without_stakes_a_stake_without_a_coup_and_the_development_key_are_said(tmp_path):
+    log, results = _journal(tmp_path)
+    first = results[0]
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text("seance,taille,coup,stake_1,stake_2\n%d,%d,%d,10,20\n9,9,9,10,20\n" % (
+        first["seance"], first["taille"], first["coup"]))
+    done = _run(log, "--stakes", stakes)
+    assert done.returncode == 1
+    assert "Séance 9, taille 9, coup 9 : dans %s mais pas dans le journal" % stakes in done.stderr
+    assert "pas de mises pour ce coup" in done.stderr
+    assert "clé de développement" in done.stderr
+
+
+@pytest.mark.req("C-LEVY")
+@pytest.mark.parametrize("content, said", [
+    ("seance,taille,coup,stake_1\n1,1,1,10\n", "lacks the column stake_2"),
+    ("seance,taille,coup,stake_1,stake_2\n1,1,1,10.005,\n", "more than two decimals"),
+    ("seance,taille,coup,stake_1,stake_2\n1,1,1,-10,\n", "is not a sum in euros"),
+    ("seance,taille,coup,stake_1,stake_2\n1,1,1,1e3,\n", "is not a sum in euros"),
+    ("seance,taille,coup,stake_1,stake_2\n1,1,1,١٠,\n", "is not a sum in euros"),
+    ("seance,taille,coup,stake_1,stake_2\n0,1,1,10,\n", "seance '0' is not a number from 1"),
+    ("seance,taille,coup,stake_1,stake_2\n1,1,1,10,\n1,1,1,20,\n", "is there twice"),
+    ("seance,taille,coup,stake_1,stake_2\n1,1,1,,\n", "stake_1 is empty"),
+])
+def test_a_bad_stakes_file_gets_one_line_and_exit_2(tmp_path, content, said):
+    log = tmp_path / "journal"
+    log.mkdir()
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text(content)
+    done = _run(log, "--stakes", stakes)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+
+
+def test_a_missing_stakes_file_or_journal_gets_one_line_and_exit_2(tmp_path):
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text("seance,taille,coup,stake_1,stake_2\n")
+    for args in ((tmp_path / "nothing", "--stakes", stakes), (tmp_path, "--stakes", tmp_path / "none.csv")):
+        done = _run(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
