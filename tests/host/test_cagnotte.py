@@ -2,6 +2,7 @@
 and `sabot cagnotte due` on a simulated shoe's journal with its stakes, and on bad input."""
 
 import json
+import random
 import subprocess
 import sys
 from decimal import Decimal
@@ -10,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from firmware import games
+from sabot.cagnotte.check import check
+from sabot.cagnotte.coups import Coup
+from sabot.cagnotte.ledger import Entry
 from sabot.cagnotte.levy import EGALITE, GAGNANT, PERDANT, due
 from tests.conftest import SCENARIOS
 
@@ -154,3 +158,120 @@ def test_a_missing_stakes_file_or_journal_gets_one_line_and_exit_2(tmp_path):
     for args in ((tmp_path / "nothing", "--stakes", stakes), (tmp_path, "--stakes", tmp_path / "none.csv")):
         done = _run(*args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+
+
+# `sabot cagnotte check`: the casino's ledger against the journal.
+
+def _ledger(rng, seances=1000):
+    """Coups of many séances at each game, with a clean ledger: stakes in whole euros, the levy due taken, its
+    tickets of 5 €, 1 € and 0.10 € (three values)."""
+    coups, entries = [], {}
+    outcomes = (GAGNANT, PERDANT, EGALITE)
+    for seance in range(1, seances + 1):
+        game = rng.choice((CF, DTL, DTO))
+        for coup_number in range(1, rng.randint(2, 6)):
+            results = (rng.choice(outcomes),) if game == CF else (rng.choice(outcomes), rng.choice(outcomes))
+            key = (seance, 1, coup_number)
+            coups.append(Coup(key, game, results, 1 + seance % 7, 0))
+            stakes = (D(rng.randint(1, 5000)), None if game == CF else D(rng.randint(1, 5000)))
+            levy = due(game, results, tuple(s for s in stakes if s is not None))[0]
+            fives, rest = divmod(levy, 5)
+            ones, tenths = divmod(rest, 1)
+            tickets = {v: int(n) for v, n in ((D(5), fives), (D(1), ones), (D("0.1"), tenths * 10)) if n}
+            entries[key] = Entry(stakes, levy, tickets)
+    return coups, entries
+
+
+@pytest.mark.req("C-LEVY", "C-TICKETS", "C-LEDGER")
+def test_clean_ledgers_of_a_thousand_seances_have_no_finding():
+    coups, entries = _ledger(random.Random(25))
+    assert len({c.key[0] for c in coups}) == 1000
+    assert check(coups, entries) == []
+
+
+def _plant(what, coup, entry, entries, coups):
+    if what == "no_levy":
+        entry.levy, entry.tickets = D(0), {}
+    elif what == "not_won":
+        entry.levy, entry.tickets = D("2.50"), {D(1): 2, D("0.1"): 5}
+    elif what == "amount":
+        entry.levy += D("0.10")
+        entry.tickets[D("0.1")] = entry.tickets.get(D("0.1"), 0) + 1
+    elif what == "tickets":
+        entry.tickets[D(5)] = entry.tickets.get(D(5), 0) + 1
+    elif what == "values":  # the same levy in four values of tickets
+        entry.tickets = {D(2): 1, D(1): 1, D("0.5"): 2, D("0.1"): int((entry.levy - 4) * 10)}
+    elif what == "stake":
+        entry.stakes = (entry.stakes[0], entry.stakes[1] + D("0.50"))
+    elif what == "no_entry":
+        del entries[coup.key]
+    elif what == "no_coup":
+        coups.remove(coup)
+
+
+PLANTED = {  # what is planted: the coups (and their ledger entries) it may be planted in
+    "no_levy": lambda c, e: e.levy > 0,
+    "not_won": lambda c, e: GAGNANT not in c.results,
+    "amount": lambda c, e: GAGNANT in c.results,
+    "tickets": lambda c, e: True,
+    "values": lambda c, e: e.levy >= 4,
+    "stake": lambda c, e: c.game == DTO and GAGNANT not in c.results,
+    "no_entry": lambda c, e: True,
+    "no_coup": lambda c, e: True,
+}
+
+
+@pytest.mark.req("C-LEVY", "C-TICKETS", "C-STAKES", "C-LEDGER")
+@pytest.mark.parametrize("what", sorted(PLANTED))
+def test_every_planted_error_is_found_and_nothing_else(what):
+    rng = random.Random(what)
+    for _ in range(20):
+        coups, entries = _ledger(rng, seances=50)
+        candidates = [c for c in coups if PLANTED[what](c, entries[c.key])]
+        coup = rng.choice(candidates)
+        _plant(what, coup, entries[coup.key], entries, coups)
+        found = check(coups, entries)
+        assert [f.what for f in found] == [what], (coup.key, coup.results, [f.said("en", str, str) for f in found])
+        assert found[0].key[0] == coup.key[0]
+
+
+def test_the_wrong_rate_is_named():
+    coup = Coup((1, 1, 1), DTO, (GAGNANT, GAGNANT), 3, 0)
+    entry = Entry((D(400), D(400)), D("16.00"), {D(5): 3, D(1): 1})  # 2 % of 800 €, banque limitée's rate
+    found = check([coup], {coup.key: entry})
+    assert [f.what for f in found] == ["rate"]
+    assert found[0].said("fr", str, lambda r: str(r * 100)).startswith("16.00 prélevés : le taux de 2.00 %")
+
+
+def _ledger_file(tmp_path, results, line):
+    path = tmp_path / "ledger.csv"
+    path.write_text("seance,taille,coup,stake_1,stake_2,levy,tickets\n" + "".join(
+        line(r) for r in results))
+    return path
+
+
+def test_cagnotte_check_reconciles_a_simulated_shoe_and_says_its_verdict_first(tmp_path):
+    log, results = _journal(tmp_path)
+    g = GAGNANT
+    levies = {(g, g): ("30.00", "5x6"), (g, PERDANT): ("0.00", ""), (g, EGALITE): ("25.00", "5x5"),
+              (EGALITE, g): ("25.00", "5x5")}  # 2,000 € on each tableau, at 1.25 %
+
+    def line(r):
+        winners = tuple(w.split(": ")[1] for w in r["detail"].split("; ")[1].split(", "))
+        said = tuple({"banque": g, "ponte": PERDANT}.get(w, EGALITE) for w in winners)
+        levy, tickets = levies.get(said, ("0", ""))
+        return "%d,%d,%d,2000,2000,%s,%s\n" % (r["seance"], r["taille"], r["coup"], levy, tickets)
+
+    ledger = _ledger_file(tmp_path, results, line)
+    clean = subprocess.run([SABOT, "cagnotte", "check", str(log), "--ledger", str(ledger), "--allow-development-key"],
+                           capture_output=True, text=True)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert clean.stdout.startswith("registre de la cagnotte : conforme, 0 constat(s) sur %d coups" % len(results))
+    first = results[0]
+    wrong = _ledger_file(tmp_path, results, lambda r: line(r) if r is not first else "%d,%d,%d,2000,2000,9.90,\n" % (
+        r["seance"], r["taille"], r["coup"]))
+    done = subprocess.run([SABOT, "cagnotte", "check", str(log), "--ledger", str(wrong), "--allow-development-key",
+                           "--json"], capture_output=True, text=True)
+    assert done.returncode == 1
+    found = json.loads(done.stdout)["findings"]
+    assert {f["id"] for f in found} <= {"C-LEVY", "C-TICKETS"} and found[0]["seance"] == first["seance"]

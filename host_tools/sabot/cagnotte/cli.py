@@ -1,14 +1,17 @@
 """`sabot cagnotte due JOURNAL --stakes FILE`: the levy due on each coup the bank won (Articles 59, 60, 62), from the
 verified journal's results and the table's stakes. Exit 0 when every coup of the journal has its stakes and the
-journal is intact, 1 otherwise (each said), 2 for unusable input."""
+journal is intact, 1 otherwise (each said), 2 for unusable input.
+
+`sabot cagnotte check JOURNAL --ledger FILE`: the casino's ledger of levies reconciled with the journal
+(sabot/cagnotte/check.py); exit 0 conforme, 1 findings, 2 unusable input, as `sabot log verify`."""
 
 import json
 import sys
 from decimal import Decimal
 
 from firmware import games
+from sabot.cagnotte import check, ledger, levy, stakes
 from sabot.cagnotte import coups as journal_coups
-from sabot.cagnotte import levy, stakes
 from sabot.journalfile import Unusable
 from sabot.verify import read_key
 
@@ -36,13 +39,17 @@ _WORDS = {
 def add_arguments(parser):
     sub = parser.add_subparsers(dest="cagnotte_command", required=True, metavar="COMMAND")
     due = sub.add_parser("due", help="the levy due at each coup, from the journal's results and the stakes")
-    due.add_argument("journal", nargs="+", help="the journal's folder (or segment files)")
     due.add_argument("--stakes", required=True, help="CSV: seance,taille,coup,stake_1,stake_2 in euros")
-    due.add_argument("--key", help="the shoe's key file (without: the development key, said so)")
-    due.add_argument("--allow-development-key", action="store_true",
-                     help="a sim's or a test's journal: its development key is no finding")
     due.add_argument("--json", action="store_true", help="one JSON object a coup, sums as decimal strings")
-    due.add_argument("--lang", choices=("fr", "en"), default="fr", help="the words for people (default: fr)")
+    reconcile = sub.add_parser("check", help="the casino's ledger of levies against the journal (exit 0, 1, 2)")
+    reconcile.add_argument("--ledger", required=True, help="CSV: the stakes' columns, levy, tickets (docs/cagnotte.md)")
+    reconcile.add_argument("--json", action="store_true", help='{"ok", "findings": [{"id", "article", ...}]}')
+    for command in (due, reconcile):
+        command.add_argument("journal", nargs="+", help="the journal's folder (or segment files)")
+        command.add_argument("--key", help="the shoe's key file (without: the development key, said so)")
+        command.add_argument("--allow-development-key", action="store_true",
+                             help="a sim's or a test's journal: its development key is no finding")
+        command.add_argument("--lang", choices=("fr", "en"), default="fr", help="the words for people (default: fr)")
 
 
 def cents(amount):
@@ -56,12 +63,40 @@ def money(amount, lang):
     return text.replace(",", "\u202f").replace(".", ",") if lang == "fr" else text
 
 
+def reconcile(args, out):
+    try:
+        entries = ledger.read(args.ledger)
+        coups, findings = journal_coups.read(args.journal, read_key(args.key))
+    except (stakes.BadStakes, Unusable) as e:
+        print("sabot cagnotte check: error: %s" % e, file=sys.stderr)
+        return 2
+    found = check.check(coups, entries)
+    development = args.key is None and not args.allow_development_key
+    ok = not (found or findings or development)
+    if args.json:
+        out.write(json.dumps({"ok": ok, "coups": len(coups), "journal_findings": len(findings), "findings": [
+            {"id": check.SAID[f.what][0], "article": check.SAID[f.what][1], "seance": f.key[0], "taille": f.key[1],
+             "coup": f.key[2], "message": f.said("en", cents, str)} for f in found]}, ensure_ascii=False) + "\n")
+        return 0 if ok else 1
+    fr = args.lang == "fr"
+    out.write(("registre de la cagnotte : %s, %d constat(s) sur %d coups\n" if fr else
+               "cagnotte ledger: %s, %d finding(s) on %d coups\n") % (
+        ("conforme" if fr else "clean") if ok else ("NON CONFORME" if fr else "NOT CLEAN"), len(found), len(coups)))
+    for f in found:
+        where = (_WORDS[args.lang]["coup"] % f.key) if f.key[1] else "Séance %d" % f.key[0]
+        out.write("[%s, art. %s] %s : %s\n" % (check.SAID[f.what][0], check.SAID[f.what][1], where, f.said(
+            args.lang, lambda a: money(a, args.lang), lambda r: percent(r, args.lang))))
+    return _problems(args, findings, [], {}) or (0 if ok else 1)
+
+
 def percent(rate, lang):
     text = format((rate * 100).normalize(), "f")
     return text.replace(".", ",") if lang == "fr" else text
 
 
 def main(args, out=sys.stdout):
+    if args.cagnotte_command == "check":
+        return reconcile(args, out)
     try:
         table = stakes.read(args.stakes)
         coups, findings = journal_coups.read(args.journal, read_key(args.key))

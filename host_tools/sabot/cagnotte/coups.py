@@ -11,24 +11,26 @@ FOR_THE_BANK = {records.WIN_BANQUE: GAGNANT, records.WIN_PONTE: PERDANT, records
 
 
 class Coup:
-    __slots__ = ("key", "game", "results", "seq", "time_ms")
+    __slots__ = ("key", "game", "results", "table", "seq")
 
-    def __init__(self, key, game, results, seq, time_ms):
-        self.key, self.game, self.results, self.seq, self.time_ms = key, game, results, seq, time_ms
+    def __init__(self, key, game, results, table, seq):
+        self.key, self.game, self.results, self.table, self.seq = key, game, results, table, seq
 
 
 def read(paths, key):
     """([Coup] in the journal's order, the verifier's findings): a coup whose result the shoe journalled."""
     found = []
     _, _, findings = check(paths, key, found)
-    game = games.CHEMIN_DE_FER
+    game, table = games.CHEMIN_DE_FER, 0
     coups = []
     for record in found:
         f = record.fields
         if f[TYPE] == records.R_LOAD and f[CODE] < len(games.GAMES):
             game = f[CODE]
+        elif f[TYPE] == records.R_SEANCE:
+            table = f[CODE]
         elif f[TYPE] == records.R_RESULT:
             winners = unpack_winners(f[CODE], f[DISPOSITION])
             results = tuple(FOR_THE_BANK.get(w, "?") for w in winners)
-            coups.append(Coup((f[SEANCE], f[TAILLE], f[COUP]), game, results, record.seq, record.time_ms))
+            coups.append(Coup((f[SEANCE], f[TAILLE], f[COUP]), game, results, table, record.seq))
     return coups, findings
