@@ -275,3 +275,32 @@ def test_cagnotte_check_reconciles_a_simulated_shoe_and_says_its_verdict_first(t
     assert done.returncode == 1
     found = json.loads(done.stdout)["findings"]
     assert {f["id"] for f in found} <= {"C-LEVY", "C-TICKETS"} and found[0]["seance"] == first["seance"]
+
+
+@pytest.mark.req("C-LEDGER", "S-IDENT")
+def test_the_carnet_gives_each_seance_its_sabot_in_column_3_its_coups_and_totals_verdict_first(tmp_path):
+    log, results = _journal(tmp_path)
+    ledger = _ledger_file(tmp_path, results, lambda r: "%d,%d,%d,10,20,0.40,0.2x2\n" % (
+        r["seance"], r["taille"], r["coup"]))  # a levy on every coup: wrong wherever the bank did not win
+    html = tmp_path / "carnet.html"
+    done = subprocess.run([SABOT, "cagnotte", "carnet", str(log), "--ledger", str(ledger), "-o", str(html),
+                           "--establishment", "Casino de Deauville", "--allow-development-key"],
+                          capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    page = html.read_text()
+    assert page.index("NON CONFORME") < page.index("Séance n° 1")
+    assert "Casino de Deauville" in page and "Sabot affecté (colonne 3)" in page
+    assert page.count("Total de la séance") == len({r["seance"] for r in results})
+    again = subprocess.run([SABOT, "cagnotte", "carnet", str(log), "--ledger", str(ledger), "-o", str(html),
+                            "--allow-development-key"], capture_output=True, text=True)
+    assert again.returncode == 2 and "--force" in again.stderr  # nothing replaced unasked
+
+
+@pytest.mark.req("C-LEDGER")
+def test_the_carnet_prints_as_a_pdf(tmp_path):
+    log, results = _journal(tmp_path)
+    ledger = _ledger_file(tmp_path, results, lambda r: "%d,%d,%d,10,20,,\n" % (r["seance"], r["taille"], r["coup"]))
+    pdf = tmp_path / "carnet.pdf"
+    subprocess.run([SABOT, "cagnotte", "carnet", str(log), "--ledger", str(ledger), "-o", str(pdf),
+                    "--allow-development-key"], capture_output=True, text=True)
+    assert pdf.read_bytes().startswith(b"%PDF")

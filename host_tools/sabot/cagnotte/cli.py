@@ -7,12 +7,15 @@ journal is intact, 1 otherwise (each said), 2 for unusable input.
 
 import json
 import sys
+import time
 from decimal import Decimal
+from pathlib import Path
 
 from firmware import games
-from sabot.cagnotte import check, ledger, levy, stakes
+from sabot.cagnotte import carnet, check, ledger, levy, stakes
 from sabot.cagnotte import coups as journal_coups
 from sabot.journalfile import Unusable
+from sabot.report.pdf import PdfError, print_pdf
 from sabot.verify import read_key
 
 _CENTS = Decimal("0.01")
@@ -44,7 +47,12 @@ def add_arguments(parser):
     reconcile = sub.add_parser("check", help="the casino's ledger of levies against the journal (exit 0, 1, 2)")
     reconcile.add_argument("--ledger", required=True, help="CSV: the stakes' columns, levy, tickets (docs/cagnotte.md)")
     reconcile.add_argument("--json", action="store_true", help='{"ok", "findings": [{"id", "article", ...}]}')
-    for command in (due, reconcile):
+    carnet = sub.add_parser("carnet", help="the carnet d'enregistrement des cagnottes, HTML or PDF (-o FILE.pdf)")
+    carnet.add_argument("--ledger", required=True, help="CSV: the stakes' columns, levy, tickets (docs/cagnotte.md)")
+    carnet.add_argument("-o", "--output", required=True, help="carnet.html, or carnet.pdf printed by Chromium")
+    carnet.add_argument("--establishment", help="the casino, as the carnet's heading names it")
+    carnet.add_argument("--force", action="store_true", help="replace an existing output file")
+    for command in (due, reconcile, carnet):
         command.add_argument("journal", nargs="+", help="the journal's folder (or segment files)")
         command.add_argument("--key", help="the shoe's key file (without: the development key, said so)")
         command.add_argument("--allow-development-key", action="store_true",
@@ -89,6 +97,33 @@ def reconcile(args, out):
     return _problems(args, findings, [], {}) or (0 if ok else 1)
 
 
+def write_carnet(args):
+    output = Path(args.output)
+    if output.exists() and not args.force:
+        print("sabot cagnotte carnet: error: %s exists: --force replaces it" % output, file=sys.stderr)
+        return 2
+    seances = {}
+    try:
+        entries = ledger.read(args.ledger)
+        coups, findings = journal_coups.read(args.journal, read_key(args.key), seances)
+    except (stakes.BadStakes, Unusable) as e:
+        print("sabot cagnotte carnet: error: %s" % e, file=sys.stderr)
+        return 2
+    found = check.check(coups, dict(entries))
+    html = carnet.page(seances, coups, entries, found, findings, args.establishment,
+                       time.strftime("%d/%m/%Y à %H:%M"))
+    try:
+        if output.suffix.lower() == ".pdf":
+            print_pdf(html, output)
+        else:
+            output.write_text(html, encoding="utf-8")
+    except (OSError, PdfError) as e:
+        print("sabot cagnotte carnet: error: %s" % e, file=sys.stderr)
+        return 2
+    print("carnet: %s (%d séances, %d coups, %d constat(s))" % (output, len(seances), len(coups), len(found)))
+    return _problems(args, findings, [], {}) or (1 if found else 0)
+
+
 def percent(rate, lang):
     text = format((rate * 100).normalize(), "f")
     return text.replace(".", ",") if lang == "fr" else text
@@ -97,6 +132,8 @@ def percent(rate, lang):
 def main(args, out=sys.stdout):
     if args.cagnotte_command == "check":
         return reconcile(args, out)
+    if args.cagnotte_command == "carnet":
+        return write_carnet(args)
     try:
         table = stakes.read(args.stakes)
         coups, findings = journal_coups.read(args.journal, read_key(args.key))

@@ -2,12 +2,23 @@
 (Article 62): what the shoe journalled in each R_RESULT."""
 
 from firmware import games, records
-from firmware.record_names import unpack_winners
+from firmware.record_names import unpack_employee, unpack_winners
 from sabot.cagnotte.levy import EGALITE, GAGNANT, PERDANT
-from sabot.journalfile import CODE, COUP, DISPOSITION, SEANCE, TAILLE, TYPE
+from sabot.journalfile import CODE, CONDITION, COUP, DISPOSITION, SEANCE, TAILLE, TYPE
 from sabot.verify import check
 
 FOR_THE_BANK = {records.WIN_BANQUE: GAGNANT, records.WIN_PONTE: PERDANT, records.WIN_EGALITE: EGALITE}
+
+
+class Seance:
+    """A séance as the carnet's lines give it: its table, the sabot assigned to it (Article 58's column 3), who
+    assigned it, when it opened and closed (None while open)."""
+
+    __slots__ = ("number", "table", "sabot", "employee", "opened_ms", "closed_ms")
+
+    def __init__(self, number, table, sabot, employee, opened_ms):
+        self.number, self.table, self.sabot, self.employee = number, table, sabot, employee
+        self.opened_ms, self.closed_ms = opened_ms, None
 
 
 class Coup:
@@ -17,18 +28,24 @@ class Coup:
         self.key, self.game, self.results, self.table, self.seq = key, game, results, table, seq
 
 
-def read(paths, key):
-    """([Coup] in the journal's order, the verifier's findings): a coup whose result the shoe journalled."""
+def read(paths, key, seances=None):
+    """([Coup] in the journal's order, the verifier's findings): a coup whose result the shoe journalled. A dict given
+    as seances receives each séance by its number."""
     found = []
     _, _, findings = check(paths, key, found)
     game, table = games.CHEMIN_DE_FER, 0
     coups = []
+    seances = {} if seances is None else seances
     for record in found:
         f = record.fields
         if f[TYPE] == records.R_LOAD and f[CODE] < len(games.GAMES):
             game = f[CODE]
         elif f[TYPE] == records.R_SEANCE:
             table = f[CODE]
+            seances[f[SEANCE]] = Seance(f[SEANCE], table, record.segment.sabot, unpack_employee(
+                f[DISPOSITION], f[CONDITION]), record.time_ms)
+        elif f[TYPE] == records.R_SEANCE_CLOSE and f[SEANCE] in seances:
+            seances[f[SEANCE]].closed_ms = record.time_ms
         elif f[TYPE] == records.R_RESULT:
             winners = unpack_winners(f[CODE], f[DISPOSITION])
             results = tuple(FOR_THE_BANK.get(w, "?") for w in winners)

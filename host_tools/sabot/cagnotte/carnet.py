@@ -1,0 +1,116 @@
+"""The carnet d'enregistrement des cagnottes for the inspector: per table and séance, the sabot assigned to it
+(Article 58's column 3), each coup's result for the bank, its stakes, the levy due and the levy taken with its
+tickets, and the totals; verdict first, in French. One self-contained HTML page, printed to PDF by report.pdf."""
+
+from decimal import Decimal
+from html import escape
+
+from firmware import games
+from sabot import times
+from sabot.cagnotte import check, levy
+from sabot.report.page import CSS
+
+_CSS = """
+@page { @top-left { content: "Carnet d'enregistrement des cagnottes"; font-size: 8pt; color: #555; }
+  @bottom-right { content: "page " counter(page) " sur " counter(pages); font-size: 8pt; color: #555; } }
+.carnet td.n { text-align: right; white-space: nowrap; }
+.carnet tr.total td { font-weight: bold; background: #f5f5f5; }
+.carnet tr.flag td { background: #fdecea; }
+.carnet td.col3 { font-weight: bold; }
+"""
+
+
+def _money(amount):
+    text = format(amount.quantize(Decimal("0.01")), ",f") + "\u00a0€"
+    return text.replace(",", "\u202f").replace(".", ",")
+
+
+def _percent(rate):
+    return format((rate * 100).normalize(), "f").replace(".", ",") + "\u00a0%"
+
+
+def _cell(text, css=""):
+    return "<td%s>%s</td>" % (' class="%s"' % css if css else "", text)
+
+
+def _said(finding):
+    return "[%s, art. %s] %s" % (check.SAID[finding.what][0], check.SAID[finding.what][1],
+                                 finding.said("fr", _money, _percent))
+
+
+def page(seances, coups, entries, findings, journal_findings, establishment, title_when):
+    """The carnet as HTML. findings: check.check's on these coups and entries; journal_findings: verify's."""
+    flagged = {}
+    for f in findings:
+        flagged.setdefault(f.key, []).append(f)
+    ok = not findings and not journal_findings
+    due_all = sum((levy.due(c.game, c.results, _stakes(c, entries))[0] for c in coups if c.key in entries),
+                  Decimal(0))
+    taken_all = sum((entries[c.key].levy for c in coups if c.key in entries), Decimal(0))
+    head = [
+        "<h1>Carnet d'enregistrement des cagnottes</h1>",
+        '<p class="sub">%s · établi le %s</p>' % (escape(establishment or "établissement non renseigné"),
+                                                  escape(title_when)),
+        '<div class="verdicts"><div class="verdict %s"><b>%s</b>%s</div>' % (
+            "ok" if ok else "bad", "CONFORME" if ok else "NON CONFORME",
+            "les prélèvements concordent avec le journal du sabot" if ok else
+            "%d constat(s) sur le registre, %d sur le journal" % (len(findings), len(journal_findings))),
+        '<div class="verdict"><b>%s</b>dus sur %d coups</div><div class="verdict"><b>%s</b>prélevés</div></div>' % (
+            _money(due_all), len(coups), _money(taken_all)),
+    ]
+    if findings:
+        head.append("<h2>Constats</h2><ul>%s</ul>" % "".join(
+            "<li>%s</li>" % escape(_where(f) + " : " + _said(f)) for f in findings))
+    body = []
+    by_seance = {}
+    for coup in coups:
+        by_seance.setdefault(coup.key[0], []).append(coup)
+    for number in sorted(set(by_seance) | set(seances)):
+        body.append(_seance(seances.get(number), number, by_seance.get(number, []), entries, flagged))
+    return ('<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Carnet d\'enregistrement des '
+            'cagnottes</title><style>%s%s</style></head><body class="carnet">%s%s</body></html>' % (
+                CSS, _CSS, "".join(head), "".join(body)))
+
+
+def _where(finding):
+    seance, taille, coup = finding.key
+    return "Séance %d, taille %d, coup %d" % finding.key if taille else "Séance %d" % seance
+
+
+def _stakes(coup, entries):
+    stakes = entries[coup.key].stakes
+    return tuple(s or Decimal(0) for s in (stakes if len(coup.results) > 1 else stakes[:1]))
+
+
+def _seance(seance, number, coups, entries, flagged):
+    game = games.GAMES[coups[0].game][games.NAME].replace("_", " ") if coups else ""
+    ident = "<h2>Séance n° %d%s</h2>" % (number, " · " + escape(game) if game else "")
+    if seance:
+        ident += ('<table class="ident"><tr><th>Table</th><td>%d</td></tr><tr><th>Sabot affecté (colonne 3)</th>'
+                  '<td class="col3">n° %d, par l\'employé n° %d</td></tr><tr><th>Ouverture</th><td>%s</td></tr>'
+                  '<tr><th>Clôture</th><td>%s</td></tr></table>' % (
+                      seance.table, seance.sabot, seance.employee, times.paris(seance.opened_ms),
+                      times.paris(seance.closed_ms) if seance.closed_ms else "séance non close dans le journal"))
+    rows = ["<tr><th>Taille</th><th>Coup</th><th>Résultat pour la banque</th><th>Mises</th><th>Dû</th>"
+            "<th>Prélevé</th><th>Tickets</th><th>Constats</th></tr>"]
+    due_total, taken_total = Decimal(0), Decimal(0)
+    for coup in coups:
+        entry = entries.get(coup.key)
+        results = ", ".join("tableau %d %s" % (i + 1, r) for i, r in enumerate(coup.results)) if len(
+            coup.results) > 1 else coup.results[0]
+        found = flagged.get(coup.key, [])
+        if entry is None:
+            cells = [_cell("—", "n")] * 4
+        else:
+            due = levy.due(coup.game, coup.results, _stakes(coup, entries))[0]
+            due_total += due
+            taken_total += entry.levy
+            cells = [_cell(" / ".join(_money(s) for s in _stakes(coup, entries)), "n"), _cell(_money(due), "n"),
+                     _cell(_money(entry.levy), "n"), _cell(escape(", ".join(
+                         "%d × %s" % (n, _money(v)) for v, n in sorted(entry.tickets.items(), reverse=True))))]
+        rows.append('<tr%s>%s%s%s%s%s</tr>' % (
+            ' class="flag"' if found else "", _cell(str(coup.key[1]), "n"), _cell(str(coup.key[2]), "n"),
+            _cell(escape(results)), "".join(cells), _cell(escape("; ".join(_said(f) for f in found)))))
+    rows.append('<tr class="total"><td colspan="4">Total de la séance</td>%s%s<td colspan="2"></td></tr>' % (
+        _cell(_money(due_total), "n"), _cell(_money(taken_total), "n")))
+    return ident + "<table>%s</table>" % "".join(rows)
