@@ -10,6 +10,7 @@ from sabot import firmware, keys, progress, tool_version
 from sabot.cagnotte import cli as cagnotte_command
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
+from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
 from sabot.shoe_link import BOARDS, deploy, pull_log, seance_command, vboard
 from sabot.simulate import RUNTIMES, simulate
@@ -135,6 +136,8 @@ def parser():
         "fleet", help="a casino's or a country's journals together: ingest, export, check, report (docs/fleet.md)"))
     cagnotte_command.add_arguments(commands.add_parser(
         "cagnotte", help="the levy due to the cagnotte at each coup the bank won (docs/cagnotte.md)"))
+    ouverte_command.add_arguments(commands.add_parser(
+        "ouverte", help="banque ouverte: the séances' start times declared to the authorities (Article 61)"))
     return top
 
 
@@ -150,6 +153,8 @@ def main(argv=None):
         return report_command.main(args)
     if args.command == "cagnotte":
         return cagnotte_command.main(args)
+    if args.command == "ouverte":
+        return ouverte_command.main(args)
     if args.command == "seance":
         if args.action == "open" and args.table is None:
             top.exit(2, "sabot seance: error: give --table (1 to %d) to open a séance\n" % TABLE_MAX)
