@@ -42,7 +42,7 @@ def gate_and_controller(port):
 def deal(port, tmp_path):
     (tmp_path / "deal.txt").write_text(DEAL)
     mpremote(port, "fs", "--no-verbose", "cp", str(tmp_path / "deal.txt"), ":deal.txt")
-    mpremote(port, "exec", "from boards.sim import virtual_board\nvirtual_board.play('deal.txt')")
+    mpremote(port, "exec", "from boards.vboard import board as vboard\nvboard.play('deal.txt')")
 
 
 @pytest.mark.req("H-FIRMWARE", "H-VERIFY", "J-TAMPER", "S-IDENT")
