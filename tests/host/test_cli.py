@@ -143,3 +143,20 @@ def test_verify_speaks_french_to_people_by_default_english_on_request_and_json_f
                                         text=True).stdout)
     assert [f["id"] for f in as_json["findings"]] == ["S-FORCED", "S-ONE"] and "forced" in as_json["findings"][0][
         "message"]
+
+
+@pytest.mark.req("H-VERIFY", "H-EXPORT")
+def test_the_project_carries_the_regulation_and_requirements_it_cites_and_points_outside_it_nowhere():
+    from tests.conftest import ROOT
+
+    cited = ("docs/regulation/casino-games-articles-58-62.fr.txt", "docs/regulation/REQUIREMENTS.md")
+    for name in cited:
+        assert (ROOT / name).is_file() and (ROOT / name).stat().st_size > 1000, name
+    readme = (ROOT / "README.md").read_text()
+    assert "`docs/regulation/`" in readme and "`docs/regulation/REQUIREMENTS.md`" in readme
+    assert "casino-games-articles-58-62.fr.txt" in (ROOT / "host_tools/sabot/report/regulation.py").read_text()
+    texts = [p for p in ROOT.glob("*.md")] + [p for folder in ("docs", "boards", "host_tools", "firmware", "tests")
+                                               for p in (ROOT / folder).rglob("*") if p.suffix in (".md", ".py")]
+    outside = [p.relative_to(ROOT) for p in texts if "../shared" in p.read_text(errors="replace")
+               and p.name != "test_cli.py"]
+    assert not outside, outside  # a clone has nothing beside it
