@@ -160,3 +160,16 @@ def test_the_project_carries_the_regulation_and_requirements_it_cites_and_points
     outside = [p.relative_to(ROOT) for p in texts if "../shared" in p.read_text(errors="replace")
                and p.name != "test_cli.py"]
     assert not outside, outside  # a clone has nothing beside it
+
+
+@pytest.mark.req("H-FIRMWARE", "H-VERIFY")
+def test_a_missing_bundle_and_a_missing_key_file_are_said_missing_in_one_line(tmp_path):
+    done = subprocess.run([SABOT, "firmware", "verify", "--port", "/dev/null", "--bundle", tmp_path / "dist/sim-0"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "Errno" not in done.stderr
+    assert done.stderr == "sabot firmware verify: error: no bundle %s (no manifest.json in it): make dist BOARD=... " \
+                          "makes dist/BOARD-%s\n" % (tmp_path / "dist/sim-0", VERSION)
+    done = subprocess.run([SABOT, "log", "verify", tmp_path, "--key", tmp_path / "sabot-0042.key"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr == "sabot log verify: error: %s: no such key file\n" % (
+        tmp_path / "sabot-0042.key")
