@@ -9,7 +9,7 @@ SCENARIO ?= boards/sim/scenarios/full_shoe_chemin_de_fer.txt
 BOARD ?= sim
 ARCH_rpi_pico := -march=armv6m
 ARCH_esp32 := -march=xtensawin
-DIRS_sim := boards/sim
+DIRS_sim := boards/sim boards/vboard
 DIRS_rpi_pico := boards/mcu boards/rpi_pico
 DIRS_esp32 := boards/mcu boards/esp32
 OUT := build/$(BOARD)

@@ -280,6 +280,8 @@ class Controller:
             return self._refuse(_REF_BUSY)
         if self.in_coup:
             return self._refuse(_REF_IN_COUP)
+        if not self.table:
+            return self._refuse(_REF_NO_SEANCE)  # S-IDENT: only the séance open closes, with its table
         self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, torn):

@@ -179,6 +179,8 @@ class Journal:
             fields = parse_header(header)
             if fields[5] != self.key.id:
                 raise JournalError("journal written under another key")
+            if fields[3] != self.sabot:
+                raise JournalError("journal of another sabot number")  # remote.number() begins this one's
             self.chain = header_chain(header)
             if self.key.tag(self.chain) != header[HEADER_TAG_AT:HEADER_CRC_AT]:
                 raise JournalError("journal header fails its HMAC")

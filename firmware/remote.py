@@ -1,33 +1,150 @@
 """What a technician's mpremote runs on a running shoe: the shoe was interrupted to run it, and resume() starts
-it again (run with mpremote exec --no-follow). The host's side is host_tools/sabot/shoe_link.py."""
+it again (run with mpremote exec --no-follow). Each command answers one JSON line, which the host's side
+(host_tools/sabot/shoe_link.py) turns into what it says and its exit status: what the shoe did and the record's
+sequence number, or that it refused, or that it is in fault and did nothing."""
+
+import json
+import os
+from binascii import hexlify
 
 from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
-from firmware.records import EMPLOYEE_MAX, TABLE_MAX, TABLE_MIN, pack_seance
+from firmware.journal import HEADER_SIZE, JournalError, parse_header
+from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
-from firmware.startup import whole
+from firmware.startup import CONFIG, HEAD, JOURNAL, check_config, load_config, read_key, whole
+from firmware.storage import FileStorage
+
+
+def _runtime():
+    runtime = Runtime.current
+    if runtime is None:
+        raise RuntimeError("the controller is not running on this shoe")
+    return runtime
+
+
+def _say(**answer):
+    print(json.dumps(answer))
+
+
+def _last_seconds(journal):
+    """The journal's last record's time, seconds since 2020-01-01 UTC (0 before any record)."""
+    body = journal.body
+    return body[1] | body[2] << 8 | body[3] << 16 | body[4] << 24
+
+
+def state():
+    """The shoe as a command leaves it: its journal's last record and its faults (after a restart, its boot)."""
+    shell = _runtime().shell
+    journal = shell.journal
+    _say(sabot=journal.sabot, seq=journal.seq, seconds=_last_seconds(journal), alarms=shell.ctl.alarms,
+         broken=journal.broken, key=hexlify(journal.key.id).decode(), other=_other_journal())
+
+
+def _in_fault(shell):
+    """Answers for a shoe that can journal nothing, or has an alarm or fault raised: it is not handed the act."""
+    if shell.journal.broken or shell.ctl.alarms:
+        _say(fault=shell.ctl.alarms, broken=shell.journal.broken, other=_other_journal())
+        return True
+    return False
 
 
 def seance(table, game, by, close=False):
-    """A séance opened (or closed) by the responsible employee, from a technician's mpremote: the running shoe
-    was interrupted to run this; resume() starts it again (S-IDENT, Article 58). A table, game or employee out of
-    range is refused before the shoe hears of it (closing takes none of them)."""
+    """A séance opened (or closed) by the responsible employee (S-IDENT, Article 58). A table, game or employee out
+    of range is refused before the shoe hears of it (closing takes none of them)."""
     if not close:
         whole("table", table, TABLE_MIN, TABLE_MAX)
         whole("employee", by, 0, EMPLOYEE_MAX)
         game = by_name(game)
-    runtime = Runtime.current
-    if runtime is None:
-        raise RuntimeError("the controller is not running on this shoe")
+    runtime = _runtime()
     shell = runtime.shell
+    if _in_fault(shell):
+        return
     shell.journal.reopen()
     was = shell.ctl.table  # a séance's close leaves no table
+    seq = shell.journal.seq
     if close:
         shell.handle(EV_SEANCE_CLOSE, 0, runtime.now())
     else:
         shell.handle(EV_SEANCE, pack_seance(table, game, by), runtime.now())
-    print("refused" if shell.ctl.refused else "seance %d %s at table %d" % (
-        shell.ctl.seance, "closed" if close else "opened", was if close else shell.ctl.table))
+    if shell.ctl.refused:
+        _say(refused=shell.ctl.refused)
+    elif shell.journal.seq > seq:
+        _say(seance=shell.ctl.seance, table=was if close else shell.ctl.table, seq=shell.journal.seq)
+    elif not _in_fault(shell):
+        _say(fault=0, broken=True, other=None)  # nothing journalled: never say it was done
+
+
+def _other_journal():
+    """The journal on flash when it is not this shoe's as configured: its sabot number and key id, which differ
+    from config.json's and /keys/sabot.key's (None when it matches, or there is none)."""
+    storage = FileStorage(JOURNAL)
+    try:
+        segments = storage.segments()
+        if not segments:
+            return None
+        with storage.reader(segments[-1]) as stream:
+            fields = parse_header(stream.read(HEADER_SIZE))
+    except (OSError, JournalError):
+        return None  # unreadable: not a question of number or key
+    try:
+        key_id = read_key().id
+    except (OSError, ValueError):
+        key_id = None
+    try:
+        sabot = load_config()["sabot"]
+    except (OSError, ValueError):
+        sabot = None
+    if fields[3] == sabot and fields[5] == key_id:
+        return None
+    return {"sabot": fields[3], "key": hexlify(fields[5]).decode()}
+
+
+def _keep_aside():
+    """The journal folder, its head inside it, moved whole to journal.N (the first N free): kept, never deleted, and
+    the shoe begins a new journal at its next boot."""
+    names = os.listdir()
+    n = 1
+    while "%s.%d" % (JOURNAL, n) in names:
+        n += 1
+    kept = "%s.%d" % (JOURNAL, n)
+    os.rename(JOURNAL, kept)
+    if HEAD in names:
+        os.rename(HEAD, kept + "/" + HEAD)
+    return kept
+
+
+def fresh():
+    """After a new key or number: a journal of another number or key is kept aside, so that the shoe, restarted,
+    begins a journal of its own rather than fault on that one or extend it under another name."""
+    other = _other_journal()
+    _say(kept=_keep_aside() if other else None, was=other)
+
+
+def number(sabot):
+    """The shoe's establishment number (S-IDENT) written to config.json; a journal of another number is kept aside
+    (fresh()). The host restarts the shoe, which journals its boot under the new number."""
+    whole("sabot", sabot, 0, SABOT_MAX)
+    config = load_config()
+    was = config["sabot"]
+    config["sabot"] = sabot
+    with open(CONFIG, "w") as f:
+        json.dump(check_config(config), f)
+    other = _other_journal()
+    _say(sabot=sabot, was=was, kept=_keep_aside() if other else None, other=other)
+
+
+def set_clock(seconds, year, month, day, hour, minute, second):
+    """The board's clock (its DS3231; the virtual board's own) set to UTC from the workstation. Refused when it
+    would put the journal's times back: the host restarts the shoe, whose boot record is stamped by it."""
+    shell = _runtime().shell
+    last = _last_seconds(shell.journal)
+    if seconds < last:
+        _say(behind=last)
+        return
+    board = __import__("boards.%s.board" % load_config()["board"], None, None, ("set_clock",))
+    board.set_clock(year, month, day, hour, minute, second)
+    _say(set=seconds)
 
 
 def receipt(nonce_hex):
@@ -37,18 +154,12 @@ def receipt(nonce_hex):
 
     from firmware.receipt import receipt as signed_head
 
-    runtime = Runtime.current
-    if runtime is None:
-        raise RuntimeError("the controller is not running on this shoe")
     nonce = unhexlify(nonce_hex)
     if len(nonce) < 16:
         raise ValueError("a nonce of at least 16 bytes")
-    print(signed_head(runtime.shell.journal, nonce))
+    print(signed_head(_runtime().shell.journal, nonce))
 
 
 def resume():
     """Serve again after a technician's command (run with mpremote exec --no-follow)."""
-    runtime = Runtime.current
-    if runtime is None:
-        raise RuntimeError("the controller is not running on this shoe")
-    runtime.serve()
+    _runtime().serve()

@@ -94,4 +94,6 @@ def make_shell(config, gate, indicator, buzzer, wall, ring=None):
 def start(path=CONFIG):
     config = load_config(path)
     board = __import__("boards.%s.board" % config["board"], None, None, ("start",))
+    if not hasattr(board, "start"):  # the sim board is the simulator's; the virtual board is a board of its own
+        raise ValueError('%s: "board" %r starts nothing: rpi_pico, esp32 or vboard' % (path, config["board"]))
     board.start(config)

@@ -96,9 +96,3 @@ class SimBoard:
     def _handle(self, event, arg):
         self.shell.handle(event, arg, self.clock.ticks())
 
-
-def start(config):
-    """The virtual board's entry, as every boards/<board>/board.py has one (firmware/startup.py calls it)."""
-    from boards.sim import virtual_board
-
-    virtual_board.start(config)

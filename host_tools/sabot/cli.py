@@ -1,10 +1,11 @@
 """The `sabot` command for technicians and approvers."""
 
 import argparse
+import datetime
 import sys
 
 from firmware import games
-from firmware.records import EMPLOYEE_MAX, TABLE_MAX
+from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
 from sabot import firmware, keys, progress, tool_version
 from sabot.cagnotte import cli as cagnotte_command
@@ -12,7 +13,7 @@ from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
-from sabot.shoe_link import BOARDS, deploy, pull_log, seance_command, vboard
+from sabot.shoe_link import BOARDS, clock_command, deploy, number_command, pull_log, seance_command, vboard
 from sabot.simulate import RUNTIMES, simulate
 from sabot.verify import verify
 from sabot.web import command as web_command
@@ -31,6 +32,14 @@ def number(low, high, what):
             raise argparse.ArgumentTypeError("%s is not a %s from %d to %d" % (text, what, low, high))
         return value
     return parse
+
+
+def utc_time(text):
+    """An argparse type: a UTC time in ISO 8601, to the second."""
+    try:
+        return datetime.datetime.fromisoformat(text).replace(tzinfo=datetime.UTC)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%s is not a time as 2026-12-01T09:00:00 (UTC)" % text) from None
 
 
 class Parser(argparse.ArgumentParser):
@@ -128,6 +137,16 @@ def parser():
                         help="the game of the séance (open; default %s)" % GAME_NAMES[0])
     seance.add_argument("--by", type=number(0, EMPLOYEE_MAX, "employee number"),
                         help="the number of the employee who assigns it, 0 to %d (open; default 0)" % EMPLOYEE_MAX)
+    numbered = commands.add_parser("number", help="the shoe's establishment number (S-IDENT), set at commissioning")
+    numbered = numbered.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
+        "set", help="set it and restart the shoe; a journal of another number is kept on the shoe, a new one begun")
+    numbered.add_argument("sabot", type=number(0, SABOT_MAX, "sabot number"), help="0 to %d" % SABOT_MAX)
+    numbered.add_argument("--port", required=True, help=port_help)
+    clock = commands.add_parser("clock", help="the shoe's clock (its DS3231), set at commissioning")
+    clock = clock.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
+        "set", help="set it to this workstation's UTC time and restart the shoe (journalled: its boot record)")
+    clock.add_argument("--port", required=True, help=port_help)
+    clock.add_argument("--at", type=utc_time, help="this UTC time instead, e.g. 2026-12-01T09:00:00")
     report_command.add_arguments(commands.add_parser(
         "report", help="the inspector's report: HTML, or PDF for -o FILE.pdf (docs/report.md)"))
     web_command.add_arguments(commands.add_parser(
@@ -159,6 +178,10 @@ def main(argv=None):
         if args.action == "open" and args.table is None:
             top.exit(2, "sabot seance: error: give --table (1 to %d) to open a séance\n" % TABLE_MAX)
         return seance_command(args.port, args.action, args.table or 0, args.game, args.by or 0)
+    if args.command == "number":
+        return number_command(args.port, args.sabot)
+    if args.command == "clock":
+        return clock_command(args.port, args.at)
     if args.command == "firmware":
         if args.action == "dist":
             return firmware.dist(args.build, args.board, args.out, force=args.force)

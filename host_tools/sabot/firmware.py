@@ -118,6 +118,9 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout):
             raise ValueError("--seed %s: give the seed in hexadecimal" % seed_hex) from None
         if len(seed) < 16:
             raise ValueError("--seed: a seed of at least 16 bytes (32 hexadecimal digits)")
+        if not (bundle / MANIFEST).is_file():
+            raise ValueError("no bundle %s (no %s in it): make dist BOARD=... makes dist/BOARD-%s" % (
+                bundle, MANIFEST, VERSION))
         expected = expected_answer(bundle, seed)
         answer = ask(port, seed)
     except (OSError, ValueError, KeyError, DeviceError) as e:

@@ -8,7 +8,7 @@ import sys
 from firmware.journal import Key
 from firmware.startup import KEY
 from sabot.journalfile import Unusable
-from sabot.shoe_link import DeviceError, mpremote
+from sabot.shoe_link import DeviceError, ask, fault, mpremote, restart, restarted
 from sabot.verify import read_key
 
 
@@ -33,8 +33,6 @@ try:
 except OSError:
     print('none')
 """
-_RESTART = "import machine\ngetattr(machine, 'reset', getattr(machine, 'soft_reset', None))()"
-
 
 def install(port, path, force=False, out=sys.stdout):
     """Copy a key file to the shoe's /keys/sabot.key (the folder made), check it there by its id, and restart
@@ -54,10 +52,16 @@ def install(port, path, force=False, out=sys.stdout):
         installed = mpremote(port, "exec", _DEVICE_KEY_ID).strip().splitlines()[-1]
         if installed != key_id:
             raise DeviceError("the shoe reads key id %s from %s, not %s: install it again" % (installed, KEY, key_id))
-        mpremote(port, "exec", "--no-follow", _RESTART)
+        kept = ask(port, "from firmware.remote import fresh\nfresh()")
+        restart(port)
+        now = restarted(port)
     except (DeviceError, Unusable) as e:
         print("sabot key install: error: %s" % e, file=sys.stderr)
         return 2
-    out.write("key id %s installed on the shoe on %s as /%s; the shoe restarted to sign its journal with it\n" % (
-        key_id, port, KEY))
+    if now["broken"] or now["alarms"] or now["key"] != key_id:
+        print("sabot key install: error: %s" % fault(port, dict(now, fault=now["alarms"])), file=sys.stderr)
+        return 1
+    out.write("key id %s installed on the shoe on %s as /%s%s; the shoe restarted to sign its journal with it: boot "
+              "record %d\n" % (key_id, port, KEY, kept["kept"] and "; its journal under key id %s kept in /%s/, a new "
+                                "one begun" % (kept["was"]["key"], kept["kept"]) or "", now["seq"]))
     return 0

@@ -2,6 +2,7 @@
 pull the journal, and the virtual board that answers mpremote as a Pico does."""
 
 import ast
+import datetime
 import hashlib
 import json
 import os
@@ -15,6 +16,8 @@ import threading
 import tty
 from pathlib import Path
 
+from boards.sim.names import REFUSALS
+from firmware.record_names import ALARM_NAMES
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.vms import ROOT
@@ -183,34 +186,142 @@ def pull_log(port, dest, force=False, out=sys.stdout):
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     size = sum((dest / n).stat().st_size for n in names)
-    out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s\n"
-              % (len(names), size, receipt["seq"], dest, dest))
+    out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s "
+              "--key KEY_FILE (sabot %d's key file, key id %s)\n"
+              % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"]))
     return 0
 
 
+def ask(port, code):
+    """Run firmware/remote.py's code on the shoe: its one-line JSON answer."""
+    said = mpremote(port, "exec", code).strip().splitlines()
+    try:
+        return json.loads(said[-1])
+    except (ValueError, IndexError):
+        raise DeviceError("the shoe on %s answered %r, not what this sabot's firmware answers: deploy it" % (
+            port, said[-1] if said else "")) from None
+
+
+_RESTART = "import machine\ngetattr(machine, 'reset', getattr(machine, 'soft_reset', None))()"
+
+
+def restart(port):
+    """Restart the shoe (a reset): it boots into service again, gate locked first, its journal recovered."""
+    mpremote(port, "exec", "--no-follow", _RESTART)
+
+
+def resume(port):
+    mpremote(port, "exec", "--no-follow", "from firmware.remote import resume\nresume()")
+
+
+def restarted(port):
+    """The shoe's state after a restart (its boot record), and serving again."""
+    state = ask(port, "from firmware.remote import state\nstate()")
+    resume(port)
+    return state
+
+
+def fault(port, answer):
+    """What a shoe in fault says: why it journalled nothing, and the act that mends it."""
+    other = answer.get("other")
+    if other:
+        return ("the shoe on %s is in fault and journalled nothing: its journal is sabot %d's under key id %s, not "
+                "the shoe's as configured; `sabot number set --port %s N` or `sabot key install` begins its own "
+                "journal (that one kept)" % (port, other["sabot"], other["key"], port))
+    names = [ALARM_NAMES[code] for code in range(1, len(ALARM_NAMES)) if answer.get("fault", 0) >> code - 1 & 1]
+    return "the shoe on %s is in fault (%s) and journalled nothing%s" % (
+        port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
+
+
 def seance_command(port, action, table, game, by, out=sys.stdout):
-    """Open or close a séance on a running shoe: interrupt its loop, hand it the séance, start it again."""
+    """Open or close a séance on a running shoe: interrupt its loop, hand it the séance, start it again. Says the
+    record the shoe wrote, or fails (exit 1) when it refused or is in fault."""
     if action == "open" and not (1 <= table <= TABLE_MAX and 0 <= by <= EMPLOYEE_MAX):
         print("sabot seance: error: --table 1 to %d and --by 0 to %d are needed to open a séance" % (
             TABLE_MAX, EMPLOYEE_MAX), file=sys.stderr)
         return 2
     try:
-        said = mpremote(port, "exec", "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
+        answer = ask(port, "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
             table, game, by, action == "close"))
-        mpremote(port, "exec", "--no-follow", "from firmware.remote import resume\nresume()")
+        resume(port)
     except DeviceError as e:
         print("sabot seance: error: %s" % e, file=sys.stderr)
         return 2
-    out.write(said)
-    return 1 if "refused" in said else 0
+    if "seq" not in answer:
+        return _failed("seance", "the shoe on %s refused: %s" % (port, REFUSALS[answer["refused"]])
+                       if "refused" in answer else fault(port, answer))
+    out.write("seance %d %s at table %d, record %d\n" % (
+        answer["seance"], "closed" if action == "close" else "opened", answer["table"], answer["seq"]))
+    return 0
+
+
+def _failed(command, message):
+    print("sabot %s: error: %s" % (command, message), file=sys.stderr)
+    return 1
+
+
+def number_command(port, sabot, out=sys.stdout):
+    """Set the shoe's establishment number (S-IDENT) at commissioning: config.json's "sabot", then a restart. A
+    journal of another number is kept aside whole on the shoe and a new one begins, which the boot record opens."""
+    try:
+        answer = ask(port, "from firmware.remote import number\nnumber(%d)" % sabot)
+        if answer["was"] == sabot and not answer["kept"]:
+            resume(port)
+            out.write("the shoe on %s is already sabot %d: nothing changed\n" % (port, sabot))
+            return 0
+        restart(port)
+        now = restarted(port)
+    except DeviceError as e:
+        print("sabot number set: error: %s" % e, file=sys.stderr)
+        return 2
+    if now["broken"] or now["alarms"] or now["sabot"] != sabot:
+        return _failed("number set", fault(port, dict(now, fault=now["alarms"])))
+    kept = answer["kept"] and "; the journal of sabot %d (key id %s) kept on the shoe in /%s/, a new one begun" % (
+        answer["other"]["sabot"], answer["other"]["key"], answer["kept"])
+    out.write("the shoe on %s is sabot %d (was %d)%s; it restarted: boot record %d\n" % (
+        port, sabot, answer["was"], kept or "", now["seq"]))
+    return 0
+
+
+def clock_command(port, at=None, out=sys.stdout):
+    """Set the shoe's clock (its DS3231; the virtual board's) to the workstation's UTC time, then restart it: its
+    boot record is stamped by the clock set. Refused when it would put the journal's times back."""
+    at = (at or datetime.datetime.now(datetime.UTC)).replace(microsecond=0)
+    fields = at.timetuple()[:6]
+    seconds = int((at - EPOCH).total_seconds())
+    try:
+        answer = ask(port, "from firmware.remote import set_clock\nset_clock(%d, %d, %d, %d, %d, %d, %d)" % (
+            seconds, *fields))
+        if "behind" in answer:
+            resume(port)
+            return _failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
+                port, _utc(seconds), _utc(answer["behind"])))
+        restart(port)
+        now = restarted(port)
+    except DeviceError as e:
+        print("sabot clock set: error: %s" % e, file=sys.stderr)
+        return 2
+    if now["broken"] or now["alarms"]:
+        return _failed("clock set", fault(port, dict(now, fault=now["alarms"])))
+    out.write("the shoe on %s set to %s; it restarted: boot record %d at %s\n" % (
+        port, _utc(seconds), now["seq"], _utc(now["seconds"])))
+    return 0
+
+
+EPOCH = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)  # the journal's times count from it
+
+
+def _utc(seconds):
+    return (EPOCH + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
     config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
-    ends the unix port: it starts again at once, the controller recovering its journal (virtual_board.reboot),
-    and answers mpremote's raw REPL as a Pico does."""
+    ends the unix port: it starts again at once, the controller recovering its journal (boards/vboard/board.py's
+    reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
+    board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0."""
     fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
     build = Path(build) if build else ROOT / "build" / "sim"
     if scenario and not Path(scenario).is_file():
@@ -224,7 +335,7 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
         if not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own files
             shutil.copytree(build, fs, dirs_exist_ok=True)
         if not (fs / "config.json").exists():
-            (fs / "config.json").write_text(json.dumps({"board": "sim", "sabot": 1}))
+            (fs / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 1}))
         if scenario:
             shutil.copy(scenario, fs / "scenario.txt")
             config = json.loads((fs / "config.json").read_text())
@@ -238,15 +349,19 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
         if not (fs / "main.py").exists():
             command = [micropython_command()]
         elif soft_reset:
-            command = [micropython_command(), "-i", "-c", "from boards.sim import virtual_board\n"
-                       "virtual_board.reboot()"]
+            command = [micropython_command(), "-i", "-c", "from boards.vboard import board\n"
+                       "board.reboot()"]
         else:
             command = [micropython_command(), "-i", "main.py"]
         return subprocess.Popen(command, stdin=master, stdout=master, stderr=master, cwd=fs, env=env)
 
     process = power_on(False)
-    out.write("virtual board on %s (filesystem %s)\n" % (os.ttyname(slave), fs))
-    out.write("try: mpremote connect %s exec \"print('hello')\"\n" % os.ttyname(slave))
+    link = fs.parent / (fs.name + ".tty")
+    link.unlink(missing_ok=True)
+    link.symlink_to(os.ttyname(slave))
+    out.write("virtual board on %s (filesystem %s; the same board at %s across restarts)\n" % (
+        os.ttyname(slave), fs, link))
+    out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
     out.flush()
     signal.signal(signal.SIGTERM, _stop)  # a terminated vboard takes its MicroPython process with it
     try:
@@ -259,6 +374,7 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
     except KeyboardInterrupt:
         return 0
     finally:
+        link.unlink(missing_ok=True)  # a pty left behind may be another program's next
         if process.poll() is None:
             process.kill()
             process.wait()

@@ -30,6 +30,8 @@ def read_key(path):
         if len(text) > _KEY_FILE_MOST:
             raise ValueError("larger than a key file (%d bytes at most)" % _KEY_FILE_MOST)
         key = bytes.fromhex(text.decode("ascii").strip())
+    except FileNotFoundError:
+        raise Unusable("%s: no such key file" % path) from None
     except (OSError, UnicodeError, ValueError) as e:
         reason = getattr(e, "strerror", None) or e
         raise Unusable("%s: not a key file (hexadecimal text): %s" % (path, reason)) from None

@@ -197,6 +197,14 @@ def test_a_seance_records_its_table_game_and_employee_and_the_close_its_table():
     assert shoe.got("type", "seance", "code") == [(rec.R_SEANCE, 2, 3)]
 
 
+@covers("S-IDENT")
+def test_closing_a_seance_that_is_not_open_is_refused_and_writes_nothing():
+    shoe = Shoe().do(c.EV_POWER_UP)
+    assert shoe.refusal(c.EV_SEANCE_CLOSE) == REF_NO_SEANCE  # none was ever opened
+    shoe.accepted(c.EV_SEANCE, rec.pack_seance(12, CF, 4711)).accepted(c.EV_SEANCE_CLOSE)
+    assert shoe.refusal(c.EV_SEANCE_CLOSE) == REF_NO_SEANCE  # closed twice: the second is refused
+
+
 @covers("S-IDENT", "G-DTL")
 def test_a_new_seance_wants_a_new_shoe_and_a_closed_one_deals_nothing():
     shoe = ready(DTL).accepted(c.EV_SEANCE, rec.pack_seance(7, DTL, 1))

@@ -143,3 +143,33 @@ def test_verify_speaks_french_to_people_by_default_english_on_request_and_json_f
                                         text=True).stdout)
     assert [f["id"] for f in as_json["findings"]] == ["S-FORCED", "S-ONE"] and "forced" in as_json["findings"][0][
         "message"]
+
+
+@pytest.mark.req("H-VERIFY", "H-EXPORT")
+def test_the_project_carries_the_regulation_and_requirements_it_cites_and_points_outside_it_nowhere():
+    from tests.conftest import ROOT
+
+    cited = ("docs/regulation/casino-games-articles-58-62.fr.txt", "docs/regulation/REQUIREMENTS.md")
+    for name in cited:
+        assert (ROOT / name).is_file() and (ROOT / name).stat().st_size > 1000, name
+    readme = (ROOT / "README.md").read_text()
+    assert "`docs/regulation/`" in readme and "`docs/regulation/REQUIREMENTS.md`" in readme
+    assert "casino-games-articles-58-62.fr.txt" in (ROOT / "host_tools/sabot/report/regulation.py").read_text()
+    texts = [p for p in ROOT.glob("*.md")] + [p for folder in ("docs", "boards", "host_tools", "firmware", "tests")
+                                               for p in (ROOT / folder).rglob("*") if p.suffix in (".md", ".py")]
+    outside = [p.relative_to(ROOT) for p in texts if "../shared" in p.read_text(errors="replace")
+               and p.name != "test_cli.py"]
+    assert not outside, outside  # a clone has nothing beside it
+
+
+@pytest.mark.req("H-FIRMWARE", "H-VERIFY")
+def test_a_missing_bundle_and_a_missing_key_file_are_said_missing_in_one_line(tmp_path):
+    done = subprocess.run([SABOT, "firmware", "verify", "--port", "/dev/null", "--bundle", tmp_path / "dist/sim-0"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "Errno" not in done.stderr
+    assert done.stderr == "sabot firmware verify: error: no bundle %s (no manifest.json in it): make dist BOARD=... " \
+                          "makes dist/BOARD-%s\n" % (tmp_path / "dist/sim-0", VERSION)
+    done = subprocess.run([SABOT, "log", "verify", tmp_path, "--key", tmp_path / "sabot-0042.key"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr == "sabot log verify: error: %s: no such key file\n" % (
+        tmp_path / "sabot-0042.key")

@@ -4,6 +4,7 @@ pull-log, sabot log verify with the casino's key, sabot firmware verify. Then th
 a soft reset reboots the controller (journal recovered, gate locked), and its config and key survive a restart."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from firmware.journal import Key
 from firmware.records import R_BOOT, R_SEANCE
+from firmware.version import VERSION
 from sabot.journalfile import TYPE, Reader, load_segments
 from sabot.shoe_link import mpremote
 from sabot.verify import read_key
@@ -42,47 +44,72 @@ def gate_and_controller(port):
 def deal(port, tmp_path):
     (tmp_path / "deal.txt").write_text(DEAL)
     mpremote(port, "fs", "--no-verbose", "cp", str(tmp_path / "deal.txt"), ":deal.txt")
-    mpremote(port, "exec", "from boards.sim import virtual_board\nvirtual_board.play('deal.txt')")
+    mpremote(port, "exec", "from boards.vboard import board as vboard\nvboard.play('deal.txt')")
+
+
+def readme_steps():
+    """The commissioning block of README.md, each command without its comment."""
+    text = (ROOT / "README.md").read_text()
+    block = text[text.index("commissions a shoe"):]
+    block = block[block.index("```\n") + 4:]
+    block = block[:block.index("```")]
+    return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith(" ")]
+
+
+def on_the_virtual_board(step, port, tmp_path):
+    """A README step as the README says to run it on the virtual board: its port, BOARD=sim, dist/sim-VERSION;
+    make runs in the clone, its bundle in this test's folder."""
+    step = step.replace("/dev/ttyACM0", port).replace("BOARD=rpi_pico", "BOARD=sim").replace("rpi_pico-", "sim-")
+    step = step.replace("mpremote ", MPREMOTE + " ", 1).replace("sabot ", SABOT + " ", 1)
+    if step.startswith("make "):
+        step += " -C %s DIST=%s" % (ROOT, tmp_path / "dist" / ("sim-" + VERSION))
+    return step
 
 
 @pytest.mark.req("H-FIRMWARE", "H-VERIFY", "J-TAMPER", "S-IDENT")
 def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key(tmp_path, mpy_build):
     board = VirtualBoard(tmp_path, "--blank")
+    (tmp_path / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 42, "table": 12,
+                                                      "game": "chemin_de_fer"}))
+    said = {}
     try:
-        bundle = tmp_path / "bundle"
-        made = run("make", "--no-print-directory", "deploy", "BOARD=sim", "PORT=%s" % board.port,
-                   "DIST=%s" % bundle, cwd=ROOT)
-        assert made.returncode == 0, made.stdout + made.stderr
-        manifest = json.loads((bundle / "manifest.json").read_text())
-        assert manifest["board"] == "sim" and "files on %s match" % board.port in made.stdout
-        assert (board.fs / "manifest.json").read_bytes() == (bundle / "manifest.json").read_bytes()
-
-        key = tmp_path / "sabot-0042.key"
-        assert sabot("key", "new", key).returncode == 0
-        secret = key.read_text().strip()
-        installed = sabot("key", "install", "--port", board.port, key)
-        key_id = Key(read_key(key)).id.hex()
-        assert installed.returncode == 0 and "key id %s installed" % key_id in installed.stdout
-        assert secret not in installed.stdout + installed.stderr  # the secret is never printed
-        assert (board.fs / "keys" / "sabot.key").read_text().strip() == secret  # keys/ made on a fresh board
-
-        opened = sabot("seance", "open", "--port", board.port, "--table", 12, "--game", "chemin_de_fer", "--by", 4711)
-        assert opened.returncode == 0 and "seance 1 opened at table 12" in opened.stdout, opened.stderr
-        deal(board.port, tmp_path)
-        pulled = sabot("pull-log", "--port", board.port, tmp_path / "journal")
-        assert pulled.returncode == 0, pulled.stderr
-        verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
-        assert verified.returncode == 0 and "result: clean" in verified.stdout, verified.stdout
-        assert "DEVELOPMENT" not in verified.stdout
-        challenged = sabot("firmware", "verify", "--port", board.port, "--bundle", bundle)
-        assert challenged.returncode == 0 and "MATCH" in challenged.stdout, challenged.stdout + challenged.stderr
-
-        # Under the development key, one finding says which key signed it and which was given.
-        wrong = sabot("log", "verify", "--lang", "en", tmp_path / "journal")
-        assert wrong.returncode == 1 and wrong.stdout.count("J-TAMPER") == 1
-        assert key_id in wrong.stdout and Key(read_key(None)).id.hex() in wrong.stdout
+        steps = readme_steps()
+        assert [s.split()[:3] for s in steps] == [
+            ["make", "deploy", "BOARD=rpi_pico"], ["mpremote", "connect", "/dev/ttyACM0"], ["sabot", "key", "new"],
+            ["sabot", "key", "install"], ["sabot", "number", "set"], ["sabot", "clock", "set"],
+            ["sabot", "seance", "open"], ["sabot", "pull-log", "--port"], ["sabot", "log", "verify"],
+            ["sabot", "firmware", "verify"]]
+        for step in steps:
+            done = run("bash", "-c", on_the_virtual_board(step, board.port, tmp_path), cwd=tmp_path)
+            assert done.returncode == 0, (step, done.stdout, done.stderr)
+            said[" ".join(step.split()[:3])] = done.stdout
+            if step.startswith("sabot seance"):
+                deal(board.port, tmp_path)
     finally:
         board.close()
+    key = tmp_path / "sabot-0042.key"
+    key_id = Key(read_key(key)).id.hex()
+    assert "files on %s match" % board.port in said["make deploy BOARD=rpi_pico"]
+    assert "cp config.json :config.json" in said["mpremote connect /dev/ttyACM0"]
+    installed = said["sabot key install"]
+    assert "key id %s installed" % key_id in installed and key.read_text().strip() not in installed
+    assert "kept in /journal.1/" in installed  # begun under the development key at the config's soft reset
+    assert "already sabot 42: nothing changed" in said["sabot number set"]
+    assert re.search(r"set to [-\d]{10} [:\d]{8} UTC; it restarted: boot record 2 at ", said["sabot clock set"])
+    assert "seance 1 opened at table 12, record 3" in said["sabot seance open"]
+    assert "sabot log verify journal --key KEY_FILE (sabot 42's key file, key id %s)" % key_id in said[
+        "sabot pull-log --port"]
+    assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
+    assert "MATCH" in said["sabot firmware verify"]
+    segments = load_segments([tmp_path / "journal"])
+    assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
+    kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
+    assert kinds[:3] == [R_BOOT, R_BOOT, R_SEANCE]  # the key's boot, the clock's, then the séance
+    # The development key's journal kept aside, whole.
+    kept = board.fs / "journal.1"
+    assert {s.sabot for s in load_segments([kept])} == {1}  # begun before config.json was there
+    wrong = sabot("log", "verify", "--lang", "en", tmp_path / "journal")
+    assert wrong.returncode == 1 and wrong.stdout.count("J-TAMPER") == 1 and key_id in wrong.stdout
 
 
 @pytest.mark.req("S-FAILSAFE", "J-DURABLE")
@@ -90,7 +117,7 @@ def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_
     board = VirtualBoard(tmp_path, "--blank")
     try:
         assert sabot("deploy", "--port", board.port, mpy_build).returncode == 0
-        (board.fs / "config.json").write_text(json.dumps({"board": "sim", "sabot": 42}))
+        (board.fs / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 42}))
         key = tmp_path / "casino.key"
         assert sabot("key", "new", key).returncode == 0
         assert sabot("key", "install", "--port", board.port, key).returncode == 0
@@ -103,7 +130,7 @@ def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_
         board.close()
     again = VirtualBoard(tmp_path)  # the same filesystem: a Pico powered off and on
     try:
-        assert json.loads((again.fs / "config.json").read_text()) == {"board": "sim", "sabot": 42}
+        assert json.loads((again.fs / "config.json").read_text()) == {"board": "vboard", "sabot": 42}
         assert sabot("seance", "open", "--port", again.port, "--table", 3).returncode == 0
         assert sabot("pull-log", "--port", again.port, tmp_path / "journal").returncode == 0
     finally:
@@ -114,3 +141,49 @@ def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_
     assert kinds.count(R_BOOT) == 4 and kinds[-1] == R_SEANCE  # key install, soft reset, power-up: each a boot
     verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
     assert verified.returncode == 0, verified.stdout
+
+
+@pytest.mark.req("S-IDENT", "J-TAMPER", "H-VERIFY")
+def test_a_new_number_keeps_the_old_journal_and_begins_one_that_verifies_and_a_second_close_is_refused(
+        tmp_path, mpy_build):
+    board = VirtualBoard(tmp_path)  # numbered 1 by sabot vboard's config.json, under the development key
+    try:
+        assert sabot("seance", "open", "--port", board.port, "--table", 3).returncode == 0
+        closed = sabot("seance", "close", "--port", board.port)
+        assert closed.returncode == 0 and "seance 1 closed at table 3, record " in closed.stdout
+        again = sabot("seance", "close", "--port", board.port)
+        assert again.returncode == 1 and again.stdout == ""
+        assert again.stderr == "sabot seance: error: the shoe on %s refused: no séance open\n" % board.port
+        renumbered = sabot("number", "set", "--port", board.port, 42)
+        assert renumbered.returncode == 0, renumbered.stderr
+        assert "is sabot 42 (was 1); the journal of sabot 1 (key id " in renumbered.stdout
+        assert "kept on the shoe in /journal.1/, a new one begun; it restarted: boot record 1" in renumbered.stdout
+        assert sabot("seance", "open", "--port", board.port, "--table", 3).returncode == 0
+        assert sabot("pull-log", "--port", board.port, tmp_path / "journal").returncode == 0
+    finally:
+        board.close()
+    assert {s.sabot for s in load_segments([tmp_path / "journal"])} == {42}
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--allow-development-key")
+    assert verified.returncode == 0 and "result: clean" in verified.stdout, verified.stdout
+    assert {s.sabot for s in load_segments([board.fs / "journal.1"])} == {1}
+    kept = sabot("log", "verify", "--lang", "en", board.fs / "journal.1", "--allow-development-key")
+    assert "integrity: intact" in kept.stdout and "result: 1 finding(s)" in kept.stdout  # whole; pulled with no
+    assert "no receipt from the shoe" in kept.stdout  # receipt, as any journal copied off the shoe by hand
+
+
+@pytest.mark.req("S-IDENT", "J-TAMPER")
+def test_a_config_copied_over_with_another_number_is_a_fault_every_command_reports(tmp_path, mpy_build):
+    board = VirtualBoard(tmp_path)
+    try:
+        (tmp_path / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 42}))
+        run(MPREMOTE, "connect", board.port, "cp", tmp_path / "config.json", ":config.json")
+        run(MPREMOTE, "connect", board.port, "exec", "pass")  # a soft reset: the shoe restarts under it
+        opened = sabot("seance", "open", "--port", board.port, "--table", 12)
+        assert opened.returncode == 1 and "seance" not in opened.stdout
+        assert "is in fault and journalled nothing: its journal is sabot 1's" in opened.stderr
+        assert "sabot number set --port %s N" % board.port in opened.stderr
+        assert sabot("number", "set", "--port", board.port, 42).returncode == 0
+        opened = sabot("seance", "open", "--port", board.port, "--table", 12)
+        assert opened.returncode == 0 and "seance 1 opened at table 12, record 2" in opened.stdout
+    finally:
+        board.close()

@@ -69,7 +69,7 @@ def test_one_changed_byte_is_named_and_that_shoe_refuses_to_unlock(shoe, bundle,
     assert "MISMATCH: 1 of" in run.stdout
     (tmp_path / "s.txt").write_text("seance\nshoe seed=1\nno_more_bets\ndraw 4\nclear_alarm\nno_more_bets\ndraw\n")
     mpremote(shoe.port, "fs", "cp", str(tmp_path / "s.txt"), ":scenario.txt")
-    played = shoe.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
+    played = shoe.exec("from boards.vboard import board as vboard; vboard.play('scenario.txt')")
     assert "ALARM firmware differs from the approved release" in played
     assert "refused clear alarm: a firmware fault clears only when the approved release is deployed" in played
     assert sabot("pull-log", "--port", shoe.port, tmp_path / "pulled").returncode == 0
@@ -93,6 +93,6 @@ def test_a_py_planted_beside_the_approved_mpy_is_a_mismatch_and_the_shoe_stays_l
     assert "  differs: boot.py (not in the release)\n" in run.stdout and run.stdout.count("differs:") == 2
     (tmp_path / "s.txt").write_text("seance\nshoe seed=1\nno_more_bets\ndraw 4\n")
     mpremote(shoe.port, "fs", "cp", str(tmp_path / "s.txt"), ":scenario.txt")
-    played = shoe.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
+    played = shoe.exec("from boards.vboard import board as vboard; vboard.play('scenario.txt')")
     assert "firmware/controller.py differs from the release manifest" in played
     assert "ALARM firmware differs from the approved release" in played and "card 1" not in played

@@ -25,13 +25,13 @@ STATUS = ("import json\nfrom firmware.runtime import Runtime\nfrom firmware impo
           "s = Runtime.current.shell\nc = s.ctl\n"
           "print(json.dumps({'rollback': bool(c.raised(r.FAULT_ROLLBACK)), 'forced': bool(c.raised(r.ALARM_FORCED)),"
           " 'locked': c.locked(), 'phase': c.phase, 'gate open': s.gate.is_open, 'refused': c.refused}))")
-PRESS = "from boards.sim import virtual_board\nfrom firmware.controller import %s\nvirtual_board.BOARD.press(%s)"
+PRESS = "from boards.vboard import board as vboard\nfrom firmware.controller import %s\nvboard.BOARD.press(%s)"
 
 
 def play(board, tmp_path, text):
     (tmp_path / "scenario.txt").write_text(text)
     mpremote(board.port, "fs", "--no-verbose", "cp", str(tmp_path / "scenario.txt"), ":scenario.txt")
-    board.exec("from boards.sim import virtual_board\nvirtual_board.play('scenario.txt')")
+    board.exec("from boards.vboard import board as vboard\nvboard.play('scenario.txt')")
 
 
 def status(board):

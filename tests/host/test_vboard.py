@@ -59,7 +59,7 @@ def test_deploy_run_a_whole_shoe_pull_the_journal_and_verify_it(blank_board, mpy
     assert "files on %s match" % blank_board.port in deployed.stdout
     scenario = SCENARIOS / "full_shoe_chemin_de_fer.txt"
     mpremote(blank_board.port, "fs", "cp", str(scenario), ":scenario.txt")
-    played = blank_board.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
+    played = blank_board.exec("from boards.vboard import board as vboard; vboard.play('scenario.txt')")
     assert "shoe closed: no other coup until a new shoe is loaded" in played
     pulled = sabot("pull-log", "--port", blank_board.port, tmp_path / "pulled")
     assert pulled.returncode == 0, pulled.stderr
@@ -74,13 +74,13 @@ def test_ctrl_c_over_mpremote_leaves_the_gate_locked_and_the_journal_intact(blan
     assert sabot("deploy", "--port", blank_board.port, mpy_build).returncode == 0
     (tmp_path / "open.txt").write_text("seance\nshoe seed=4\nno_more_bets\ndraw 4\nno_more_bets\njam\ndraw\n")
     mpremote(blank_board.port, "fs", "cp", str(tmp_path / "open.txt"), ":scenario.txt")
-    blank_board.exec("from boards.sim import virtual_board; virtual_board.play('scenario.txt')")
-    gate = blank_board.exec("from boards.sim import virtual_board; print(virtual_board.BOARD.gate.is_open)")
+    blank_board.exec("from boards.vboard import board as vboard; vboard.play('scenario.txt')")
+    gate = blank_board.exec("from boards.vboard import board as vboard; print(vboard.BOARD.gate.is_open)")
     assert gate.strip() == "True"
     # The controller's loop runs on; the technician's mpremote interrupts it with Ctrl-C.
-    blank_board.exec("from boards.sim import virtual_board; virtual_board.serve()", "--no-follow")
+    blank_board.exec("from boards.vboard import board as vboard; vboard.serve()", "--no-follow")
     assert sabot("pull-log", "--port", blank_board.port, tmp_path / "pulled").returncode == 0
-    state = blank_board.exec("from boards.sim import virtual_board; print(virtual_board.BOARD.gate.is_open)")
+    state = blank_board.exec("from boards.vboard import board as vboard; print(vboard.BOARD.gate.is_open)")
     assert state.strip() == "False"
     _, reader, findings = check([tmp_path / "pulled"], DEVELOPMENT_KEY)
     assert not [f for f in findings if f.id == "J-TAMPER"]

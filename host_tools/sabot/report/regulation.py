@@ -2,7 +2,7 @@
 
 from sabot.rules import ARTICLES
 
-# The regulation's own words for each requirement (../shared/regulation/casino-games-articles-58-62.fr.txt):
+# The regulation's own words for each requirement (docs/regulation/casino-games-articles-58-62.fr.txt):
 # ID -> (article, French quotation, English gloss). A quotation is verbatim; " […] " joins two passages of
 # the same article. The article is rules.ARTICLES' (tests/host/test_report.py checks both).
 QUOTES = {

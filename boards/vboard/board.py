@@ -1,10 +1,11 @@
-"""The virtual board's device side: the sim board on the device's own filesystem, for `sabot vboard`.
+"""The virtual board, a board of its own (config.json: "board": "vboard"): the sim board's devices on the device's
+own filesystem, inside the MicroPython unix port behind `sabot vboard`'s pseudo-terminal.
 
 mpremote reaches it as it reaches a Pico: play() runs a scenario to its end (the journal lands in
 journal/), serve() then runs the controller's loop until a technician interrupts it (Ctrl-C). After a soft reset
 `sabot vboard` starts the VM again with reboot(): the controller recovers its journal, gate locked, and waits for
 the technician's commands. The board's sabot number is config.json's, its key /keys/sabot.key once provisioned
-(the development key before).
+(the development key before), its clock the one `sabot clock set` gave it (RTC, the DS3231's part).
 """
 
 import os
@@ -25,6 +26,7 @@ from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config,
 from firmware.storage import FileStorage
 
 BOARD = None  # the running board, for a technician's questions over mpremote
+RTC = "rtc.txt"  # the wall clock's seconds since 2020-01-01 UTC as set at commissioning: the board's DS3231
 
 
 def play(path="scenario.txt"):
@@ -84,22 +86,42 @@ def _board(observer):
     return board
 
 
+def set_clock(year, month, day, hour, minute, second):
+    """Commissioning: the board's clock set to UTC (`sabot clock set`, firmware/remote.py), as the boards set their
+    DS3231; read at the next power-up."""
+    seconds = (_days_since_2020(year, month, day) * 24 + hour) * 3600 + minute * 60 + second
+    with open(RTC, "w") as f:
+        f.write("%d\n" % seconds)
+
+
+def _days_since_2020(year, month, day):
+    """Days from 2020-01-01 (boards/mcu/clock.py's own, which the sim build does not carry)."""
+    before = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)[month - 1]  # days before the month
+    leap = 1 if month > 2 and year % 4 == 0 else 0  # 2020 to 2099
+    return (year - 2020) * 365 + (year - 2017) // 4 + before + leap + day - 1
+
+
 def _rtc_start():
-    """Where the board's clock starts: a second after the journal's last record, as a DS3231 that kept time while
-    the board was off would (a new board: the sim's start)."""
+    """Where the board's clock starts: its RTC's setting, or a second after the journal's last record when that is
+    later, as a DS3231 that kept time while the board was off would (a new board: the sim's start)."""
+    try:
+        with open(RTC) as f:
+            start = max(START_S, int(f.read()))
+    except (OSError, ValueError):
+        start = START_S
     try:
         names = sorted(n for n in os.listdir(JOURNAL) if n.endswith(".sbj"))
     except OSError:
         names = []
     if not names:
-        return START_S
+        return start
     with open(JOURNAL + "/" + names[-1], "rb") as f:
         data = f.read()
     frames = (len(data) - HEADER_SIZE) // FRAME_SIZE
     if frames < 1:
-        return START_S
+        return start
     seconds = struct.unpack_from("<I", data, HEADER_SIZE + (frames - 1) * FRAME_SIZE + BODY_AT + 1)[0]
-    return max(START_S, seconds + 1)
+    return max(start, seconds + 1)
 
 
 def _idle_until_ctrl_c():
