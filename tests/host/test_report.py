@@ -54,6 +54,8 @@ draw 9
 
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                                     reason="no %s: apt-get install chromium (CI installs it and runs this)" % CHROMIUM)
+needs_poppler = pytest.mark.skipif(not shutil.which("pdftoppm") and not os.environ.get("CI"),
+                                   reason="no pdftoppm: apt-get install poppler-utils (make system-deps)")
 
 
 @pytest.fixture(scope="module")
@@ -133,17 +135,21 @@ def test_chromium_renders_the_report_identity_integrity_findings_with_articles_s
 
 
 @needs_chromium
+@needs_poppler
 @pytest.mark.req("H-EXPORT")
-def test_the_report_prints_on_a4_with_a_page_for_each_taille(journal, tmp_path):
+def test_the_report_prints_on_a4_a_long_taille_from_a_new_page_and_no_page_near_empty(journal, tmp_path):
     page = tmp_path / "report.html"
     assert report([journal], page) == 0
     pdf = tmp_path / "report.pdf"
     chromium(tmp_path, "--no-pdf-header-footer", "--print-to-pdf=%s" % pdf, page.as_uri())
     data = pdf.read_bytes()
     boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
-    pages = len(re.findall(rb"/Type\s*/Page\b", data))
     assert boxes and all(abs(float(w) - 595) < 1 and abs(float(h) - 842) < 1 for w, h in boxes)  # A4
-    assert pages >= 1 + 3  # the summary, then each of the three tailles from a new page
+    pages = pdf_text(pdf, tmp_path).split("\f")
+    tops = [text.split("\n", 3)[-1].lstrip() for text in pages]  # below the running header
+    assert all(len(top.strip().splitlines()) > 5 for top in tops if top.strip()), [t[:80] for t in tops]
+    start = next(i for i, text in enumerate(pages) if "Taille 1 — Séance" in text)
+    assert start > 0 and tops[start].startswith("Taille 1 — Séance 1")  # 70 coups: from a new page
 
 
 @pytest.mark.req("H-EXPORT", "H-VERIFY")
@@ -242,10 +248,6 @@ def pdf_text(pdf, tmp_path):
     run = subprocess.run(["pdftotext", "-layout", str(pdf), str(text)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     return text.read_text(encoding="utf-8")
-
-
-needs_poppler = pytest.mark.skipif(not shutil.which("pdftoppm") and not os.environ.get("CI"),
-                                   reason="no pdftoppm: apt-get install poppler-utils (make system-deps)")
 
 
 @needs_chromium
@@ -443,12 +445,17 @@ def test_the_report_cites_no_file_of_the_repository(journal, tmp_path):
 @needs_chromium
 @needs_poppler
 @pytest.mark.req("H-EXPORT")
-def test_a_clean_shoes_report_fills_its_first_page_and_leaves_no_page_near_empty(clean, tmp_path):
+def test_a_clean_shoes_report_fills_its_first_page_and_short_tailles_share_a_page(clean, tmp_path):
     pdf = tmp_path / "report.pdf"
     assert report([clean], pdf) == 0
     pages = pdf_text(pdf, tmp_path).rstrip("\f").split("\f")
     assert len(pages) == 2, len(pages)  # the identity, the overview and the findings; then the annex and the visa
     assert "Vue d'ensemble" in pages[0] and "Visa de l'inspecteur" in pages[-1]
+    scenario = tmp_path / "three.txt"
+    scenario.write_text(THREE_SEANCES, encoding="utf-8")
+    assert report([sim(scenario, tmp_path / "three")], pdf, force=True) == 0
+    pages = pdf_text(pdf, tmp_path).split("\f")
+    assert any("Taille 2 — Séance 2" in text and "Taille 3 — Séance 3" in text for text in pages)  # a coup each
 
 
 @pytest.mark.req("S-IDENT", "H-VERIFY")

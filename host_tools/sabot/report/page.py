@@ -137,11 +137,14 @@ def _when(time_ms, w):
     return times.said(time_ms, w.lang == "fr")
 
 
+_SHORT = 8  # rows (coups, between coups) of a taille that fits half a page: it follows on the page before, whole
+
+
 def _taille_html(seance, t, w):
     row = games.GAMES[t.game] if t.game < len(games.GAMES) else None
     head = "%s — %s, %s — %s" % (w["taille"] % t.number, w["seance"] % seance.number,
                                  w["table"] % (seance.table if seance.table is not None else "—"), words.game(t.game))
-    out = ['<section class="taille"><h2>%s</h2>' % _e(head)]
+    out = ['<section class="taille%s"><h2>%s</h2>' % (" short" if len(t.items) <= _SHORT else "", _e(head))]
     if row:
         out.append('<p class="sub">%s · %s · %s</p>' % (
             _e(w["decks"] % (row[games.DECKS], row[games.STOP_BEFORE], row[games.COUP_MIN], row[games.COUP_MAX])),
@@ -189,7 +192,7 @@ def render(journal, w, generated_ms):
                 out.append(_taille_html(seance, t, w))
     out.append(_segments_html(journal, w))
     out.append(_signature_html(w))
-    out.append("<footer>%s</footer></body></html>\n" % _e(w["footer"]))
+    out.append("</body></html>\n")
     return "".join(out)
 
 
@@ -314,8 +317,8 @@ def _segments_html(journal, w):
 
 def _signature_html(w):
     fields = "".join('<div class="field"><span>%s</span></div>' % _e(name) for name in w["sign_fields"])
-    return '<section class="signature"><h2>%s</h2><p>%s</p>%s</section>' % (_e(w["sign"]), _e(w["sign_words"]),
-                                                                           fields)
+    return '<section class="signature"><h2>%s</h2><p>%s</p>%s<footer>%s</footer></section>' % (
+        _e(w["sign"]), _e(w["sign_words"]), fields, _e(w["footer"]))  # the footer never alone on a last page
 
 
 def _summary_html(story, w):
