@@ -92,7 +92,7 @@ def parser():
     table = log.add_parser("show", help="a readable table, coup by coup")
     table.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     table.add_argument("--key", help=key_help)
-    table.add_argument("--lang", choices=("en", "fr"), default="en", help="the words' language (default en)")
+    table.add_argument("--lang", choices=("fr", "en"), default="fr", help="the words' language (default fr)")
     table.add_argument("--quiet", action="store_true", help=quiet_help)
     key = commands.add_parser("key", help="shoe keys for the journal's HMAC (docs/keys.md)").add_subparsers(
         dest="action", required=True, metavar="ACTION")

@@ -155,7 +155,7 @@ SHOW = {  # `log show`'s own words: (English, French)
 }
 
 
-def show(paths, key_file, out=sys.stdout, lang="en"):
+def show(paths, key_file, out=sys.stdout, lang="fr"):
     """A table, coup by coup: each coup's cards on one line, by hand with its result when they were read;
     burned cards and incidents in the order they came, with their date and time."""
     reader = _open(paths, key_file, "show")

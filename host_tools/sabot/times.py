@@ -1,4 +1,4 @@
-"""A record's time for people: UTC for the export and `log show` in English, Europe/Paris with its offset to UTC
+"""A record's time for people: UTC for the export and for English readers, Europe/Paris with its offset to UTC
 for French readers (the casinos' and the inspectors' clock), so that a time reads the same on any machine."""
 
 from datetime import UTC, datetime, timedelta

@@ -15,6 +15,7 @@ from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusab
 from sabot.report.findings_fr import french
 from sabot.rules import ARTICLES, Rules, assignment_findings
 
+SAME_TABLE = 3  # séances running at one table that make an S-IDENT finding, unless --same-table says otherwise
 _KEY_FILE_MOST = 1024  # bytes: a key file is 65; /dev/zero is not read without end
 DEVELOPMENT_WORDS = ("the DEVELOPMENT key, public, which signs the simulator's and the tests' journals, never a casino "
                      "shoe's: anyone can have written or re-signed this journal")
@@ -40,11 +41,20 @@ def read_key(path):
     return key
 
 
-def check(paths, key, records=None):
+def check(paths, key, records=None, same_table=None):
     """(segments, reader, findings sorted by seq) for a journal; Unusable when it cannot be read at all.
-    A list given as records receives every record read, for a caller that shows them (the report)."""
+    A list given as records receives every record read, for a caller that shows them (the report); same_table
+    adds verify's S-IDENT findings of a shoe assigned to one table that many séances running."""
     segments, reader, rules = _check(paths, key, records)
-    return segments, reader, sorted(one_key_finding(segments, reader) + rules.findings, key=lambda f: f.seq)
+    found = one_key_finding(segments, reader) + rules.findings
+    if same_table is not None:
+        found += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], same_table)]
+    return segments, reader, sorted(found, key=lambda f: f.seq)
+
+
+def conforms(findings, development, allow_development_key):
+    """verify's result: no finding (a missing receipt is one), and the development key only when allowed."""
+    return not findings and (not development or allow_development_key)
 
 
 _UNDER_ANOTHER_KEY = re.compile(re.escape(ISSUES[_frames.FORGED]).replace(re.escape("%(seq)d"), r"\d+")
@@ -107,8 +117,8 @@ def firmware_name(firmware):
     return text.decode() if text and all(32 <= b < 127 for b in text) else "release " + firmware.hex()
 
 
-def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.stdout, allow_development_key=False,
-           lang="fr"):
+def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), out=sys.stdout,
+           allow_development_key=False, lang="fr"):
     """Exit status 0 only for a journal with no finding authenticated by a key the user gave, or by the
     development key when allow_development_key says that is what the caller means (the sim's and tests' journals):
     anyone can re-sign a journal with the public development key (H-VERIFY). People read it in French unless lang
@@ -131,7 +141,7 @@ def verify(paths, key_file, as_json, same_table=3, receipt_files=(), out=sys.std
                                      for label, segments, _, rules, _ in checked], same_table)
     intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT for _, f in findings)
     development = key == DEVELOPMENT_KEY
-    ok = not findings and (not development or allow_development_key)
+    ok = conforms(findings, development, allow_development_key)
     many = len(checked) > 1
     if as_json:
         json.dump({"ok": ok, "records": sum(c[2].records for c in checked), "intact": intact,

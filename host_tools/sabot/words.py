@@ -1,6 +1,6 @@
 """The words for people of every code a journal carries, in English and French, keyed by the constants of
-firmware/records.py (and firmware/games.py): `sabot log show`/`export` say the English, the report its reader's
-language. The identifiers of the export's event, disposition and condition columns are part of its format and
+firmware/records.py (and firmware/games.py): `sabot log export` says the English, `log show` and the report their
+reader's language. The identifiers of the export's event, disposition and condition columns are part of its format and
 stay firmware/record_names.py's; these are words, free to improve. A code missing here (a newer or damaged
 journal) reads "code N". A new code: its constant in records.py, its pair of words here."""
 

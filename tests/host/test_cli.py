@@ -102,11 +102,13 @@ def test_long_work_shows_progress_on_a_terminal_and_not_with_quiet(command, jour
 
 
 @pytest.mark.req("H-EXPORT")
-def test_log_show_in_french_with_dates_and_the_seances_game_and_employee(journal):
-    text = sabot("log", "show", journal, "--lang", "fr").stdout
+def test_log_show_in_french_by_default_with_dates_and_the_seances_game_and_employee(journal):
+    """French, as verify and the report speak: --lang en for English."""
+    text = sabot("log", "show", journal).stdout
     assert ("Séance 1 ouverte le 2026-11-30 09:00:00 (UTC+01:00) : table 5, chemin de fer, affectée par "
             "l'employé") in text
     assert "brûlées   A♥" not in text and "ALARME : extraction forcée" in text and "gagnant : banque" in text
+    assert "Séance 1 opened" in sabot("log", "show", journal, "--lang", "en").stdout
 
 
 @pytest.mark.req("J-TAMPER", "H-VERIFY", "H-EXPORT")

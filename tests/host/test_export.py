@@ -48,7 +48,7 @@ def test_export_gives_one_row_per_record_with_the_card_fields(incidents):
 
 @pytest.mark.req("H-EXPORT")
 def test_show_reads_coup_by_coup(incidents):
-    text = sabot("log", "show", incidents).stdout
+    text = sabot("log", "show", incidents, "--lang", "en").stdout
     assert "Taille 1, séance 1, 2026-11-30 08:00:01 UTC: chemin de fer" in text
     assert "Séance 1 opened 2026-11-30 08:00:00 UTC: table 5, chemin de fer, assigned by employee 0" in text
     assert "coup 1    ponte: AC QC | banque: AS 7C  ->  ponte 1, banque 8; winner: banque" in text

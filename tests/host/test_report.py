@@ -3,6 +3,7 @@ by a real headless Chromium (H-EXPORT, H-VERIFY). The screenshot stays in build/
 person to look at."""
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -53,6 +54,8 @@ draw 9
 
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                                     reason="no %s: apt-get install chromium (CI installs it and runs this)" % CHROMIUM)
+needs_poppler = pytest.mark.skipif(not shutil.which("pdftoppm") and not os.environ.get("CI"),
+                                   reason="no pdftoppm: apt-get install poppler-utils (make system-deps)")
 
 
 @pytest.fixture(scope="module")
@@ -95,10 +98,10 @@ def test_chromium_renders_the_report_identity_integrity_findings_with_articles_s
     first = load_segments([journal])[0]
     # The shoe and its firmware, from the segment headers; the development key said as such.
     assert "Rapport d'agrément — journal du sabot n° %d" % first.sabot in dom
-    assert first.firmware.rstrip(b"\0").decode() in dom and first.firmware.hex(" ") in dom
+    assert "version 0.3.0, version de développement (carte « sim »)" in dom
     assert "clé de DÉVELOPPEMENT" in dom and reader.key_id.hex() in dom
     # Integrity, records and the seq range.
-    assert "Intégrité du journal : INTACT" in dom
+    assert re.search(r"Intégrité du journal</h2><p [^>]*><b>INTACT</b>", dom)
     assert "n° d'enregistrement %d à %d" % (reader.first_seq, reader.seq) in dom and str(reader.records) in dom
     # Every finding: its ID, its article and the article's own words.
     ids = {f.id for f in findings}
@@ -132,17 +135,21 @@ def test_chromium_renders_the_report_identity_integrity_findings_with_articles_s
 
 
 @needs_chromium
+@needs_poppler
 @pytest.mark.req("H-EXPORT")
-def test_the_report_prints_on_a4_with_a_page_for_each_taille(journal, tmp_path):
+def test_the_report_prints_on_a4_a_long_taille_from_a_new_page_and_no_page_near_empty(journal, tmp_path):
     page = tmp_path / "report.html"
     assert report([journal], page) == 0
     pdf = tmp_path / "report.pdf"
     chromium(tmp_path, "--no-pdf-header-footer", "--print-to-pdf=%s" % pdf, page.as_uri())
     data = pdf.read_bytes()
     boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
-    pages = len(re.findall(rb"/Type\s*/Page\b", data))
     assert boxes and all(abs(float(w) - 595) < 1 and abs(float(h) - 842) < 1 for w, h in boxes)  # A4
-    assert pages >= 1 + 3  # the summary, then each of the three tailles from a new page
+    pages = pdf_text(pdf, tmp_path).split("\f")
+    tops = [text.split("\n", 3)[-1].lstrip() for text in pages]  # below the running header
+    assert all(len(top.strip().splitlines()) > 5 for top in tops if top.strip()), [t[:80] for t in tops]
+    start = next(i for i, text in enumerate(pages) if "Taille 1 — Séance" in text)
+    assert start > 0 and tops[start].startswith("Taille 1 — Séance 1")  # 70 coups: from a new page
 
 
 @pytest.mark.req("H-EXPORT", "H-VERIFY")
@@ -150,7 +157,8 @@ def test_in_english_the_french_words_of_the_articles_stay_with_a_gloss(journal, 
     page = tmp_path / "report.html"
     assert report([journal], page, lang="en") == 0
     text = page.read_text(encoding="utf-8")
-    assert '<html lang="en">' in text and "Approval report" in text and "Journal integrity: INTACT" in text
+    assert '<html lang="en">' in text and "Approval report" in text
+    assert 'Journal integrity</h2><p class="check warn"><b>INTACT</b>' in text
     assert "out at position 11: 302 cards behind it, 7 expected — DOES NOT CONFORM" in text
     article, quote, gloss = QUOTES["S-STOPPOS"]
     assert quote.replace("'", "&#x27;") in text and gloss in text
@@ -178,7 +186,8 @@ def test_a_tampered_journal_is_reported_broken(journal, tmp_path):
     page = tmp_path / "report.html"
     assert report([copy], page) == 0
     text = page.read_text(encoding="utf-8")
-    assert "Intégrité du journal : ROMPU" in text and "J-TAMPER · intégrité du journal — Article 58" in text
+    assert '<p class="check bad"><b>ROMPU</b>' in text and "Verdict : NON CONFORME" in text
+    assert "J-TAMPER · intégrité du journal — Article 58" in text
     assert re.search(r"0000000\d.sbj : enregistrement à l&#x27;octet \d+ modifié \(CRC\)", text)
 
 
@@ -241,10 +250,6 @@ def pdf_text(pdf, tmp_path):
     return text.read_text(encoding="utf-8")
 
 
-needs_poppler = pytest.mark.skipif(not shutil.which("pdftoppm") and not os.environ.get("CI"),
-                                   reason="no pdftoppm: apt-get install poppler-utils (make system-deps)")
-
-
 @needs_chromium
 @needs_poppler
 @pytest.mark.req("H-EXPORT", "H-VERIFY")
@@ -268,7 +273,8 @@ def test_the_inspectors_pdf_is_french_signed_numbered_and_names_the_digest_of_ev
     segments = sorted(Path(journal).glob("*.sbj"))
     digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in segments]
     together = hashlib.sha256("".join("%s %s\n" % (p.name, d) for p, d in zip(segments, digests)).encode())
-    for said in ("Intégrité du journal : INTACT", "constat(s)", "sabot 0.3.0 sim", "identifiant 12db0af3d3588c13",
+    for said in ("Verdict : NON CONFORME", "Intégrité du journal", "INTACT", "constat(s)", "version 0.3.0",
+                 "identifiant 12db0af3d3588c13",
                  "(UTC+01:00)", "vérifié : le journal finit au n°", "sabot report ", "Rapport établi le"):
         assert said in first, said
     assert together.hexdigest() in first.replace("\n", "").replace(" ", "")
@@ -299,3 +305,169 @@ def test_every_integrity_finding_of_the_reader_has_its_french_words():
         if code in ISSUES_FR:
             said = french(Finding("J-TAMPER", 7, template % values), None, 0)
             assert said == ISSUES_FR[code] % {k: str(v) for k, v in values.items()}, template
+
+
+# Three séances at table 3, each closed but the last: the hours they opened and closed, and verify's S-IDENT finding
+# of a shoe sent to the same table séance after séance.
+THREE_SEANCES = "".join("seance table=3\nshoe seed=%d\nno_more_bets\ndraw 6\n%s" % (n, "seance_close\n" * (n < 3))
+                        for n in (1, 2, 3))
+
+
+def sim(scenario, folder):
+    done = subprocess.run([SABOT, "sim", str(scenario), "--log", str(folder), "--quiet"], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    """A whole shoe with no finding, under the development key, with the sim's signed receipt."""
+    return sim(SCENARIOS / "full_shoe_chemin_de_fer.txt", tmp_path_factory.mktemp("clean") / "journal")
+
+
+def text_of(page):
+    """The report's text as a person reads it: no markup, no style sheet, entities read."""
+    import html
+
+    body = page.read_text(encoding="utf-8").split("</head>", 1)[1]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def verdict_of(page):
+    return re.search(r"Verdict : (NON CONFORME|CONFORME) ", text_of(page)).group(1)
+
+
+def verify_status(folder, *options):
+    return subprocess.run([SABOT, "log", "verify", str(folder), "--quiet", *options], capture_output=True,
+                          text=True, timeout=600).returncode
+
+
+@pytest.mark.req("H-VERIFY", "H-EXPORT")
+def test_the_first_page_leads_with_verifys_verdict_and_why(clean, tmp_path):
+    """A sim's journal, intact, with no finding: under the development key it conforms only with
+    --allow-development-key, as verify says; without its receipt, or with a receipt that does not match, never."""
+    bare = tmp_path / "no-receipt"
+    shutil.copytree(clean, bare)
+    (bare / "receipt.json").unlink()
+    forged = tmp_path / "forged-receipt"
+    shutil.copytree(clean, forged)
+    receipt = json.loads((forged / "receipt.json").read_text())
+    receipt["seq"] -= 1
+    (forged / "receipt.json").write_text(json.dumps(receipt))
+    cases = [(clean, False, "NON CONFORME", "seule clé de DÉVELOPPEMENT"),
+             (clean, True, "CONFORME", "clé de développement admise"),
+             (bare, True, "NON CONFORME", "pas de reçu signé du sabot"),
+             (forged, True, "NON CONFORME", "constat(s) du vérificateur")]
+    for folder, allow, verdict, why in cases:
+        page = tmp_path / "report.html"
+        assert report([folder], page, force=True, allow_development_key=allow) == 0
+        text = text_of(page)
+        assert verdict_of(page) == verdict and why in text, (folder.name, allow, text[:600])
+        assert (verify_status(folder, *["--allow-development-key"] * allow) == 0) == (verdict == "CONFORME")
+        first = text.split("Intégrité du journal")[0]
+        assert first.index("Verdict") < first.index("Établissement") < first.index("Sabot n°")  # verdict first
+    page = tmp_path / "report.html"
+    assert report([clean], page, lang="en", force=True) == 0 and "Verdict: DOES NOT CONFORM" in text_of(page)
+
+
+@pytest.mark.req("H-EXPORT", "S-IDENT")
+def test_the_first_page_names_the_establishment_the_sabot_once_the_seances_and_their_hours(tmp_path):
+    scenario = tmp_path / "three.txt"
+    scenario.write_text(THREE_SEANCES, encoding="utf-8")
+    journal = sim(scenario, tmp_path / "journal")
+    page = tmp_path / "report.html"
+    assert report([journal], page, establishment="Casino de Deauville") == 0
+    text = text_of(page)
+    first = text.split("Intégrité du journal")[0]
+    assert "Établissement Casino de Deauville" in first and "Sabot n° 1 " in first
+    seances = first.split("Séances", 1)[1]
+    rows = re.findall(r"(\d) 3 (2026-11-30 \S+ \(UTC\+01:00\)) (2026-11-30 \S+ \(UTC\+01:00\)|non fermée) "
+                      r"employé n° 0 1", seances)
+    assert [(n, closed == "non fermée") for n, _, closed in rows] == [("1", False), ("2", False), ("3", True)]
+    # verify's finding of a shoe at the same table séance after séance, in the report too, said in full in French
+    assert "sabot n° 1 affecté à la table 3 pendant 3 séances de suite" in text
+    assert verdict_of(page) == "NON CONFORME"
+    assert report([journal], page, force=True) == 0 and "Établissement non renseigné" in text_of(page)
+
+
+@pytest.mark.req("H-EXPORT", "S-IDENT", "J-TAMPER")
+def test_a_segment_under_another_sabot_number_leaves_the_title_the_journals(clean, tmp_path):
+    copy = tmp_path / "journal"
+    shutil.copytree(clean, copy)
+    last = sorted(copy.glob("*.sbj"))[-1]
+    data = bytearray(last.read_bytes())
+    struct.pack_into("<H", data, 6, 42)  # the header's sabot number (docs/journal-format.md)
+    last.write_bytes(bytes(data))
+    page = tmp_path / "report.html"
+    assert report([copy], page) == 0
+    text = text_of(page)
+    assert "Rapport d'agrément — journal du sabot n° 1 " in text and "n° 1, 42" not in text
+    assert "Sabot n° 1 (des segments portent le n° 42 : voir les constats)" in text
+
+
+@pytest.mark.req("H-EXPORT", "H-FIRMWARE")
+def test_the_firmware_is_named_by_its_version_and_digest_a_development_build_said_so(clean, tmp_path):
+    from boards.sim.board import SimBoard
+    from boards.sim.runner import run
+    from boards.sim.scenario import parse
+    from firmware.storage import FileStorage
+    from firmware.version import VERSION
+
+    page = tmp_path / "report.html"
+    assert report([clean], page) == 0
+    text = text_of(page)
+    assert "Logiciel version %s, version de développement (carte « sim ») : logiciel non publié" % VERSION in text
+    assert load_segments([clean])[0].firmware.hex(" ") not in text  # the header's bytes are no words
+    digest = hashlib.sha256(b"an approved release").hexdigest()
+    board = SimBoard(FileStorage(str(tmp_path / "release")))
+    board.firmware = bytes.fromhex(digest)[:16]  # the release's identity: the start of its manifest's digest
+    run(parse("seance table=1\nshoe seed=1\nno_more_bets\ndraw 6\n"), board)
+    board.close()
+    assert report([tmp_path / "release"], page, force=True) == 0
+    assert "Logiciel version publiée, empreinte sha256 %s…" % digest[:32] in text_of(page)
+    bundle = tmp_path / ("rpi_pico-%s" % VERSION)
+    bundle.mkdir()
+    (bundle / "manifest.json").write_text(json.dumps({"version": VERSION, "board": "rpi_pico", "digest": digest,
+                                                      "files": []}))
+    assert report([tmp_path / "release"], page, force=True, bundles=[bundle]) == 0
+    assert "Logiciel version %s (carte rpi_pico), empreinte sha256 %s" % (VERSION, digest) in text_of(page)
+    assert report([tmp_path / "release"], page, force=True, bundles=[tmp_path]) == 2  # no manifest there
+
+
+@pytest.mark.req("H-EXPORT")
+def test_the_report_cites_no_file_of_the_repository(journal, tmp_path):
+    page = tmp_path / "report.html"
+    assert report([journal], page) == 0
+    assert not re.search(r"\b(docs|host_tools|firmware)/|\.md\b", text_of(page))
+
+
+@needs_chromium
+@needs_poppler
+@pytest.mark.req("H-EXPORT")
+def test_a_clean_shoes_report_fills_its_first_page_and_short_tailles_share_a_page(clean, tmp_path):
+    pdf = tmp_path / "report.pdf"
+    assert report([clean], pdf) == 0
+    pages = pdf_text(pdf, tmp_path).rstrip("\f").split("\f")
+    assert len(pages) == 2, len(pages)  # the identity, the overview and the findings; then the annex and the visa
+    assert "Vue d'ensemble" in pages[0] and "Visa de l'inspecteur" in pages[-1]
+    scenario = tmp_path / "three.txt"
+    scenario.write_text(THREE_SEANCES, encoding="utf-8")
+    assert report([sim(scenario, tmp_path / "three")], pdf, force=True) == 0
+    pages = pdf_text(pdf, tmp_path).split("\f")
+    assert any("Taille 2 — Séance 2" in text and "Taille 3 — Séance 3" in text for text in pages)  # a coup each
+
+
+@pytest.mark.req("S-IDENT", "H-VERIFY")
+def test_every_s_ident_finding_is_as_specific_in_french_as_in_english():
+    """verify --lang fr and the report say what the English says: the sabot, the table, how many séances."""
+    from sabot.report.findings_fr import french
+
+    said = {"sabot 1 assigned to table 3 in 3 consecutive séances":
+            "sabot n° 1 affecté à la table 3 pendant 3 séances de suite",
+            "a coup opened outside an open séance": "coup ouvert hors séance",
+            "shoe loaded outside an open séance": "sabot chargé hors séance",
+            "séance closed when none was open": "séance fermée alors qu'aucune n'était ouverte",
+            "séance of table 4 closed as table 5": "la séance de la table 4 fermée comme celle de la table 5"}
+    for english, words in said.items():
+        assert french(Finding("S-IDENT", 9, english), None, 0).startswith(words), english

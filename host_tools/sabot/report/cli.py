@@ -9,10 +9,12 @@ the story with the findings known, record by record (report.model), the segments
 """
 
 import hashlib
+import json
 import sys
 import time
 from pathlib import Path
 
+from firmware.identity import MANIFEST
 from firmware.journal import EPOCH_2020
 from sabot import progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
@@ -20,7 +22,7 @@ from sabot.report.model import Story
 from sabot.report.page import render
 from sabot.report.pdf import PdfError, print_pdf
 from sabot.report.text import TEXT, Words
-from sabot.verify import check, journals_of, read_key
+from sabot.verify import DEVELOPMENT_KEY, SAME_TABLE, check, conforms, journals_of, read_key
 
 _PDF_MOST = 1 << 30  # bytes of a PDF searched for the title: a million cards' report is a few MB
 _OURS = b'<meta name="generator" content="sabot report'  # in an HTML report's head
@@ -31,13 +33,19 @@ _PDF_TITLES = [text["title"].partition("%")[0].encode("utf-16-be").hex().upper()
 class Checked:
     """A journal verified and told: what render() needs."""
 
-    def __init__(self, paths, key, key_file, lang):
-        self.paths, self.key, self.key_file = paths, key, key_file
-        self.segments, self.reader, self.findings = check(paths, key)
+    def __init__(self, paths, key, key_file, lang, establishment=None, allow_development_key=False, bundles=()):
+        self.paths, self.key, self.key_file, self.establishment = paths, key, key_file, establishment
+        self.manifests = [_manifest(bundle) for bundle in bundles]
+        self.segments, self.reader, self.findings = check(paths, key, same_table=SAME_TABLE)
         self.receipt = receipts.found_in(paths)  # the shoe's signed head, pulled with the journal
-        self.receipt_findings = [f for f in receipts.findings(self.segments, self.reader.seq, key, self.receipt, [])
-                                 if f.message != receipts.NO_RECEIPT]  # the first page says when there is none
+        ends = receipts.findings(self.segments, self.reader.seq, key, self.receipt, [])
+        missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
+        self.receipt_findings = [f for f in ends if f not in missing]
         self.findings = sorted(self.findings + self.receipt_findings, key=lambda f: f.seq)
+        self.intact = not any(f.id == "J-TAMPER" for f in self.findings)
+        self.development, self.allowed = key == DEVELOPMENT_KEY, allow_development_key
+        self.unvouched = bool(missing)  # verify counts a missing receipt as a finding: so does the verdict
+        self.ok = conforms(self.findings + missing, self.development, allow_development_key)
         self.digests = [hashlib.sha256(s.data).hexdigest() for s in self.segments]
         lines = "".join("%s %s\n" % (s.path.name, d) for s, d in zip(self.segments, self.digests))
         self.digest = hashlib.sha256(lines.encode()).hexdigest()
@@ -47,6 +55,17 @@ class Checked:
             for fields, offset in zip(rows, offsets):
                 self.story.feed(Record(fields, segment, offset))
         self.story.finish()
+
+
+def _manifest(bundle):
+    """An approved release bundle's manifest (sabot firmware dist): it names the version a digest stands for."""
+    path = Path(bundle) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        return {key: str(manifest[key]) for key in ("version", "board", "digest")}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise Unusable("--bundle %s: no release manifest %s (%s)" % (
+            bundle, path, getattr(e, "strerror", None) or e)) from None
 
 
 def ours(path):
@@ -62,9 +81,11 @@ def ours(path):
     return _OURS in head
 
 
-def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout):
+def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout, establishment=None,
+           allow_development_key=False, bundles=()):
     """Write the report (PDF when output ends in .pdf); 0 when written, 2 when the journal cannot be read or the
-    file written. A file already there is replaced only when it is an earlier report, or with force."""
+    file written. A file already there is replaced only when it is an earlier report, or with force. Its verdict
+    is verify's with the same allow_development_key; bundles: approved releases, to name the firmware's version."""
     output = Path(output)
     try:
         if len(journals_of(paths)) > 1:
@@ -74,7 +95,7 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout)
             raise Unusable("%s exists and is not a report: give another -o, or --force to replace it" % output)
         if not output.parent.is_dir():
             raise Unusable("cannot write %s: no folder %s" % (output, output.parent))
-        journal = Checked(paths, read_key(key_file), key_file, lang)
+        journal = Checked(paths, read_key(key_file), key_file, lang, establishment, allow_development_key, bundles)
     except Unusable as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2
@@ -104,10 +125,18 @@ def add_arguments(parser):
                         "(printed by headless Chromium)")
     parser.add_argument("--lang", choices=("fr", "en"), default="fr", help="the report's language (default fr)")
     parser.add_argument("--key", help="the shoe's key file (hexadecimal); without it, the development key")
+    parser.add_argument("--establishment", metavar="NAME", help="the casino the shoe serves, for the first page "
+                        "(\"Casino de Deauville\"); without it the report says it was not given")
+    parser.add_argument("--allow-development-key", action="store_true", help="as for sabot log verify: a journal "
+                        "authenticated by the public development key (the sim's, the tests') may conform; without it "
+                        "such a journal never does")
+    parser.add_argument("--bundle", action="append", default=[], metavar="DIR", help="an approved release bundle "
+                        "(sabot firmware dist): names the version of the firmware whose digest it holds; repeatable")
     parser.add_argument("--force", action="store_true", help="replace an -o file that is not an earlier report")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a "
                         "terminal)")
 
 
 def main(args):
-    return report(args.paths, args.output, args.lang, args.key, args.force)
+    return report(args.paths, args.output, args.lang, args.key, args.force, establishment=args.establishment,
+                  allow_development_key=args.allow_development_key, bundles=args.bundle)

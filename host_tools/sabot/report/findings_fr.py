@@ -93,6 +93,14 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
     (r"^the clock went back (?P<back>[\d.]+ s )?at the power-up of seq (?P<seq>\d+)", "l'horloge est revenue en "
      "arrière au démarrage du n° %(seq)s : l'horloge du sabot a été remise à zéro ou reculée pendant qu'il était "
      "éteint"),
+    (r"^sabot (?P<n>\d+) assigned to table (?P<t>\d+) in (?P<k>\d+) consecutive séances", "sabot n° %(n)s affecté "
+     "à la table %(t)s pendant %(k)s séances de suite : les mêmes sabots ne doivent pas aller systématiquement "
+     "aux mêmes tables"),
+    (r"^a coup opened outside an open séance", "coup ouvert hors séance : le sabot n'était affecté à aucune table"),
+    (r"^shoe loaded outside an open séance", "sabot chargé hors séance : il n'était affecté à aucune table"),
+    (r"^séance closed when none was open", "séance fermée alors qu'aucune n'était ouverte"),
+    (r"^séance of table (?P<a>\d+) closed as table (?P<b>\d+)", "la séance de la table %(a)s fermée comme celle de "
+     "la table %(b)s"),
     (r"^(?P<name>\S+): sabot number (?P<n>\d+), where the journal's segments before it are sabot (?P<m>\d+)",
      "%(name)s : sabot n° %(n)s, alors que les segments précédents du journal sont du sabot %(m)s"),
     (r"^(?P<n>\d+) bytes after the last record of (?P<name>\S+) that no recovery", "%(n)s octets après le dernier "
@@ -187,8 +195,6 @@ def _rule(rid, f, game):
         return "le résultat enregistré ne correspond pas aux cartes données"
     if kind == records.R_RECOVERY and rid == "J-DURABLE":
         return "une libération était en cours lors d'une coupure de courant : on ne sait pas si une carte est sortie"
-    if kind == records.R_SEANCE and rid == "S-IDENT":
-        return "sabot affecté à la table %d plusieurs séances de suite" % f[CODE]
     return None
 
 

@@ -91,6 +91,7 @@ class Seance:
         self.employee = employee
         self.game = game
         self.time_ms = time_ms
+        self.closed_ms = None  # when its close record came; None: still open where the journal ends
         self.tailles = []
 
 
@@ -119,6 +120,8 @@ class Story:
         self.last_ms = f[TIME]
         if kind == records.R_BOOT:
             self.boots += 1
+        if kind == records.R_SEANCE_CLOSE and self.seance is not None:
+            self.seance.closed_ms = f[TIME]
         if kind == records.R_SEANCE:
             self._end_taille()
             self.seance = Seance(f[SEANCE], f[CODE], unpack_employee(f[DISPOSITION], f[CONDITION]), f[CARD], f[TIME])

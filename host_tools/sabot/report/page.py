@@ -14,7 +14,6 @@ from sabot.report.cardwords import full, is_red, short
 from sabot.report.chart import chart
 from sabot.report.model import INCIDENTS, PlayedCoup, stop_check
 from sabot.report.regulation import quote
-from sabot.verify import DEVELOPMENT_KEY, firmware_name
 
 CSS = files(__package__).joinpath("report.css").read_text(encoding="utf-8")
 
@@ -138,11 +137,14 @@ def _when(time_ms, w):
     return times.said(time_ms, w.lang == "fr")
 
 
+_SHORT = 8  # rows (coups, between coups) of a taille that fits half a page: it follows on the page before, whole
+
+
 def _taille_html(seance, t, w):
     row = games.GAMES[t.game] if t.game < len(games.GAMES) else None
     head = "%s — %s, %s — %s" % (w["taille"] % t.number, w["seance"] % seance.number,
                                  w["table"] % (seance.table if seance.table is not None else "—"), words.game(t.game))
-    out = ['<section class="taille"><h2>%s</h2>' % _e(head)]
+    out = ['<section class="taille%s"><h2>%s</h2>' % (" short" if len(t.items) <= _SHORT else "", _e(head))]
     if row:
         out.append('<p class="sub">%s · %s · %s</p>' % (
             _e(w["decks"] % (row[games.DECKS], row[games.STOP_BEFORE], row[games.COUP_MIN], row[games.COUP_MAX])),
@@ -160,11 +162,10 @@ def _taille_html(seance, t, w):
 
 def render(journal, w, generated_ms):
     """The whole report as one HTML string. journal: report.cli.Checked (segments, digests, reader, findings, the
-    Story, the key); generated_ms: when, for its first page."""
-    story, reader, findings, segments = journal.story, journal.reader, journal.findings, journal.segments
-    intact = not any(f.id == "J-TAMPER" for f in findings)
-    sabots = ", ".join(map(str, sorted({s.sabot for s in segments})))
-    title = w["title"] % sabots
+    verdict, the Story, the key); generated_ms: when, for its first page."""
+    story, reader, findings = journal.story, journal.reader, journal.findings
+    intact = journal.intact
+    title = w["title"] % journal.segments[0].sabot  # the journal's; a segment under another number is a finding
     header = "%s — %s" % (title, w["generated"] % times.said(generated_ms, w.lang == "fr"))
     margins = ("@page { @top-left { content: %s; font-size: 8pt; color: #555; } "
                "@bottom-right { content: %s counter(page) %s counter(pages); font-size: 8pt; color: #555; } }\n" % (
@@ -173,10 +174,12 @@ def render(journal, w, generated_ms):
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            '<meta name="generator" content="sabot report %s">' % _e(tool_version()),
            "<title>%s</title><style>\n%s%s</style></head><body>" % (_e(title), CSS, margins)]
-    out.append(_first_page(journal, title, intact, generated_ms, w))
-    out.append("<h2>%s</h2><p class=\"check %s\"><b>%s</b> — %s. %s%d, %s.</p>" % (
-        _e(w["integrity"]), "ok" if intact else "bad", _e(w["intact"] if intact else w["broken"]),
-        _e(w["intact_words"] if intact else w["broken_words"]), _e(w["records"] + w["colon"]), reader.records,
+    out.append(_first_page(journal, title, generated_ms, w))
+    unproven = journal.development and not journal.allowed
+    out.append("<h2>%s</h2><p class=\"check %s\"><b>%s</b> — %s%s. %s%d, %s.</p>" % (
+        _e(w["integrity"]), "bad" if not intact else "warn" if unproven else "ok",
+        _e(w["intact"] if intact else w["broken"]), _e(w["intact_words"] if intact else w["broken_words"]),
+        _e(w["intact_dev"] if intact and unproven else ""), _e(w["records"] + w["colon"]), reader.records,
         _e(w["seq"] % (reader.first_seq, reader.seq))))
     out.append(_summary_html(story, w))
     out.append("<h2>%s</h2>%s" % (_e(w["findings"]), _findings_html(findings, story, w)))
@@ -189,34 +192,84 @@ def render(journal, w, generated_ms):
                 out.append(_taille_html(seance, t, w))
     out.append(_segments_html(journal, w))
     out.append(_signature_html(w))
-    out.append("<footer>%s</footer></body></html>\n" % _e(w["footer"]))
+    out.append("</body></html>\n")
     return "".join(out)
 
 
-def _first_page(journal, title, intact, generated_ms, w):
-    story, reader, findings, segments = journal.story, journal.reader, journal.findings, journal.segments
-    development = journal.key == DEVELOPMENT_KEY
-    out = ['<section class="first"><h1>%s</h1>' % _e(title)]
-    out.append('<div class="verdicts"><div class="verdict %s"><b>%s</b>%s</div>' % (
-        "ok" if intact else "bad", _e(w["integrity"] + w["colon"] + (w["intact"] if intact else w["broken"])),
-        _e(w["seq"] % (reader.first_seq, reader.seq))))
-    out.append('<div class="verdict %s"><b>%s</b>%s</div>' % (
-        "ok" if not findings else "bad", _e(w["finding_count"] % len(findings)), _e(w["findings"])))
-    if development:
-        out.append('<div class="verdict warn"><b>%s</b>%s</div>' % (_e(w["key"]), _e(w["key_dev"])))
-    out.append("</div>")
-    rows = [(w["sabot"], _e(", ".join(str(s) for s in sorted({s.sabot for s in segments}))))]
+def _verdict_html(journal, w):
+    """The verdict `sabot log verify` gives with the same options, and why, in the inspector's words."""
+    if journal.ok:
+        reasons = [w["why_ok"]] + ([w["why_dev_allowed"]] if journal.development else [])
+    else:
+        reasons = [w["why_broken"]] if not journal.intact else []
+        if journal.findings:
+            reasons.append(w["why_findings"] % len(journal.findings))
+        if journal.unvouched:
+            reasons.append(w["why_no_receipt"])
+        if journal.development and not journal.allowed:
+            reasons.append(w["why_dev"])
+    return '<div class="verdict %s"><b>%s</b><ul>%s</ul><span class="sub">%s</span></div>' % (
+        "ok" if journal.ok else "bad", _e(w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]),
+        "".join("<li>%s</li>" % _e(reason) for reason in reasons), _e(w["verdict_same"]))
+
+
+def firmware_words(identity, w, manifests=()):
+    """A segment header's 16 bytes as an inspector reads them: a release by its version (from an approved
+    bundle's manifest: the header holds the digest alone) and its SHA-256 digest; a development build said so."""
+    text = identity.rstrip(b"\0")
+    if text and all(32 <= b < 127 for b in text):  # firmware/version.py's development_identity
+        name = text.decode().split(" ")
+        if len(name) == 3 and name[0] == "sabot":
+            return w["fw_dev"] % (name[1], name[2])
+        return w["fw_dev_text"] % text.decode()
+    start = identity.hex()
+    for manifest in manifests:
+        if manifest["digest"].startswith(start):
+            return w["fw_release"] % (manifest["version"], manifest["board"], manifest["digest"])
+    return w["fw_unnamed"] % start
+
+
+def _seances_html(story, w):
+    """Each séance with its table and the hours it opened and closed: the first page's, the first few only."""
+    shown = story.seances[:_SEANCES_FIRST]
+    if not shown:
+        return '<p class="sub">%s</p>' % _e(w["no_seance"])
+    out = ['<table class="seances"><thead><tr>%s</tr></thead><tbody>' % "".join(
+        "<th>%s</th>" % _e(w[key]) for key in ("col_seance", "col_table", "col_opened", "col_closed", "col_by",
+                                               "col_tailles"))]
+    for seance in shown:
+        out.append("<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td></tr>" % (
+            seance.number, _e(seance.table if seance.table is not None else "—"),
+            _e(times.said(seance.time_ms, w.lang == "fr")),
+            _e(times.said(seance.closed_ms, w.lang == "fr") if seance.closed_ms is not None else w["not_closed"]),
+            _e(w["employee"] % seance.employee if seance.table is not None else "—"), len(seance.tailles)))
+    out.append("</tbody></table>")
+    if len(story.seances) > len(shown):
+        out.append('<p class="sub">%s</p>' % _e(w["more_seances"] % (len(story.seances) - len(shown))))
+    return "".join(out)
+
+
+_SEANCES_FIRST = 8  # séances listed on the first page; the overview lists them all
+
+
+def _first_page(journal, title, generated_ms, w):
+    story, reader, segments = journal.story, journal.reader, journal.segments
+    out = ['<section class="first"><h1>%s</h1>' % _e(title), _verdict_html(journal, w)]
+    rows = [(w["establishment"], _e(journal.establishment or w["not_given"]))]
+    sabot = segments[0].sabot
+    others = sorted({s.sabot for s in segments} - {sabot})
+    rows.append((w["sabot"], _e(str(sabot) + (w["sabot_others"] % ", ".join(map(str, others)) if others else ""))))
     firmwares = []
     for s in segments:
-        said = firmware_name(s.firmware), s.firmware.hex(" ")
+        said = firmware_words(s.firmware, w, journal.manifests)
         if not firmwares or firmwares[-1][0] != said:
             firmwares.append((said, [s.number]))
         else:
             firmwares[-1][1].append(s.number)
-    for (name, hexed), numbers in firmwares:
+    for said, numbers in firmwares:
         where = " (%s)" % (w["segments_n"] % (numbers[0], numbers[-1])) if len(firmwares) > 1 else ""
-        rows.append((w["firmware"] + where, '%s<br><span class="mono">%s</span>' % (_e(name), _e(hexed))))
-    key_words = w["key_dev"] if development else w["key_given"] % journal.key_file
+        rows.append((w["firmware"] + where, '<span class="wrap">%s</span>' % _e(said)))
+    key_words = w["key_dev"] if journal.development else w["key_given"] % journal.key_file
     ids = w["key_id"] % reader.key_id.hex()
     others = sorted({s.key_id.hex() for s in segments} - {reader.key_id.hex()})
     if others:
@@ -241,7 +294,7 @@ def _first_page(journal, title, intact, generated_ms, w):
     rows.append((w["generated_on"], _e(times.said(generated_ms, w.lang == "fr"))))
     out.append('<table class="ident"><tbody>')
     out.extend("<tr><th>%s</th><td>%s</td></tr>" % (_e(name), value) for name, value in rows)
-    out.append("</tbody></table></section>")
+    out.append("</tbody></table><h3>%s</h3>%s</section>" % (_e(w["seances"]), _seances_html(story, w)))
     return "".join(out)
 
 
@@ -264,8 +317,8 @@ def _segments_html(journal, w):
 
 def _signature_html(w):
     fields = "".join('<div class="field"><span>%s</span></div>' % _e(name) for name in w["sign_fields"])
-    return '<section class="signature"><h2>%s</h2><p>%s</p>%s</section>' % (_e(w["sign"]), _e(w["sign_words"]),
-                                                                           fields)
+    return '<section class="signature"><h2>%s</h2><p>%s</p>%s<footer>%s</footer></section>' % (
+        _e(w["sign"]), _e(w["sign_words"]), fields, _e(w["footer"]))  # the footer never alone on a last page
 
 
 def _summary_html(story, w):

@@ -10,8 +10,41 @@ TEXT = {
         "title": "Rapport d'agrément — journal du sabot n° %s",
         "lang": "fr",
         "identity": "Le sabot et son logiciel",
+        "verdict": "Verdict",
+        "conforme": "CONFORME",
+        "non_conforme": "NON CONFORME",
+        "why_ok": "journal intact, authentifié par la clé fournie, fini là où le sabot l'a signé dans son reçu ; "
+                  "aucun constat du vérificateur",
+        "why_dev_allowed": "clé de développement admise à la demande (--allow-development-key) : journal d'essai "
+                           "du simulateur, pas celui d'un sabot de casino",
+        "why_broken": "journal ROMPU : modifié, tronqué ou signé d'une autre clé (constats J-TAMPER)",
+        "why_findings": "%d constat(s) du vérificateur, détaillés plus loin",
+        "why_no_receipt": "pas de reçu signé du sabot : des enregistrements coupés à la fin du journal ne peuvent "
+                          "être exclus",
+        "why_dev": "journal signé par la seule clé de DÉVELOPPEMENT, publique : n'importe qui a pu l'écrire ou le "
+                   "signer à nouveau ; il faut la clé du sabot",
+        "verdict_same": "Le verdict est celui de sabot log verify sur le même journal, avec la même clé.",
+        "establishment": "Établissement",
+        "not_given": "non renseigné",
+        "sabot_others": " (des segments portent le n° %s : voir les constats)",
+        "fw_dev": "version %s, version de développement (carte « %s ») : logiciel non publié, sans empreinte, "
+                  "que le sabot ne contrôle pas au démarrage",
+        "fw_dev_text": "« %s » : version de développement, logiciel non publié, sans empreinte",
+        "fw_release": "version %s (carte %s), empreinte sha256 %s",
+        "fw_unnamed": "version publiée, empreinte sha256 %s… (l'en-tête n'en porte que le début ; le paquet "
+                      "approuvé donne la version : --bundle)",
+        "seances": "Séances",
+        "no_seance": "aucune séance ouverte dans ce journal",
+        "col_opened": "Ouverte le",
+        "col_closed": "Fermée le",
+        "col_by": "Affecté par",
+        "col_tailles": "Tailles",
+        "not_closed": "non fermée",
+        "employee": "employé n° %d",
+        "more_seances": "et %d autre(s) séance(s) : voir la vue d'ensemble",
+        "intact_dev": ", sous la clé publique de développement, qui n'authentifie pas le journal",
         "sabot": "Sabot n°",
-        "firmware": "Logiciel (en-tête des segments)",
+        "firmware": "Logiciel",
         "key": "Clé du journal",
         "key_dev": "clé de DÉVELOPPEMENT : elle signe les journaux du simulateur et des tests, jamais ceux "
                    "d'un sabot de casino",
@@ -78,8 +111,8 @@ TEXT = {
         "gloss": "",
         "decks": "%d jeux, carte d'arrêt avant les %d dernières cartes, %d à %d cartes par coup",
         "footer": "Établi par sabot report à partir du journal du sabot. Les constats sont ceux de sabot log "
-                  "verify ; chacun cite l'exigence (docs/requirements.md) et l'article du règlement des jeux "
-                  "de cercle.",
+                  "verify ; chacun cite son exigence et l'article du règlement des jeux de cercle (articles 58 à "
+                  "62) dont elle découle.",
         "card_n": "carte %d",
         "cards_n": "%d cartes",
         "utc": "UTC",
@@ -117,8 +150,40 @@ TEXT = {
         "title": "Approval report — journal of sabot no. %s",
         "lang": "en",
         "identity": "The shoe and its firmware",
+        "verdict": "Verdict",
+        "conforme": "CONFORMS",
+        "non_conforme": "DOES NOT CONFORM",
+        "why_ok": "the journal is intact, authenticated by the key given, and ends where the shoe signed it in its "
+                  "receipt; no finding",
+        "why_dev_allowed": "the development key allowed on request (--allow-development-key): a simulator's test "
+                           "journal, not a casino shoe's",
+        "why_broken": "the journal is BROKEN: altered, truncated or signed with another key (J-TAMPER findings)",
+        "why_findings": "%d finding(s) of the verifier, detailed below",
+        "why_no_receipt": "no receipt signed by the shoe: records cut from the end of the journal cannot be ruled out",
+        "why_dev": "signed by the public DEVELOPMENT key alone: anyone can have written or re-signed it; the shoe's "
+                   "key is needed",
+        "verdict_same": "The verdict is sabot log verify's on the same journal, with the same key.",
+        "establishment": "Establishment",
+        "not_given": "not given",
+        "sabot_others": " (segments carry no. %s: see the findings)",
+        "fw_dev": "version %s, a development build (board “%s”): not a release, no digest, not checked by the shoe "
+                  "at boot",
+        "fw_dev_text": "“%s”: a development build, not a release, no digest",
+        "fw_release": "version %s (board %s), sha256 digest %s",
+        "fw_unnamed": "a release, sha256 digest %s… (the header holds its start alone; the approved bundle names "
+                      "the version: --bundle)",
+        "seances": "Séances",
+        "no_seance": "no séance opened in this journal",
+        "col_opened": "Opened",
+        "col_closed": "Closed",
+        "col_by": "Assigned by",
+        "col_tailles": "Tailles",
+        "not_closed": "not closed",
+        "employee": "employee no. %d",
+        "more_seances": "and %d other séance(s): see the overview",
+        "intact_dev": ", under the public development key, which authenticates nothing",
         "sabot": "Sabot no.",
-        "firmware": "Firmware (segment headers)",
+        "firmware": "Firmware",
         "key": "Journal key",
         "key_dev": "the DEVELOPMENT key: it signs the simulator's and the tests' journals, never a casino shoe's",
         "key_given": "provided key (%s)",
@@ -184,8 +249,8 @@ TEXT = {
         "gloss": "English gloss: ",
         "decks": "%d decks, stop card before the last %d cards, %d to %d cards a coup",
         "footer": "Made by sabot report from the shoe's journal. The findings are sabot log verify's; each "
-                  "cites its requirement (docs/requirements.md) and the article of the rules for circle "
-                  "games.",
+                  "cites its requirement and the article of the rules for circle games (Articles 58 to 62) it "
+                  "comes from.",
         "card_n": "card %d",
         "cards_n": "%d cards",
         "utc": "UTC",
