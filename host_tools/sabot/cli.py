@@ -11,8 +11,8 @@ from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.report import cli as report_command
 from sabot.shoe_link import BOARDS, deploy, pull_log, seance_command, vboard
-from sabot.simulate import RUNTIMES, simulate
 from sabot.verify import verify
+from sabot.vms import RUNTIMES
 from sabot.web import command as web_command
 
 GAME_NAMES = tuple(row[games.NAME] for row in games.GAMES)
@@ -162,6 +162,8 @@ def main(argv=None):
     if args.command == "key":
         return keys.new_key(args.path) if args.action == "new" else keys.install(args.port, args.path, args.force)
     if args.command == "sim":
+        from sabot.simulate import simulate  # the sim board loads (and tunes its heap) for `sabot sim` alone
+
         return simulate(args.scenario, args.runtime, args.log, args.trace, force=args.force, quiet=args.quiet)
     if args.action == "verify":
         return verify(args.paths, args.key, args.json, args.same_table, args.receipt,
