@@ -7,10 +7,11 @@ from firmware import games
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from firmware.version import VERSION
 from sabot import firmware, keys, progress, tool_version
+from sabot.boards import names as board_names
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.report import cli as report_command
-from sabot.shoe_link import BOARDS, deploy, pull_log, seance_command, vboard
+from sabot.shoe_link import deploy, pull_log, seance_command, vboard
 from sabot.verify import verify
 from sabot.vms import RUNTIMES
 from sabot.web import command as web_command
@@ -110,7 +111,7 @@ def parser():
     fw = fw.add_subparsers(dest="action", required=True, metavar="ACTION")
     bundle = fw.add_parser("dist", help="make a release bundle of a board's build: files and manifest")
     bundle.add_argument("build", help="the build folder (make mpy BOARD=...)")
-    bundle.add_argument("--board", required=True, choices=sorted(BOARDS.values()), help="the board it is for")
+    bundle.add_argument("--board", required=True, choices=board_names(), help="the board it is for")
     bundle.add_argument("--out", required=True, help="the bundle folder to write")
     bundle.add_argument("--force", action="store_true", help="replace an --out folder that is not a bundle")
     challenge = fw.add_parser("verify", help="challenge a shoe with a fresh seed against an approved bundle")
