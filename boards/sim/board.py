@@ -1,9 +1,9 @@
 """The sim board: the shell wired to simulated devices, a physical shoe and a journal storage.
 
 It plays the part of a real board's drivers: the sensor "interrupt" locks the gate and queues the card, buttons
-queue their event and are dead while the power is off, and power-up recovers the journal. Its shell is built by
-firmware/startup.py and served by firmware/runtime.py's loop as a Pico's is; the virtual clock runs the loop's
-step at once after each interrupt, so a run is the same on every runtime.
+queue their event and are dead while the power is off, and power-up recovers the journal. Its shell is built as
+firmware/startup.py's make_shell builds a board's and served by firmware/runtime.py's loop as a Pico's is; the
+virtual clock runs the loop's step at once after each interrupt, so a run is the same on every runtime.
 """
 
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall, VirtualClock
