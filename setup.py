@@ -1,4 +1,6 @@
-"""The host's compiled parts; everything else about the package is in pyproject.toml.
+"""The host's compiled parts and the packages; everything else about the package is in pyproject.toml.
+
+- The packages: found, not listed, so that a new board's folder (boards/<board>/ with its board.json) is one.
 
 - sabot._frames (C): the journal frames' integrity checks, against OpenSSL's libcrypto and libdeflate (Debian's
   libssl-dev and libdeflate-dev, which `make system-deps` installs).
@@ -8,9 +10,10 @@
 """
 
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
-setup(ext_modules=[
+setup(packages=find_packages(include=["firmware", "boards", "boards.*"])
+      + find_packages("host_tools", include=["sabot", "sabot.*"]), ext_modules=[
     Extension("sabot._frames", ["host_tools/sabot/_frames.c"], libraries=["crypto", "deflate"],
               extra_compile_args=["-O2", "-Wall", "-Wextra"]),
 ] + cythonize([Extension("firmware.tableau", ["firmware/tableau.py"]),

@@ -13,8 +13,19 @@ from pathlib import Path
 
 from bench import run
 from bench.report import shown
+from sabot.boards import hardware
 
 BUDGETS = Path(__file__).resolve().parent / "budgets.json"
+
+
+def load(path=BUDGETS):
+    """The budgets of a file by figure name; a name holding {board} stands for one budget per hardware board, each
+    board found by its folder (host_tools/sabot/boards.py)."""
+    found = {}
+    for name, budget in json.loads(Path(path).read_text())["budgets"].items():
+        for each in [name.replace("{board}", board) for board in hardware()] if "{board}" in name else [name]:
+            found[each] = budget
+    return found
 
 
 def verdict(budget, fig):
@@ -69,7 +80,7 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated groups: " + ", ".join(run.CHECKED))
     parser.add_argument("--build", help="the sim build the VM imports (default: make mpy's build/sim)")
     args = parser.parse_args(argv)
-    budgets = json.loads(Path(args.budgets).read_text())["budgets"]
+    budgets = load(args.budgets)
     groups = run.groups_from(args.only, run.CHECKED)
     if args.results:
         figures = json.loads(Path(args.results).read_text())["figures"]

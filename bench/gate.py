@@ -6,6 +6,7 @@ import ast
 
 from bench import callgrind, vmrun
 from bench.report import figure, skipped
+from sabot.boards import hardware
 
 SCRIPT = "isr.py"
 HEAP = "512K"  # the ring holds every call's event: no call finds it full
@@ -21,12 +22,17 @@ def first_statement():
     return ast.unparse(body[0])
 
 
+def _drivers_build():
+    """The boards' drivers (boards/mcu), compiled for a hardware board (boards/*/board.json): any will do."""
+    return vmrun.build(hardware()[0])
+
+
 def instructions(ctx, calls):
     names = ("gate.instructions.to_gate_shut", "gate.instructions.handler_bare", "gate.instructions.handler_fitted")
     ok, why = callgrind.available()
     if not ok:
         return {name: skipped(why) for name in names}
-    build = vmrun.build("esp32")  # the boards' drivers (boards/mcu), compiled for a board: any will do
+    build = _drivers_build()
     count = callgrind.vm_instructions_all({mode: (SCRIPT, [mode, calls], ctx.scratch("isr"))
                                            for mode in ("empty", "first", "bare", "fitted")}, build, HEAP)
     how = "callgrind Ir over %d calls on the VM under heap_lock, less as many calls of an empty handler, / %d" % (
@@ -47,7 +53,7 @@ def instructions(ctx, calls):
 
 
 def times(ctx):
-    got = vmrun.last_json(vmrun.vm(SCRIPT, ["time", 20000], vmrun.build("esp32"), ctx.scratch("isr-time"), HEAP))
+    got = vmrun.last_json(vmrun.vm(SCRIPT, ["time", 20000], _drivers_build(), ctx.scratch("isr-time"), HEAP))
     how = ("less an empty handler, best of 5 runs of 20000 calls on the VM under heap_lock (x86-64; a Cortex-M0+ is "
            "far slower)")
     return {"gate.time_us.to_gate_shut": figure(round(got["first"] - got["empty"], 3), "us/call",

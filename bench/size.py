@@ -3,8 +3,7 @@ processor) and the journal a card costs on flash."""
 
 from bench import vmrun
 from bench.report import figure
-
-BOARDS = ("sim", "rpi_pico", "esp32")
+from sabot.boards import names
 
 
 def mpy_files(build_dir):
@@ -13,9 +12,10 @@ def mpy_files(build_dir):
             if (vmrun.ROOT / p.relative_to(build_dir).with_suffix(".py")).exists()]
 
 
-def firmware_sizes(boards=BOARDS):
+def firmware_sizes():
+    """Every board's build, each board found by its folder (boards/*/board.json)."""
     out = {}
-    for board in boards:
+    for board in names():
         files = mpy_files(vmrun.build(board))
         core = sum(p.stat().st_size for p in files if p.relative_to(vmrun.ROOT / "build" / board).parts[0] ==
                    "firmware")

@@ -18,10 +18,14 @@ class Runtime:
     def run(self):
         """Boot, then serve until interrupted: KeyboardInterrupt from a technician leaves the gate locked."""
         try:
-            self.shell.boot(self.now())
+            self.boot()
             self._serve()
         finally:
             self.stop()
+
+    def boot(self):
+        """Power-up: the gate locked, the journal recovered into the controller (the sim board's power-on too)."""
+        self.shell.boot(self.now())
 
     def serve(self):
         """Serve an already booted shell until interrupted (the virtual board after a scenario)."""

@@ -22,7 +22,8 @@ from firmware.records import FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK
 
 
 class Shell:
-    def __init__(self, gate, indicator, buzzer, journal, observer=None):
+    def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None, head=None):
+        """Every board's shell, the sim board's too (firmware/startup.py's make_shell, boards/sim/board.py)."""
         self.ctl = Controller()
         self.gate = gate
         self.indicator = indicator
@@ -30,9 +31,9 @@ class Shell:
         self.journal = journal
         self.observer = observer  # sim and diagnostics only: it may allocate
         self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
-        self.firmware_ok = None  # the boot-time check against the release manifest; None: no manifest (sim)
+        self.firmware_ok = firmware_ok  # the boot-time check against the release manifest; None: no manifest
         self.panel_seance = 0  # what the board's séance button opens: records.pack_seance of its table and game
-        self.head = None  # firmware/head.py's FileHead on a board: the journal's end kept outside its folder
+        self.head = head  # firmware/head.py's FileHead on a board: the journal's end kept outside its folder
         self.boot_fault = 0  # a fault the board found before boot (the development key), raised at every boot
 
     def boot(self, now):

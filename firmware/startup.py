@@ -83,9 +83,8 @@ def make_shell(config, gate, indicator, buzzer, wall, ring=None):
     """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot, its
     head kept beside it; under the public development key it starts locked, with a fault that says so."""
     firmware, ok = check_firmware(config["board"])
-    shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring))
-    shell.firmware_ok = ok
-    shell.head = FileHead(HEAD)
+    shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring), firmware_ok=ok,
+                  head=FileHead(HEAD))
     if shell.journal.key.id == Key(DEVELOPMENT_KEY).id:
         shell.boot_fault = FAULT_DEVKEY  # a casino shoe signs with a key of its own (docs/keys.md)
     return shell

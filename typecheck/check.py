@@ -1,11 +1,13 @@
 """Type-check the firmware and a board's drivers against that board's MicroPython stubs, with mypy.
 
-    python typecheck/check.py rpi_pico|esp32 [--root DIR]
+    python typecheck/check.py [BOARD] [--root DIR]
 
-The stubs, pinned in typecheck/requirements-<board>.txt, live in build/typings/<board>: installed there when
-missing or when the pins changed. Checked: firmware/, boards/mcu/ and boards/<board>/ (not its manifest.py, which is
-for MicroPython's build tool). Never boards/sim/: it is code for CPython and the unix port, and the rp2 stubs lack
-machine.PinBase. --root checks another copy of the tree (the tests' deliberate misuse) with the same stubs.
+Every hardware board (host_tools/sabot/boards.py: a board.json with an "arch"), or BOARD alone. The stubs, pinned
+in typecheck/requirements-<board>.txt, live in build/typings/<board>: installed there when missing or when the pins
+changed. Checked: firmware/, the shared drivers the board declares (boards/mcu/) and boards/<board>/ (not its
+manifest.py, which is for MicroPython's build tool). Never boards/sim/: it is code for CPython and the unix port,
+and the rp2 stubs lack machine.PinBase. --root checks another copy of the tree (the tests' deliberate misuse) with
+the same stubs.
 """
 
 import argparse
@@ -15,9 +17,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sabot.boards import folders, hardware
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-BOARDS = ("rpi_pico", "esp32")
 
 
 def typings(board):
@@ -35,11 +38,11 @@ def typings(board):
 
 
 def sources(root, board):
-    """The files a board's image holds, relative to root: the firmware, boards/__init__.py, the shared drivers and
-    the board's own folder."""
-    boards = root / "boards"
-    files = sorted((root / "firmware").glob("*.py")) + [boards / "__init__.py"] + sorted((boards / "mcu").glob("*.py"))
-    files += sorted(p for p in (boards / board).glob("*.py") if p.name != "manifest.py")
+    """The files a board's image holds, relative to root: the firmware, boards/__init__.py and the board's folders,
+    the shared drivers it declares and its own (host_tools/sabot/boards.py)."""
+    files = sorted((root / "firmware").glob("*.py")) + [root / "boards" / "__init__.py"]
+    for folder in folders(board):
+        files += sorted(p for p in (root / folder).glob("*.py") if p.name != "manifest.py")
     return [str(p.relative_to(root)) for p in files]
 
 
@@ -53,10 +56,10 @@ def check(board, root=ROOT):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("board", choices=BOARDS)
+    parser.add_argument("board", nargs="?", choices=hardware(), help="one board (default: every hardware board)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the source tree to check (default: this one)")
     args = parser.parse_args(argv)
-    return check(args.board, args.root.resolve())
+    return max(check(board, args.root.resolve()) for board in ([args.board] if args.board else hardware()))
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
 """The sim board: the shell wired to simulated devices, a physical shoe and a journal storage.
 
-It plays the part of a real board's drivers: the sensor "interrupt" locks the gate before the controller
-hears of the card, buttons are dead while the power is off, and power-up recovers the journal.
+It plays the part of a real board's drivers: the sensor "interrupt" locks the gate and queues the card, buttons
+queue their event and are dead while the power is off, and power-up recovers the journal. Its shell is built as
+firmware/startup.py's make_shell builds a board's and served by firmware/runtime.py's loop as a Pico's is; the
+virtual clock runs the loop's step at once after each interrupt, so a run is the same on every runtime.
 """
 
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall, VirtualClock
 from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
-from firmware.controller import EV_CARD, EV_TICK
+from firmware.controller import EV_CARD, EV_SEANCE, EV_TICK
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.events import EventRing
 from firmware.journal import Journal, Key
+from firmware.runtime import Runtime
 from firmware.shell import Shell
 from firmware.version import development_identity
 
@@ -33,6 +37,8 @@ class SimBoard:
         self.heap_lock = heap_lock
         self.segment_records = segment_records
         self.shell = None
+        self.events = EventRing()  # what the interrupts queue for the loop, as on a Pico
+        self.runtime = None  # the loop serving the shell while the power is on
         self.unseen = 0  # cards that left while the shoe had no power
         self.reader = True  # a card reader is fitted; without it only the stop card is recognised
         self.firmware = FIRMWARE  # names the build in the journal; the virtual board sets the release's
@@ -49,31 +55,36 @@ class SimBoard:
         journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall)
         if self.segment_records:
             journal.segment_records = self.segment_records
-        self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer)
-        self.shell.firmware_ok = self.firmware_ok
-        self.shell.head = self.head
+        self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer, self.firmware_ok, self.head)
         if self.heap_lock:
             import micropython  # the no-allocation test, on the MicroPython VM only
 
             self.shell.guard = (micropython.heap_lock, micropython.heap_unlock)
-        self.shell.boot(self.clock.ticks())
+        self.runtime = Runtime(self.shell, self.events, self.clock.ticks, _nothing, _nothing)
+        self.runtime.boot()
 
     def power_cut(self):
         """Everything stops; the de-energised gate locks by itself (S-FAILSAFE)."""
         if self.shell:
             self.shell.journal.close()
         self.shell = None
+        self.runtime = None
         self.gate.close()
 
     def press(self, event, arg=0):
-        """A button or input of the board; dead while the power is off."""
+        """A button or input of the board, queued as its interrupt would; dead while the power is off. A séance's
+        table, game and employee are the panel's (Shell.panel_seance), as a board's config gives them: the queue
+        carries one byte."""
         if self.shell:
+            if event == EV_SEANCE:
+                self.shell.panel_seance = arg
+                arg = 0
             self._handle(event, arg)
             return True
         return False
 
     def advance(self, ms):
-        """Let time pass, firing the controller's timer when it asked for one."""
+        """Let time pass: the loop's step at each deadline the controller asked for, which fires its timer."""
         target = self.clock.now + ms
         while self.shell:
             wait = self.shell.ctl.deadline(self.clock.ticks())
@@ -94,5 +105,12 @@ class SimBoard:
             self.unseen += 1
 
     def _handle(self, event, arg):
-        self.shell.handle(event, arg, self.clock.ticks())
+        """An input queued as its interrupt queues it (EV_TICK: none, the loop fires the controller's timer), then
+        the loop's step at once: the virtual clock stands still while it runs."""
+        if event != EV_TICK:
+            self.events.put(event, arg)
+        self.runtime.step()
 
+
+def _nothing():
+    """The sim's watchdog and idle wait: its clock moves only when the runner says so."""

@@ -30,6 +30,15 @@ class Observer:
         self.game = 0  # of the shoe loaded last: names the hands
         self.wall_ms = None  # the board's clock, to time lines that are not records
 
+    def summary(self, board):
+        """The run's last lines: what left the shoe and what the journal holds."""
+        shoe = board.shoe
+        lines = ["%d cards out of the shoe, %d journalled, %d left in it; %d findings, %d alarms" % (
+            shoe.out, self.cards, shoe.remaining(), self.findings, self.alarms)]
+        if board.unseen:
+            lines.append("%d cards pulled while the shoe had no power: no record" % board.unseen)
+        return "\n".join(lines)
+
     def note(self, now, text):
         """A line about the physical world (an action, an unseen card)."""
         if self.timeline:

@@ -104,15 +104,6 @@ def _note(board, text):
         board.observer.note(board.clock.now, text)
 
 
-def summary(board, observer):
-    shoe = board.shoe
-    lines = ["%d cards out of the shoe, %d journalled, %d left in it; %d findings, %d alarms" % (
-        shoe.out, observer.cards, shoe.remaining(), observer.findings, observer.alarms)]
-    if board.unseen:
-        lines.append("%d cards pulled while the shoe had no power: no record" % board.unseen)
-    return "\n".join(lines)
-
-
 def _write_receipt(board, path, log):
     from hashlib import sha256
 
@@ -181,7 +172,7 @@ def main(argv):
         if trace:
             trace.close()
     if observer:
-        print(summary(board, observer))
+        print(observer.summary(board))
     return 0
 
 

@@ -9,20 +9,26 @@ _DOUBLE_GAP_MS = 5  # the stuck second card crosses the sensor this long after t
 def shuffled_shoe(game, seed):
     """A full shoe of the game's decks in a seeded order, the stop card before the last ones (Article 58).
 
-    xorshift32 rather than random, so CPython and MicroPython deal the very same shoe.
+    xorshift32 rather than random, so CPython and MicroPython deal the very same shoe. One buffer, the stop card
+    placed in it: the sim's run fits a 64 KB heap only when loading a shoe needs no second (H-SIM).
     """
     row = games.GAMES[game]
-    stack = bytearray(row[games.DECKS] * 52)
-    for i in range(len(stack)):
+    count = row[games.DECKS] * 52
+    stack = bytearray(count + 1)
+    for i in range(count):
         stack[i] = i % 52
     state = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
-    for i in range(len(stack) - 1, 0, -1):
+    for i in range(count - 1, 0, -1):
         state ^= (state << 13) & 0xFFFFFFFF
         state ^= state >> 17
         state ^= (state << 5) & 0xFFFFFFFF
         j = state % (i + 1)
         stack[i], stack[j] = stack[j], stack[i]
-    return with_stop_card(stack, len(stack) - row[games.STOP_BEFORE])
+    after = count - row[games.STOP_BEFORE]
+    for i in range(count, after, -1):
+        stack[i] = stack[i - 1]
+    stack[after] = STOP
+    return stack
 
 
 def with_stop_card(cards, after):

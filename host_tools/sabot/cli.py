@@ -8,14 +8,15 @@ from firmware import games
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
 from sabot import firmware, keys, progress, tool_version
+from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
-from sabot.shoe_link import BOARDS, clock_command, deploy, number_command, pull_log, seance_command, vboard
-from sabot.simulate import RUNTIMES, simulate
+from sabot.shoe_link import clock_command, deploy, number_command, pull_log, seance_command, vboard
 from sabot.verify import verify
+from sabot.vms import RUNTIMES
 from sabot.web import command as web_command
 
 GAME_NAMES = tuple(row[games.NAME] for row in games.GAMES)
@@ -121,7 +122,7 @@ def parser():
     fw = fw.add_subparsers(dest="action", required=True, metavar="ACTION")
     bundle = fw.add_parser("dist", help="make a release bundle of a board's build: files and manifest")
     bundle.add_argument("build", help="the build folder (make mpy BOARD=...)")
-    bundle.add_argument("--board", required=True, choices=sorted(BOARDS.values()), help="the board it is for")
+    bundle.add_argument("--board", required=True, choices=board_names(), help="the board it is for")
     bundle.add_argument("--out", required=True, help="the bundle folder to write")
     bundle.add_argument("--force", action="store_true", help="replace an --out folder that is not a bundle")
     challenge = fw.add_parser("verify", help="challenge a shoe with a fresh seed against an approved bundle")
@@ -195,6 +196,8 @@ def main(argv=None):
     if args.command == "key":
         return keys.new_key(args.path) if args.action == "new" else keys.install(args.port, args.path, args.force)
     if args.command == "sim":
+        from sabot.simulate import simulate  # the sim board loads (and tunes its heap) for `sabot sim` alone
+
         return simulate(args.scenario, args.runtime, args.log, args.trace, force=args.force, quiet=args.quiet)
     if args.action == "verify":
         return verify(args.paths, args.key, args.json, args.same_table, args.receipt,

@@ -20,11 +20,11 @@ from boards.sim.names import REFUSALS
 from firmware.record_names import ALARM_NAMES
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
+from sabot.boards import names, platforms
 from sabot.vms import ROOT
 from sabot.vms import unix_port as micropython_command
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
-BOARDS = {"rp2": "rpi_pico", "esp32": "esp32", "linux": "sim"}  # a device's sys.platform: the board it is
 MANIFEST = "manifest.json"  # a release bundle's (firmware/identity.py)
 
 
@@ -87,7 +87,7 @@ def device_error(said):
 def device_board(port):
     """The board a device is, from its sys.platform (the virtual board's unix port is the sim board)."""
     platform = mpremote(port, "exec", "import sys\nprint(sys.platform)").strip().splitlines()[-1]
-    return BOARDS.get(platform, platform)
+    return platforms().get(platform, platform)  # each board's board.json names its platform
 
 
 def build_board(build):
@@ -97,7 +97,7 @@ def build_board(build):
             return json.loads((build / MANIFEST).read_text())["board"]
         except (ValueError, KeyError):
             raise DeviceError("%s: a damaged %s: make dist again" % (build, MANIFEST)) from None
-    found = [name for name in BOARDS.values() if (build / "boards" / name).is_dir()]
+    found = [name for name in names() if (build / "boards" / name).is_dir()]
     if len(found) != 1:
         raise DeviceError("%s is not a board's build or bundle: make dist BOARD=rpi_pico" % build)
     return found[0]

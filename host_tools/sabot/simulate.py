@@ -14,7 +14,6 @@ from sabot import vms
 from sabot.journalfile import Segment
 from sabot.vms import ROOT
 
-RUNTIMES = ("cpython",) + tuple(vms.NAMES)
 _SCENARIO_MOST = 16 << 20  # bytes: the longest recorded shoe is some kilobytes; /dev/zero is refused
 
 

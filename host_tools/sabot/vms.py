@@ -11,6 +11,7 @@ import firmware
 ROOT = Path(firmware.__file__).resolve().parent.parent
 LAUNCHER_32 = ROOT / "tools" / "micropython32.mjs"
 NAMES = {"micropython": "MicroPython unix port (64-bit)", "micropython32": "MicroPython WebAssembly port (32-bit)"}
+RUNTIMES = ("cpython",) + tuple(NAMES)  # where `sabot sim` runs the firmware: this Python or a VM
 
 
 def unix_port():

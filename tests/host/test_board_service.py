@@ -2,32 +2,32 @@
 boards/esp32/board.py) on a fake machine module: it comes up, deals, stops with the gate locked, and its journal
 verifies as the approver would check it."""
 
+import importlib
 import os
 import time
 
 import pytest
 
-from boards.esp32 import board as esp32_device
-from boards.esp32 import pins as esp32_pins
-from boards.rpi_pico import board as pico_device
-from boards.rpi_pico import pins as pico_pins
 from boards.sim.ramflash import RamFlash
 from firmware import cards
 from firmware import records as rec
 from firmware.devkey import DEVELOPMENT_KEY
+from sabot.boards import hardware
 from sabot.journalfile import CARD, CODE, DISPOSITION, TYPE, Reader, load_segments
 from sabot.verify import check
 from tests.host.fake_machine import Bench, Script
 
-BOARDS = {"rpi_pico": (pico_device, pico_pins), "esp32": (esp32_device, esp32_pins)}
+BOARDS = hardware()
+HARD_IRQS = ("rpi_pico",)  # the RP2040's pin interrupts are hard; the other boards' scheduled
 CONFIG = {"sabot": 42, "game": "chemin_de_fer", "table": 7, "reader": True, "stop_detector": True}
 
 
 def on_bench(board, ticks, monkeypatch):
     """A board's device module and pin map, and the bench its machine module is faked on (hard interrupts on the
     RP2040, scheduled on the ESP32)."""
-    device, pins = BOARDS[board]
-    bench = Bench(ticks, hard_irqs=board == "rpi_pico")
+    device = importlib.import_module("boards.%s.board" % board)
+    pins = importlib.import_module("boards.%s.pins" % board)
+    bench = Bench(ticks, hard_irqs=board in HARD_IRQS)
     bench.install(monkeypatch)
     return device, pins, bench
 

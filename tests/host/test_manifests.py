@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from sabot.boards import folders, hardware
 from tests.conftest import ROOT
 
-BOARDS = ("rpi_pico", "esp32")
 PATH_VARIABLES = ("$(PORT_DIR)", "$(BOARD_DIR)", "$(MPY_DIR)", "$(MPY_LIB_DIR)")
 
 
@@ -56,7 +56,7 @@ def _modules(folder):
     return {str(p.relative_to(ROOT)) for p in (ROOT / folder).glob("*.py")} - {folder + "/manifest.py"}
 
 
-@pytest.fixture(params=BOARDS)
+@pytest.fixture(params=hardware())
 def manifest(request):
     return request.param, Manifest(ROOT / "boards" / request.param / "manifest.py")
 
@@ -70,8 +70,8 @@ def test_the_manifest_keeps_the_ports_own_frozen_modules(manifest):
 @pytest.mark.req("H-FIRMWARE")
 def test_every_module_of_the_firmware_and_the_boards_folders_is_frozen_from_its_own_file(manifest):
     board, read = manifest
-    wanted = _modules("firmware") | _modules("boards/mcu") | (_modules("boards/" + board) - {
-        "boards/%s/boot.py" % board}) | {"boards/__init__.py"}
+    wanted = _modules("firmware") | {"boards/__init__.py"} | set().union(*map(_modules, folders(board)))
+    wanted -= {"boards/%s/boot.py" % board}
     packaged = {target: source for target, source in read.frozen.items() if "/" in target}
     assert set(packaged) == wanted
     assert all(source == ROOT / target for target, source in packaged.items())

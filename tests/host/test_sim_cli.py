@@ -11,8 +11,8 @@ import pytest
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_CARD
 from sabot.journalfile import TYPE, Reader, load_segments
-from sabot.simulate import RUNTIMES
 from sabot.verify import check
+from sabot.vms import RUNTIMES
 from tests.conftest import SCENARIOS
 
 SABOT = str(Path(sys.executable).parent / "sabot")

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from sabot.boards import folders, hardware
 from tests.conftest import ROOT
 
 CHECK = str(ROOT / "typecheck" / "check.py")
@@ -18,7 +19,7 @@ def _check(board, root=ROOT):
 
 
 @pytest.mark.req("S-FAILSAFE")
-@pytest.mark.parametrize("board", ["rpi_pico", "esp32"])
+@pytest.mark.parametrize("board", hardware())
 def test_the_firmware_and_the_boards_drivers_type_check_against_its_stubs(board):
     run = _check(board)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -61,8 +62,8 @@ def _copy_board(board, root):
     shutil.copytree(ROOT / "firmware", root / "firmware", ignore=caches)
     (root / "boards").mkdir()
     shutil.copy(ROOT / "boards" / "__init__.py", root / "boards")
-    for folder in ("mcu", board):
-        shutil.copytree(ROOT / "boards" / folder, root / "boards" / folder, ignore=caches)
+    for folder in folders(board):
+        shutil.copytree(ROOT / folder, root / folder, ignore=caches)
     return root / "boards" / board / "board.py"
 
 

@@ -1,0 +1,156 @@
+"""The project's modules import one another without a circle, and `sabot` loads the simulator only for `sabot sim`.
+
+The graph is read with ast from the sources of firmware/, boards/, host_tools/sabot/ (the package `sabot`) and
+bench/ (bench/vm's scripts import their siblings by bare name, as they run). An import statement is module-level
+when it runs as the module loads (at the top, or in an if, try or class body there), function-level when it is
+inside a def; `if TYPE_CHECKING:` imports never run and are not counted. Importing a.b.c runs the packages a and
+a.b first: that counts as an import of each. __import__ with a computed name (firmware/startup.py's board) is not
+seen. Modules of the standard library and of other distributions are left out: only the project's own.
+"""
+
+import ast
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+TREES = {"firmware": "firmware", "boards": "boards", "sabot": "host_tools/sabot", "bench": "bench"}
+
+
+def _modules():
+    """{module name: path} of every project source."""
+    found = {}
+    for package, folder in TREES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = (package,) + path.relative_to(ROOT / folder).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+def _in_type_checking(node, parents):
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            return True
+    return False
+
+
+def _in_function(node, parents):
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return True
+    return False
+
+
+def _targets(name, module, path, modules):
+    """The project modules an import of `name` from `module` runs: the module and each package above it."""
+    if name not in modules and "." not in name and module.startswith("bench.vm."):
+        name = "bench.vm." + name  # a script's sibling, by bare name
+    parts = name.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in modules}
+
+
+def import_graph():
+    """({module: set of modules it imports as it loads}, {module: set it imports inside functions})."""
+    modules = _modules()
+    top = {name: set() for name in modules}
+    inner = {name: set() for name in modules}
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(), str(path))
+        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + ([base] if base
+                                                                                                   else []))
+                names = [base] + [base + "." + alias.name for alias in node.names]
+            else:
+                continue
+            if _in_type_checking(node, parents):
+                continue
+            into = inner if _in_function(node, parents) else top
+            for name in names:
+                into[module] |= _targets(name, module, path, modules) - {module}
+    return top, inner
+
+
+def cycles(graph):
+    """Every strongly connected set of more than one module (or a module importing itself), as sorted lists."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on.add(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            members = []
+            while True:
+                other = stack.pop()
+                on.discard(other)
+                members.append(other)
+                if other == node:
+                    break
+            if len(members) > 1 or node in graph[node]:
+                found.append(sorted(members))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(graph)))
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _reached(graph, start):
+    seen, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(graph[node])
+    return seen
+
+
+@pytest.mark.req("H-SIM")
+def test_no_circle_among_the_imports_a_module_runs_as_it_loads():
+    top, inner = import_graph()
+    assert len(top) > 100 and sum(map(len, top.values())) > 300 and sum(map(len, inner.values())) > 10
+    assert cycles(top) == []
+
+
+@pytest.mark.req("H-SIM")
+def test_the_sim_board_and_the_virtual_board_import_each_other_not_even_inside_a_function():
+    """The circle sim board -> virtual board -> runner -> sim board is gone: the board convention's start() is the
+    virtual board's, not the sim board's model."""
+    top, inner = import_graph()
+    both = {module: top[module] | inner[module] for module in top}
+    assert [c for c in cycles(both) if any(m.startswith("boards.sim.") for m in c)] == []
+
+
+WORDS = {"boards.sim.names", "boards.sim.words"}  # the words table, data alone (boards/sim/__init__.py is empty)
+
+
+@pytest.mark.req("H-SIM")
+def test_sabot_loads_the_simulator_only_for_sabot_sim():
+    """The words for people, a table of data the sim shares with the host's tools, are not the simulator."""
+    top, _ = import_graph()
+    assert "boards.sim.runner" in _reached(top, "sabot.simulate")
+    assert not [m for m in _reached(top, "sabot.cli") if m.startswith("boards.sim.") and m not in WORDS]
+    loaded = subprocess.run([sys.executable, "-c", "import sys, sabot.cli\nsabot.cli.parser()\n"
+                             "print(sorted(m for m in sys.modules if m.startswith('boards')))"],
+                            capture_output=True, text=True, check=True, cwd=ROOT)
+    assert set(ast.literal_eval(loaded.stdout)) <= {"boards", "boards.sim"} | WORDS
