@@ -12,13 +12,13 @@ import sys
 # MicroPython's heap never moves an object: code loaded from .mpy files between the loader's temporaries leaves
 # holes that a 64 KB heap cannot spare (H-SIM). Loaded a few modules at a time, each load's garbage collected
 # before the next, the shoe runs in 61 KB where it needed 63 (bench/memory.py).
-for _modules in ("firmware.journal", "firmware.controller", "boards.sim.board", "boards.sim.scenario"):
+for _modules in ("firmware.journal", "firmware.controller", "boards.sim.board"):
     __import__(_modules)
     gc.collect()
 
 from boards.sim.board import SimBoard
-from boards.sim.scenario import ScenarioError, commands
 from boards.sim.shoe import shuffled_shoe, with_stop_card
+from boards.sim.steps import decode
 from firmware import games
 from firmware.controller import (
     EV_BURN,
@@ -115,6 +115,24 @@ def _write_receipt(board, path, log):
         f.write(receipt(board.shell.journal, nonce) + "\n")
 
 
+def _checked(path):
+    """The scenario's steps as compact bytes (boards.sim.steps), or None once its fault is said. The checker's module
+    is let go after: a small heap runs the shoe without it."""
+    from boards.sim import scenario
+
+    try:
+        with open(path) as f:
+            return scenario.compiled(f, path)
+    except OSError as e:
+        print("error: cannot read scenario %s: %s" % (path, e))
+    except (scenario.ScenarioError, UnicodeError) as e:
+        print("error: %s" % e)
+    finally:
+        sys.modules.pop("boards.sim.scenario", None)
+        del sys.modules["boards.sim"].scenario
+    return None
+
+
 def main(argv):
     usage = "usage: runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock] [--receipt]"
     path, log, trace_path, quiet, heap_lock, receipt = None, None, None, False, False, False
@@ -142,17 +160,10 @@ def main(argv):
     if path is None or log is None:
         print(usage)
         return 2
-    try:
-        with open(path) as f:
-            for _ in commands(f, path):  # the whole file is checked before anything runs
-                pass
-    except OSError as e:
-        print("error: cannot read scenario %s: %s" % (path, e))
+    steps = _checked(path)  # the whole file is checked before anything runs
+    if steps is None:
         return 2
-    except (ScenarioError, UnicodeError) as e:
-        print("error: %s" % e)
-        return 2
-    gc.collect()  # the check's garbage, before what lives as long as the run
+    gc.collect()  # the check's garbage and code, before what lives as long as the run
     trace = open(trace_path, "w") if trace_path and not heap_lock else None
     observer = None
     if trace or not quiet:
@@ -163,8 +174,7 @@ def main(argv):
     if observer:
         observer.wall_ms = board.wall_ms
     try:
-        with open(path) as f:
-            run(commands(f, path), board)
+        run(decode(steps), board)
         if receipt and board.shell:  # a shoe left without power signs nothing: verify will say so
             _write_receipt(board, path, log)
     finally:

@@ -128,3 +128,13 @@ def parse(text, path="<scenario>"):
     if lines[-1] == "":
         lines.pop()
     return list(commands(lines, path))
+
+
+def compiled(lines, path="<scenario>"):
+    """The scenario checked whole and kept as compact bytes (boards.sim.steps), ScenarioError as commands()."""
+    from boards.sim.steps import encode
+
+    out = bytearray()
+    for step in commands(lines, path):
+        encode(out, step)
+    return out
