@@ -8,7 +8,6 @@ import duckdb
 
 from sabot.fleet import schema
 
-
 _CASINO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
 
 
