@@ -1,7 +1,9 @@
 """`sabot fleet ingest` and `export` as a casino runs them: idempotent, a journal that fails verification refused
 with its finding and nothing of it written, bad input one line and exit 2 with the database unchanged (F-INGEST)."""
 
+import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,7 +17,7 @@ from firmware.receipt import receipt
 from sabot import receipts
 from sabot.fleet import ingest, store, synth
 from sabot.journalfile import load_segments
-from sabot.verify import read_key
+from sabot.verify import read_key, verify
 from tests.core.req import covers
 from tests.host.fleet_common import journals_of
 
@@ -207,3 +209,34 @@ def test_a_casino_name_that_could_reach_outside_a_folder_is_refused_at_ingest_an
     run = sabot("export", "--db", db, "--parquet", tmp_path / "parquet")
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1 and "'a/b'" in run.stderr
     assert not (tmp_path / "parquet" / "records").exists()
+
+
+@covers("F-INGEST", "H-VERIFY")
+def test_a_synthetic_sabots_journal_is_one_a_shoe_writes_verify_finds_nothing_but_the_planted(journals):
+    """The firmware writes the synthetic journals (the sim board): under each sabot's key and with its receipt,
+    `sabot log verify` finds nothing in a clean one, and in the sabot planted at one table only that (S-IDENT)."""
+    folders, _, keys = journals
+    for folder in folders:
+        out = io.StringIO()
+        status = verify([str(folder)], str(keys / ("%s.key" % folder.name)), True, out=out)
+        result = json.loads(out.getvalue())
+        assert result["intact"] and result["key"] == "provided"
+        found = [f["id"] for f in result["findings"]]
+        assert (status, found) == ((1, ["S-IDENT"]) if folder.name == "sabot-0001" else (0, [])), (folder, found)
+
+
+@covers("F-INGEST")
+def test_the_readmes_fleet_commands_run_as_they_are_in_a_synthetic_casinos_folder(journals, tmp_path):
+    folders, casino, _ = journals
+    here = tmp_path / casino
+    shutil.copytree(folders[0].parent.parent, here)
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("## Fleet"):].split("```")[1]
+    commands = [line.split("#")[0] for line in block.splitlines() if line.startswith("sabot fleet")]
+    assert [c.split()[2] for c in commands] == ["ingest", "check", "report", "export"]
+    path = {"PATH": "%s:%s" % (Path(SABOT).parent, os.environ["PATH"])}
+    for command in commands:  # by a shell, as a person types them: journals/sabot-* is the shell's
+        run = subprocess.run(command, shell=True, cwd=here, env=dict(os.environ, **path), capture_output=True,
+                             text=True, timeout=300)
+        assert run.returncode == (1 if " check " in command else 0), (command, run.stderr)
+    assert (here / "pages" / "deauville.html").exists() and (here / "export" / "fleet-manifest.json").exists()
