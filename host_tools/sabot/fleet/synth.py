@@ -23,6 +23,7 @@ from firmware.receipt import receipt
 from firmware.records import pack_seance
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, OPTIONAL, Coup
+from sabot import receipts
 
 DAY_MS = 86_400_000
 START_MS = 2219 * DAY_MS  # 2026-01-28 (days since 2020-01-01): a nine-day fleet spans two months
@@ -119,14 +120,19 @@ class _Shoe:
             self._act("no_more_bets")
             while ctl.in_coup:
                 hand = ctl.hands.next_hand()
-                self._act("stand", hand) if punto_banco_stands(ctl.hands, hand) else self._act("draw", 1)
+                if punto_banco_stands(ctl.hands, hand):
+                    self._act("stand", hand)
+                else:
+                    self._act("draw", 1)
             dealt += 1
         self._act("seance_close")
 
     def close(self, nonce):
-        """The shoe's receipt into its folder, as `sabot pull-log` fetches it, and the power off."""
-        if self.board.shell:
-            (Path(self.folder) / "receipt.json").write_text(receipt(self.board.shell.journal, nonce) + "\n")
+        """The shoe's receipt into its folder, as `sabot pull-log` fetches it, and the power off. A spare sabot
+        never dealt from was switched on all the same: its journal holds its boot."""
+        if self.board.shell is None:
+            self.board.power_on()
+        (Path(self.folder) / receipts.NAME).write_text(receipt(self.board.shell.journal, nonce) + "\n")
         self.board.close()
 
 
