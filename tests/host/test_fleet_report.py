@@ -44,6 +44,12 @@ def test_chromium_renders_a_casino_page_with_its_findings_results_band_matrix_an
     screenshot.unlink(missing_ok=True)
     chromium(tmp_path, "--screenshot=%s" % screenshot, "--window-size=1000,1600", "--hide-scrollbars", page.as_uri())
     assert png_size(screenshot) == (1000, 1600) and screenshot.stat().st_size > 20_000
+    index = ARTIFACTS / "fleet-index.png"  # the casinos, those with findings flagged, for a person to look at
+    index.unlink(missing_ok=True)
+    assert '<tr class="alerte">' in chromium(tmp_path, "--dump-dom", (folder / "index.html").as_uri())
+    chromium(tmp_path, "--screenshot=%s" % index, "--window-size=1000,600", "--hide-scrollbars",
+             (folder / "index.html").as_uri())
+    assert png_size(index) == (1000, 600)
 
 
 @covers("F-REPORT")
