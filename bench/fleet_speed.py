@@ -32,7 +32,8 @@ def fleet(tmp, records, seed):
     db = Path(tmp) / ("fleet-%d.duckdb" % records)
     started = time.perf_counter()
     for casino in plan["casinos"]:
-        ingest.ingest(sorted(str(p) for p in (root / casino).iterdir()), str(db), casino, out=io.StringIO())
+        ingest.ingest(sorted(str(p) for p in (root / casino / "journals").iterdir()), str(db), casino,
+                      str(root / casino / "keys"), out=io.StringIO())
     ingested = time.perf_counter() - started
     shutil.rmtree(root)  # the journals are in the database now: room for the next fleet
     engine = engines.DuckDB.database(db)
@@ -72,7 +73,7 @@ def measure(ctx):
     sizes = "{:,} and {:,} records".format(got["small"], got["large"])
     found = {"fleet.records": figure(got["large"], "records", "the larger synthetic fleet (seed 2, whole tailles)"),
              "fleet.generate_per_s": figure(got["generate_per_s"], "records/s", "sabot.fleet.synth through the "
-                                            "firmware's Journal, %s" % sizes, deterministic=False),
+                                            "firmware on the sim board, %s" % sizes, deterministic=False),
              "fleet.ingest_per_s": figure(got["ingest_per_s"], "records/s", "sabot fleet ingest of the larger fleet "
                                           "(verify and insert, a transaction a journal)", deterministic=False)}
     for name in _CHECKS:

@@ -7,12 +7,18 @@ from pathlib import Path
 from sabot.fleet import ingest, synth
 
 
+def journals_of(root, casino):
+    """A generated casino's journal folders, as `sabot pull-log` leaves them."""
+    return sorted((Path(root) / casino / "journals").iterdir())
+
+
 def ingest_fleet(root, db):
-    """Every casino's journals of a generated fleet into db, each under its casino's name; the ingest statuses."""
+    """Every casino's journals of a generated fleet into db, each under its casino's name and with its keys; the
+    ingest statuses."""
     root = Path(root)
     plan = json.loads((root / "plan.json").read_text(encoding="utf-8"))
-    return [ingest.ingest(sorted(str(p) for p in (root / casino).iterdir()), str(db), casino, out=io.StringIO(),
-                          err=io.StringIO()) for casino in plan["casinos"]]
+    return [ingest.ingest([str(p) for p in journals_of(root, casino)], str(db), casino, str(root / casino / "keys"),
+                          out=io.StringIO(), err=io.StringIO()) for casino in plan["casinos"]]
 
 
 def fleet(tmp, seed, sabots, anomalies=True, **options):

@@ -2,6 +2,8 @@
 of over 1,000 sabots the exact checks raise nothing and the results tests stay within their stated fleet-wide
 false-alarm rate (F-ASSIGN, F-INVENTORY, F-RESULTS, F-REPEAT, F-DEAL)."""
 
+import re
+
 import pytest
 
 from sabot.fleet import checks, engines, stats
@@ -69,6 +71,17 @@ def test_a_shoe_dealt_in_the_order_of_an_earlier_one_is_found_across_casinos_and
     for f in found:
         if f["id"] == "F-REPEAT":
             assert "dans l'ordre de la taille 1" in f["message"]
+
+
+@covers("F-RESULTS", "F-INVENTORY")
+def test_numbers_in_the_findings_are_written_the_french_way(planted):
+    """A decimal comma, powers of ten written out, never a decimal point."""
+    _, found, _ = planted
+    assert found and not [f["message"] for f in found if re.search(r"\d\.\d|e-\d", f["message"])]
+    silent = [f["message"] for f in found if f["id"] == "F-INVENTORY"]
+    assert re.search(r"depuis \d+,\d jours", silent[0])
+    results = [f["message"] for f in found if f["id"] == "F-RESULTS"]
+    assert all("fausse alerte de 0,1\u202f% sur la flotte" in m and "\u00a0×\u00a010" in m for m in results)
 
 
 @covers("F-DEAL")

@@ -12,6 +12,19 @@ ARTICLES = {"F-ASSIGN": "Article 58", "F-INVENTORY": "Article 58", "F-RESULTS": 
 DEFAULTS = schema.DEFAULTS
 _EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 _WHO = {"banque": "la banque gagnante", "ponte": "le ponte gagnant", "egalite": "égalité"}
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def nombre(value, decimals=None):
+    """A number as French writes it: a decimal comma, a narrow no-break space between thousands; decimals None:
+    two significant digits, a small one as a power of ten (1,2 × 10⁻⁷)."""
+    if decimals is not None:
+        return "{:,.{}f}".format(value, decimals).replace(",", "\u202f").replace(".", ",")
+    text = "%.2g" % value
+    if "e" not in text:
+        return text.replace(".", ",")
+    mantissa, exponent = text.split("e")
+    return "%s\u00a0×\u00a010%s" % (mantissa.replace(".", ","), str(int(exponent)).translate(_SUPERSCRIPT))
 
 
 def day(ms):
@@ -39,9 +52,9 @@ def assignment(engine, same_table):
 
 def silent(engine, silent_days):
     return [finding("F-INVENTORY", casino, [(casino, sabot, last_seance)],
-                    "sabot %d muet depuis le %s : aucun enregistrement depuis %.1f jours, quand le casino en a "
+                    "sabot %d muet depuis le %s : aucun enregistrement depuis %s jours, quand le casino en a "
                     "jusqu'au %s (%d séance(s), la dernière n° %d)" % (
-                        sabot, day(last_ms), (casino_ms - last_ms) / 86_400_000, day(casino_ms), seances,
+                        sabot, day(last_ms), nombre((casino_ms - last_ms) / 86_400_000, 1), day(casino_ms), seances,
                         last_seance))
             for casino, sabot, last_ms, casino_ms, last_seance, seances in engine.query(
                 statement("check_silent", silent_ms=int(silent_days * 86_400_000)))]
@@ -60,18 +73,19 @@ def results(engine, alarm):
     found = []
     for (kind, casino, number), outcome, coups, count, expected, p in stats.outlying(groups, alarm):
         found.append(finding("F-RESULTS", casino, [(casino, number if kind == "sabot" else None, None)],
-                             "%s %d : %d coups, %s %d fois pour %.1f attendues (p = %.2g, sous le seuil %.2g du "
-                             "taux de fausse alerte %g sur la flotte)" % (
-                                 kind, number, coups, _WHO[outcome], count, expected, p, limit, alarm)))
+                             "%s %d : %s coups, %s %s fois pour %s attendues (p = %s, sous le seuil %s du "
+                             "taux de fausse alerte de %s\u202f%% sur la flotte)" % (
+                                 kind, number, nombre(coups, 0), _WHO[outcome], nombre(count, 0),
+                                 nombre(expected, 1), nombre(p), nombre(limit), nombre(alarm * 100))))
     return found
 
 
 def repeats(engine, window):
     window = int(window)
     return [finding("F-REPEAT", casino, [(casino, sabot, seance), (first_casino, first_sabot, first_seance)],
-                    "taille %d (séance %d) du sabot %d : %d cartes à la suite dans l'ordre de la taille %d "
-                    "(séance %d) du sabot %d du casino %s, dès sa carte %d" % (
-                        taille, seance, sabot, windows + window - 1, first_taille, first_seance, first_sabot,
+                    "taille %d (séance %d) du sabot %d du casino %s : %d cartes à la suite dans l'ordre de la "
+                    "taille %d (séance %d) du sabot %d du casino %s, dès sa carte %d" % (
+                        taille, seance, sabot, casino, windows + window - 1, first_taille, first_seance, first_sabot,
                         first_casino, at))
             for (casino, sabot, taille, seance, first_casino, first_sabot, first_taille, first_seance, windows, at,
                  _first_at) in engine.query(statement("check_repeats", window=window, following=window - 1))]

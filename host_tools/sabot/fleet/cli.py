@@ -14,7 +14,8 @@ def add_arguments(parser):
     load = actions.add_parser("ingest", help="verified journals into the fleet database (DuckDB), idempotent")
     load.add_argument("paths", nargs="+", metavar="JOURNAL", help="journal folders (one a sabot) or segment files")
     load.add_argument("--db", required=True, help="the fleet database file (made when it does not exist)")
-    load.add_argument("--casino", required=True, help="the casino the journals come from, as the regulator names it")
+    load.add_argument("--casino", required=True, help="the casino the journals come from, as the regulator names it: "
+                      "ASCII letters, digits, '-' and '_'")
     load.add_argument("--keys", help="folder of the shoes' keys, sabot-NNNN.key; without it, the development key")
     out = actions.add_parser("export", help="the database's tables as Parquet, by casino and month")
     out.add_argument("--db", required=True, help="the fleet database file to export")
@@ -40,7 +41,8 @@ def add_arguments(parser):
     page.add_argument("--out", required=True, metavar="DIR", help="the folder for CASINO.html and index.html")
     page.add_argument("--force", action="store_true", help="overwrite pages written there before")
     make = actions.add_parser("synth", help="a synthetic fleet's journals, with planted anomalies (tests, bench)")
-    make.add_argument("folder", help="the folder to write the fleet's journals into, a casino and a sabot a folder")
+    make.add_argument("folder", help="the folder to write the fleet into: CASINO/journals/sabot-NNNN/ and "
+                      "CASINO/keys/sabot-NNNN.key")
     make.add_argument("--sabots", type=int, default=1000, help="sabots in the fleet (default 1000)")
     make.add_argument("--seed", type=int, default=1, help="the generator's seed: the same seed, the same fleet")
     make.add_argument("--days", type=int, default=9, help="days of séances (default 9)")

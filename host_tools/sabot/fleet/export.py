@@ -16,6 +16,8 @@ def export(db, folder, force=False):
     folder = Path(folder)
     con = store.open_database(db, create=False)
     try:
+        for (casino,) in con.execute("SELECT DISTINCT casino FROM segments ORDER BY ALL").fetchall():
+            store.casino_name(casino)  # a database of an older sabot may hold one that would break the folders
         if folder.exists() and any(folder.iterdir()):
             if not force:
                 raise Unusable("%s: not empty; --force replaces an earlier export there" % folder)

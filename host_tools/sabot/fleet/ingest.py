@@ -1,8 +1,9 @@
 """`sabot fleet ingest`: journals into the fleet database, each verified whole by the approver's verifier first
-(sabot.verify's reader and rules). A journal whose integrity fails is refused with its finding and adds nothing;
-one that verifies adds, in one transaction, the records of the segments not yet in the database (a segment that
-grew since, its new records), so ingesting the same segments twice adds nothing. The rules' findings (a stop
-card misplaced, ...) are kept beside the records, as `sabot log verify` states them."""
+(sabot.verify's reader and rules) against the shoe's receipt found with it. A journal `sabot log verify` does not
+call intact, or with no receipt to show that nothing was cut from its end, is refused with its finding and adds
+nothing; one that verifies adds, in one transaction, the records of the segments not yet in the database (a
+segment that grew since, its new records), so ingesting the same segments twice adds nothing. The rules' findings
+(a stop card misplaced, ...) are kept beside the records, as `sabot log verify` states them."""
 
 import hashlib
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from sabot import receipts
 from sabot.fleet import schema, store
 from sabot.fleet.store import Unusable
 from sabot.journalfile import ALL_TYPES, Reader, load_segments
@@ -18,7 +20,6 @@ from sabot.journalfile import Unusable as JournalUnusable
 from sabot.rules import ARTICLES, Rules, assignment_findings
 from sabot.verify import firmware_name, journals_of, read_key
 
-RECEIPT = "receipt"  # the file issue 13 adds beside a journal's segments
 _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "
            "strftime(make_timestamp((time_ms + %d) * 1000), '%%Y-%%m'), seance, taille, coup, position, "
            "card, disposition, condition, code FROM batch" % schema.EPOCH_MS)
@@ -27,9 +28,8 @@ _ROW_COLUMNS = ("seq", "type", "time_ms", "seance", "taille", "coup", "position"
 
 
 def receipt_of(folder):
-    """The hook for the shoe's receipts (issue 13): the SHA-256 of a `receipt` file beside the segments, kept with
-    them, unchecked: its format and its check are issue 13's to define."""
-    path = Path(folder) / RECEIPT
+    """The SHA-256 of the receipt the journal was verified against, kept with its segments."""
+    path = Path(folder) / receipts.NAME
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
@@ -43,8 +43,9 @@ def key_for(keys, sabot):
     return read_key(path)
 
 
-def verified(segments, key):
-    """(rows a segment, findings of the whole journal as `sabot log verify` states them) in one reading."""
+def verified(segments, key, receipt=None):
+    """(rows a segment, findings of the whole journal as `sabot log verify` states them, against its receipt) in
+    one reading."""
     reader = Reader(segments, key)
     rules = Rules()
     wanted = rules.types
@@ -53,7 +54,8 @@ def verified(segments, key):
         rules.fold([row for row in rows if wanted >> row[1] & 1])
         per_segment.append(rows)
     reader.finish()
-    findings = sorted(reader.findings + rules.findings, key=lambda f: f.seq)
+    ends = receipts.findings(segments, reader.seq, key, receipt, [])
+    findings = sorted(reader.findings + rules.findings + ends, key=lambda f: f.seq)
     findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]  # verify's default
     return per_segment, findings
 
@@ -85,14 +87,16 @@ def _table(columns, rows):
     return pa.table(dict(zip(columns, map(list, zip(*rows)))))
 
 
-def ingest_journal(con, casino, segments, key):
+def ingest_journal(con, casino, segments, key, receipt=None):
     """Verify one journal and add what the database lacks of it, in one transaction: (records added, findings
-    kept); Refused with the finding when it does not verify."""
-    per_segment, findings = verified(segments, key)
-    broken = [f for f in findings if f.id == "J-TAMPER"]
+    kept); Refused with the finding when it is not intact or has no receipt (J-TAMPER)."""
+    per_segment, findings = verified(segments, key, receipt)
+    broken = sorted((f for f in findings if f.id == "J-TAMPER"), key=lambda f: f.message == receipts.NO_RECEIPT)
     if broken:
-        raise Refused("%s: refused, integrity broken at seq %d: %s" % (segments[0].path.parent, broken[0].seq,
-                                                                         broken[0].message))
+        label = segments[0].path.parent
+        if broken[0].message == receipts.NO_RECEIPT:
+            raise Refused("%s: refused, no %s: %s" % (label, receipts.NAME, receipts.NO_RECEIPT))
+        raise Refused("%s: refused, integrity broken at seq %d: %s" % (label, broken[0].seq, broken[0].message))
     sabot = segments[0].sabot
     if any(s.sabot != sabot for s in segments):
         raise Refused("%s: segments of more than one sabot in one journal" % segments[0].path.parent)
@@ -142,18 +146,19 @@ def ingest_journal(con, casino, segments, key):
 def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr):
     """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written)."""
     try:
-        journals = [load_segments(group) for group in journals_of(paths)]
-        keyed = [(segments, key_for(keys, segments[0].sabot)) for segments in journals]
+        store.casino_name(casino)
+        journals = [(load_segments(group), receipts.found_in(group)) for group in journals_of(paths)]
+        keyed = [(segments, key_for(keys, segments[0].sabot), receipt) for segments, receipt in journals]
         con = store.open_database(db)
     except (JournalUnusable, Unusable) as e:
         print("sabot fleet ingest: error: %s" % e, file=err)
         return 2
     status = 0
     try:
-        for segments, key in keyed:
+        for segments, key, receipt in keyed:
             label = segments[0].path.parent
             try:
-                added, findings = ingest_journal(con, casino, segments, key)
+                added, findings = ingest_journal(con, casino, segments, key, receipt)
             except Refused as e:
                 print("sabot fleet ingest: %s" % e, file=err)
                 status = 1

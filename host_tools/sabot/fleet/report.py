@@ -1,19 +1,37 @@
 """`sabot fleet report`: a self-contained French page per casino, for the casino's director and the regulator:
-its findings, the banker's wins day by day against the band the exact odds give, the assignments as a sabot x
-table matrix, and the inventory (carnet de prises en charge). The plots are SVG drawn here."""
+its findings first, grouped and counted (the checks across shoes, then the journals' own verification), the
+banker's wins day by day against the band the exact odds give, the assignments as a sabot x table matrix, and the
+inventory (carnet de prises en charge); and an index of the casinos that flags those with findings. The plots are
+SVG drawn here."""
 
 import html
 import math
 from pathlib import Path
+from urllib.parse import quote
 
 from sabot.fleet import checks, stats
+from sabot.fleet.checks import nombre
 from sabot.fleet.store import Unusable
+from sabot.report.regulation import TITLES
 
 _Z = 3.29  # the band: 99.9 % of days of a clean shoe fall inside (normal approximation of the binomial)
 _W, _H, _PAD = 640, 220, 40
-_STYLE = """body{font-family:'DejaVu Sans',sans-serif;margin:2em;color:#222}h1{font-size:1.5em}
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}
-th{background:#eee}.alerte{color:#a00}.muet{background:#fdd}svg{border:1px solid #ccc;margin:1em 0}"""
+_STYLE = """body{font-family:'DejaVu Sans',sans-serif;margin:1.5em 2em;color:#222;max-width:70em}
+h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.15em;margin:1.2em 0 .4em}
+table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}
+th{background:#eee}.alerte{color:#a00}.muet{background:#fdd}svg{border:1px solid #ccc;margin:1em 0}
+.bilan{font-size:1.05em;padding:.5em .8em;border-left:6px solid #2a7a3a;background:#eef6ef}
+.bilan.avec{border-color:#b00;background:#fbeeee}
+.groupe{margin:.5em 0;padding:.3em .8em;border:1px solid #e3b5b5;border-radius:4px;background:#fff8f8}
+.groupe h3{font-size:1em;margin:.2em 0}.groupe ul{margin:.2em 0 .3em;padding-left:1.2em}.groupe li{margin:.15em 0}
+.nombre{display:inline-block;min-width:1.6em;padding:0 .4em;border-radius:1em;background:#b00;color:#fff;
+text-align:center;font-weight:bold}.nombre.zero{background:#2a7a3a}.id{color:#666;font-size:.9em}
+table.casinos td:first-child,table.casinos th:first-child{text-align:left}details{margin:.2em 0}"""
+_TITLES = {"F-ASSIGN": "Sabot affecté à la même table séance après séance",
+           "F-INVENTORY": "Sabot muet",
+           "F-RESULTS": "Résultats hors des probabilités exactes",
+           "F-REPEAT": "Taille dans l'ordre d'une taille antérieure",
+           "F-DEAL": "Coups ou cartes brûlées hors des règles du jeu"}
 
 
 def _e(text):
@@ -45,10 +63,10 @@ def results_plot(days):
     return ('<svg id="resultats" width="%d" height="%d" role="img" aria-label="gains de la banque par jour">'
             '<polygon points="%s %s" fill="#cde" />'
             '<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#36c" stroke-dasharray="4" />'
-            '<text x="4" y="%.1f" font-size="10">%.3f</text><text x="4" y="%.1f" font-size="10">0</text>'
+            '<text x="4" y="%.1f" font-size="10">%s</text><text x="4" y="%.1f" font-size="10">0</text>'
             '<text x="4" y="%.1f" font-size="10">1</text>%s%s'
             '<style>.dedans{fill:#264}.dehors{fill:#c00}</style></svg>') % (
-        _W, _H, low, high, _PAD, _W - _PAD, y(p), y(p), y(p) - 2, p, y(0), y(1) + 8, points, ticks)
+        _W, _H, low, high, _PAD, _W - _PAD, y(p), y(p), y(p) - 2, nombre(p, 3), y(0), y(1) + 8, points, ticks)
 
 
 def matrix_plot(shoes, casino, flagged):
@@ -77,30 +95,100 @@ def matrix_plot(shoes, casino, flagged):
         100 + len(tables) * cell, 50 + len(rows) * cell, "".join(parts))
 
 
+def page_name(casino):
+    """A casino's page, inside the output folder whatever its name: nothing in it can name another folder."""
+    return quote(casino, safe="-_") + ".html"
+
+
+def concerns(finding, casino):
+    return finding["casino"] == casino or any(w["casino"] == casino for w in finding["where"])
+
+
+def _count(n, one, many):
+    return "%s %s" % (nombre(n, 0), one if n == 1 else many)
+
+
+def fleet_groups(mine):
+    """The checks' findings of a casino, one box a check: its title, article, count and every finding."""
+    boxes = []
+    for rid in _TITLES:
+        found = [f for f in mine if f["id"] == rid]
+        if found:
+            boxes.append('<div class="groupe" id="%s"><h3><span class="nombre">%d</span> %s <span class="id">(%s, '
+                         '%s)</span></h3><ul>%s</ul></div>' % (
+                             rid, len(found), _e(_TITLES[rid]), rid, _e(found[0]["article"]),
+                             "".join('<li class="alerte">%s</li>' % _e(f["message"]) for f in found)))
+    return "".join(boxes)
+
+
+def journal_groups(journal_findings):
+    """The journals' own findings, one box a requirement: its French title, how many, which sabots; the records'
+    numbers folded away (their words are the verifier's: `sabot log verify --lang fr` says each in French)."""
+    by_id = {}
+    for sabot, seq, rid, article, _message in journal_findings:
+        by_id.setdefault((rid, article), {}).setdefault(sabot, []).append(seq)
+    boxes = []
+    for (rid, article), sabots in sorted(by_id.items()):
+        total = sum(map(len, sabots.values()))
+        title = TITLES.get(rid, (rid,))[0]
+        listed = "".join("<li>sabot %d : %s, n° %s</li>" % (sabot, _count(len(seqs), "constat", "constats"),
+                                                             ", ".join(nombre(q, 0) for q in seqs))
+                         for sabot, seqs in sorted(sabots.items()))
+        boxes.append('<div class="groupe"><h3><span class="nombre">%d</span> %s <span class="id">(%s, %s)</span> : '
+                     '%s</h3><details><summary>les enregistrements</summary><ul>%s</ul></details></div>' % (
+                         total, _e(title[:1].upper() + title[1:]), _e(rid), _e(article),
+                         _count(len(sabots), "sabot", "sabots"), listed))
+    return "".join(boxes)
+
+
 def page(casino, findings, shoes, days, journal_findings):
-    mine = [f for f in findings if f["casino"] == casino or any(w["casino"] == casino for w in f["where"])]
+    mine = [f for f in findings if concerns(f, casino)]
     flagged = {w["sabot"] for f in mine if f["id"] == "F-ASSIGN" for w in f["where"]}
     silent = {w["sabot"] for f in mine if f["id"] == "F-INVENTORY" for w in f["where"]}
-    listed = "".join('<li class="alerte"><b>%s</b> (%s) %s</li>' % (_e(f["id"]), _e(f["article"]), _e(f["message"]))
-                     for f in mine) or "<li>Aucune constatation.</li>"
-    carnet = "".join('<tr%s><td>%d</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%d</td></tr>' % (
+    sabots = sum(1 for c, _ in shoes if c == casino)
+    summary = "%s de la flotte, %s de la vérification des journaux, pour %s" % (
+        _count(len(mine), "constatation", "constatations"),
+        _count(len(journal_findings), "constat", "constats"), _count(sabots, "sabot", "sabots"))
+    carnet = "".join('<tr%s><td>%d</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>' % (
         ' class="muet"' if sabot in silent else "", sabot, checks.day(s["first_ms"]), checks.day(s["last_ms"]),
-        s["seances"], _e(", ".join(str(t) for t in sorted(s["tables"]))), s["records"])
+        s["seances"], _e(", ".join(str(t) for t in sorted(s["tables"]))), nombre(s["records"], 0))
         for (c, sabot), s in sorted(shoes.items()) if c == casino)
-    verified = "".join("<li>sabot %d, n° %d : <b>%s</b> (%s) %s</li>" % (s, seq, _e(rid), _e(article), _e(message))
-                       for s, seq, rid, article, message in journal_findings) or "<li>Aucune.</li>"
     return """<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8"><title>Casino %(c)s : sabots</title>
-<style>%(style)s</style></head><body><h1>Casino %(c)s : contrôle des sabots</h1>
-<h2>Constatations</h2><ul id="constatations">%(listed)s</ul>
+<style>%(style)s</style></head><body><p><a href="index.html">Tous les casinos</a></p>
+<h1>Casino %(c)s : contrôle des sabots</h1>
+<p class="bilan%(avec)s">%(summary)s.</p>
+<h2>Constatations de la flotte</h2><div id="constatations">%(listed)s</div>
+<h2>Constatations de la vérification des journaux</h2><div id="journaux">%(verified)s</div>
 <h2>Gains de la banque par jour</h2><p>Part des coups de chemin de fer gagnés par la banque, contre la probabilité
-exacte %(p).4f et sa bande à 99,9 %% (points rouges : hors de la bande).</p>%(plot)s
+exacte %(p)s et sa bande à 99,9&#8239;%% (points rouges : hors de la bande).</p>%(plot)s
 <h2>Affectation des sabots aux tables (article 58)</h2><p>Séances de chaque sabot à chaque table.</p>%(matrix)s
 <h2>Carnet de prises en charge</h2><table id="carnet"><tr><th>sabot</th><th>premier enregistrement</th>
-<th>dernier</th><th>séances</th><th>tables</th><th>enregistrements</th></tr>%(carnet)s</table>
-<h2>Constatations de la vérification des journaux</h2><ul>%(verified)s</ul></body></html>
-""" % {"c": _e(casino), "style": _STYLE, "listed": listed, "p": float(stats.PROBABILITIES["banque"]),
-       "plot": results_plot(days), "matrix": matrix_plot(shoes, casino, flagged), "carnet": carnet,
-       "verified": verified}
+<th>dernier</th><th>séances</th><th>tables</th><th>enregistrements</th></tr>%(carnet)s</table></body></html>
+""" % {"c": _e(casino), "style": _STYLE, "avec": " avec" if mine or journal_findings else "", "summary": summary,
+       "listed": fleet_groups(mine) or "<p>Aucune constatation.</p>",
+       "verified": journal_groups(journal_findings) or "<p>Aucun constat.</p>",
+       "p": nombre(float(stats.PROBABILITIES["banque"]), 4), "plot": results_plot(days),
+       "matrix": matrix_plot(shoes, casino, flagged), "carnet": carnet}
+
+
+def index(casinos, findings, shoes, verified):
+    """The casinos, those with findings first flagged by their count."""
+    rows = []
+    for casino in casinos:
+        fleet = sum(1 for f in findings if concerns(f, casino))
+        journal = len(verified.get(casino, ()))
+        rows.append('<tr%s><td><a href="%s">%s</a></td><td>%s</td><td><span class="nombre%s">%d</span></td>'
+                    '<td><span class="nombre%s">%d</span></td></tr>' % (
+                        ' class="alerte"' if fleet or journal else "", _e(page_name(casino)), _e(casino),
+                        nombre(sum(1 for c, _ in shoes if c == casino), 0), "" if fleet else " zero", fleet,
+                        "" if journal else " zero", journal))
+    flagged = sum(1 for row in rows if row.startswith('<tr class="alerte"'))
+    return """<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8"><title>Casinos : contrôle des sabots</title>
+<style>%s</style></head><body><h1>Contrôle des sabots : %s</h1><p class="bilan%s">%s avec des constatations.</p>
+<table class="casinos"><tr><th>casino</th><th>sabots</th><th>constatations de la flotte</th>
+<th>constats des journaux</th></tr>%s</table></body></html>
+""" % (_STYLE, _count(len(casinos), "casino", "casinos"), " avec" if flagged else "",
+       _count(flagged, "casino", "casinos"), "".join(rows))
 
 
 def write(engine, folder, force=False):
@@ -109,7 +197,7 @@ def write(engine, folder, force=False):
     findings = checks.run(engine)
     shoes = checks.inventory(engine)
     casinos = sorted({c for c, _ in shoes})
-    targets = [folder / ("%s.html" % c) for c in casinos] + [folder / "index.html"]
+    targets = [folder / page_name(c) for c in casinos] + [folder / "index.html"]
     existing = [p for p in targets if p.exists()]
     if existing and not force:
         raise Unusable("%s: already there; --force overwrites the pages" % existing[0])
@@ -124,8 +212,5 @@ def write(engine, folder, force=False):
     for casino, target in zip(casinos, targets):
         target.write_text(page(casino, findings, shoes, daily.get(casino, []), verified.get(casino, [])),
                           encoding="utf-8")
-    targets[-1].write_text('<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8"><title>Casinos</title></head>'
-                           "<body><h1>Casinos</h1><ul>%s</ul></body></html>\n" % "".join(
-                               '<li><a href="%s.html">%s</a></li>' % (_e(c), _e(c)) for c in casinos),
-                           encoding="utf-8")
+    targets[-1].write_text(index(casinos, findings, shoes, verified), encoding="utf-8")
     return targets

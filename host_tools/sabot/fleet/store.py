@@ -1,15 +1,27 @@
 """The fleet database file (DuckDB): created with the schema of this version, refused when it is not a fleet
 database or is of a newer version, so nothing is ever written into a layout this code does not know."""
 
+import re
 from pathlib import Path
 
 import duckdb
 
 from sabot.fleet import schema
 
+_CASINO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
+
 
 class Unusable(Exception):
     """A database, journal or Parquet folder this tool cannot use: one line, exit status 2."""
+
+
+def casino_name(name):
+    """The name, or Unusable: 1 to 64 ASCII letters, digits, '-' and '_', so that a page's file name and a Parquet
+    partition's folder take it as it is (a '/' or '..' would reach outside them)."""
+    if not _CASINO_NAME.match(name):
+        raise Unusable("casino name %r: 1 to 64 ASCII letters, digits, '-' and '_', starting with a letter or digit"
+                       % name)
+    return name
 
 
 def params():

@@ -1,30 +1,35 @@
 """A synthetic fleet for the tests and the bench: seeded casinos, tables, sabots and séances, each sabot's journal
-written by the firmware's own writer (firmware.journal) as the shoe writes it, its coups dealt by the firmware's
-tableau from shuffled six-deck shoes, with the punto banco choice on each optional cell (the probabilities of
-sabot.fleet.stats). A clean casino rotates its sabots: each séance the sabots idle longest, none at the table it
-had the séance before. Planted anomalies, each named in the plan returned: a shoe dealt in the order of an
-earlier one (across casinos, and by one sabot without a reshuffle), a stacked shoe that favours the banker, a
-sabot always at the same table, and a sabot that stops reporting."""
+written by the firmware itself on the sim board (boards/sim): its shell and controller, driven as a croupier drives
+a shoe (séance, shoe loaded, burns, "rien ne va plus", a card at each request, the punto banco choice on each
+optional cell: the probabilities of sabot.fleet.stats), so that `sabot log verify` finds in a clean sabot's
+journal what it finds in a shoe's, nothing. Each journal ends with the shoe's receipt (receipt.json). A clean
+casino rotates its sabots: each séance the sabots idle longest, none at the table it had the séance before.
+Planted anomalies, each named in the plan returned: a shoe dealt in the order of an earlier one (across casinos,
+and by one sabot without a reshuffle), a stacked shoe that favours the banker, a sabot always at the same table,
+and a sabot that stops reporting."""
 
+import hashlib
 import json
 import random
 from pathlib import Path
 
-from firmware import journal
-from firmware.cards import STOP
-from firmware.controller import Controller
+from boards.sim import runner
+from boards.sim.board import SimBoard
+from boards.sim.devices import SimWall
+from firmware import games
+from firmware.controller import CLOSED, EV_SEANCE
+from firmware.journal import Key
+from firmware.receipt import receipt
+from firmware.records import pack_seance
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, OPTIONAL, Coup
-from sabot.fleet import schema
-from sabot.verify import read_key
+from sabot import receipts
 
-FIRMWARE = b"fleet-synth\0\0\0\0\0"
 DAY_MS = 86_400_000
 START_MS = 2219 * DAY_MS  # 2026-01-28 (days since 2020-01-01): a nine-day fleet spans two months
-_DECKS = 6
-_STOP_AT = 306  # the stop card's position: seven cards behind it (G-CF)
-_CARD_MS = 1_500
-_COUP_MS = 45_000
+_GAME = games.CHEMIN_DE_FER
+_DECKS = games.GAMES[_GAME][games.DECKS]
+_STOP_AFTER = _DECKS * 52 - games.GAMES[_GAME][games.STOP_BEFORE]  # cards before the stop card (S-STOPPOS)
 _EVENING_MS = 20 * 3_600_000
 _STACK_TRIES = 40  # rearrangements tried to make a stacked shoe's next coup the banker's
 _BANQUE = 2  # Coup.winner()
@@ -71,77 +76,64 @@ def stack(cards, at, rng, coup):
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def arranged(cards, burns, rng):
+    """A stacked shoe: before about half its coups, cards swapped until that coup is the banker's, each coup played
+    here as the shoe will deal it, so that the arrangement holds when the croupier deals it."""
+    cards = list(cards)
+    hands = Coup()
+    at = burns
+    while at <= _STOP_AFTER:  # the stop card's coup is the last
+        if rng.random() < _STACKED_SHARE:
+            stack(cards, at, rng, hands)
+        deck = iter(cards[at:])
+        play(hands, lambda hand, deck=deck: next(deck))
+        at += hands.counts[0] + hands.counts[1]
+    return cards
+
+
 class _Shoe:
-    """One sabot's journal, written record by record through the firmware's Journal, on its own clock."""
+    """One sabot: the firmware's shell on the sim board, its journal in its folder, its wall clock the fleet's."""
 
     def __init__(self, folder, sabot, key):
-        self.now = 0
-        self.ctl = Controller()
-        self.seconds = self.ms = 0
-        self.log = journal.Journal(FileStorage(str(folder)), journal.Key(key), sabot, FIRMWARE, self)
-        self.log.recover(self.ctl)
-        self.body = bytearray(journal.BODY_SIZE)
-        self.seance = self.taille = self.coup = self.position = 0
-        self.hands = Coup()
+        self.folder = folder
+        self.board = SimBoard(FileStorage(str(folder)), sabot=sabot)
+        self.board.key = Key(key)
+        self.board.wall = SimWall(lambda: self.board.clock.now, START_MS // 1000)
 
-    def stamp(self):
-        """The journal's wall clock (seconds since 2020 and ms): each record a card's time after the last."""
-        self.now += _CARD_MS
-        self.seconds, self.ms = divmod(self.now, 1000)
+    def _act(self, command, a=0, b=0):
+        runner.act(self.board, _GAME, command, a, b)
 
-    def record(self, rtype, card=0, disposition=schema.DEALT, code=0, condition=0):
-        if self.log.due():
-            self.log.rotate(self.ctl)
-        journal.pack_body(self.body, rtype, self.seance, self.taille, self.coup, self.position, card, disposition,
-                          condition, code)
-        self.log.append(self.body)
+    def seance(self, moment, table, employee, cards, burns, coups):
+        """A séance at `table`: the shoe loaded with `cards`, `burns` burned, then `coups` coups (None: to the stop
+        card's), dealt by the tableau with punto banco's choices, and the séance closed."""
+        board = self.board
+        if board.shell is None:  # switched on for its first séance
+            board.clock.now = moment - START_MS
+            board.power_on()
+        self._act("wait", max(0, moment - START_MS - board.clock.now))
+        board.press(EV_SEANCE, pack_seance(table, _GAME, employee))
+        self._act("shoe_cards", cards, _STOP_AFTER)
+        self._act("burn", burns)
+        ctl = board.shell.ctl
+        dealt = 0
+        while ctl.phase != CLOSED and (coups is None or dealt < coups):
+            self._act("no_more_bets")
+            while ctl.in_coup:
+                hand = ctl.hands.next_hand()
+                if punto_banco_stands(ctl.hands, hand):
+                    self._act("stand", hand)
+                else:
+                    self._act("draw", 1)
+            dealt += 1
+        self._act("seance_close")
 
-    def open_seance(self, moment, table, employee):
-        self.now = max(self.now, moment)
-        if self.log.seq:
-            self.log.rotate(self.ctl)  # a new segment each séance, as the shoe starts one
-        self.seance += 1
-        self.record(schema.R_SEANCE, 0, employee & 255, table, employee >> 8)
-
-    def deal(self, cards, coups, rng, stacked=False):
-        """A taille of 312 cards: one to three burned, then coups until `coups` (None: the stop card's coup)."""
-        self.taille += 1
-        self.coup = self.position = 0
-        self.record(schema.R_LOAD)
-        at = [0]
-        stop = [False]
-
-        def take():
-            if self.position + 1 == _STOP_AT:
-                self.record(schema.R_RELEASE, code=2)
-                self.position += 1
-                self.record(schema.R_CARD, STOP, schema.STOP_CARD)
-                stop[0] = True
-            self.record(schema.R_RELEASE, code=1)
-            self.position += 1
-            at[0] += 1
-            return cards[at[0] - 1]
-
-        def draw(hand):
-            card = take()
-            self.record(schema.R_CARD, card, code=hand + 1)
-            return card
-
-        for _ in range(1 + rng.randrange(3)):
-            self.record(schema.R_CARD, take(), schema.BURNED)
-        while not stop[0] and (coups is None or self.coup < coups):
-            if stacked and rng.random() < _STACKED_SHARE:
-                stack(cards, at[0], rng, self.hands)
-            self.coup += 1
-            self.now += _COUP_MS
-            self.record(schema.R_NO_MORE_BETS)
-            coup = self.hands
-            play(coup, draw, lambda hand: self.record(schema.R_STAND, code=hand))
-            self.record(schema.R_RESULT, coup.counts[0] | coup.counts[1] << 2, coup.hands, coup.packed_result())
-            self.record(schema.R_COUP_END, code=2)
-        if stop[0]:
-            self.record(schema.R_CLOSED)
-        self.record(schema.R_SEANCE_CLOSE)
+    def close(self, nonce):
+        """The shoe's receipt into its folder, as `sabot pull-log` fetches it, and the power off. A spare sabot
+        never dealt from was switched on all the same: its journal holds its boot."""
+        if self.board.shell is None:
+            self.board.power_on()
+        (Path(self.folder) / receipts.NAME).write_text(receipt(self.board.shell.journal, nonce) + "\n")
+        self.board.close()
 
 
 def _casinos(rng, sabots):
@@ -180,14 +172,20 @@ def _schedule(rng, tables, count, days, fixed=None, gone=None):
     return plan
 
 
+def key_of(seed, casino, sabot):
+    """A synthetic sabot's own key, as `sabot key new` makes one: the same seed, the same keys."""
+    return hashlib.sha256(b"sabot synth key %d/%s/%d" % (seed, casino.encode(), sabot)).digest()
+
+
 def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
-    """Journals root/CASINO/sabot-NNNN/ for a fleet of at least `sabots` sabots over `days` days of séances of
-    `coups` coups each (None: whole tailles, to the stop card); writes and returns the plan (plan.json)."""
+    """For a fleet of at least `sabots` sabots over `days` days of séances of `coups` coups each (None: whole
+    tailles, to the stop card), each casino's folder as it keeps its shoes': root/CASINO/journals/sabot-NNNN/ (the
+    segments and receipt.json, as `sabot pull-log` fetches them) and root/CASINO/keys/sabot-NNNN.key (docs/keys.md);
+    writes and returns the plan (plan.json)."""
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         raise FileExistsError("%s: not empty; a fleet is generated into a new folder" % root)
     rng = random.Random(seed)
-    key = read_key(None)  # the development key: the simulator's, never a casino shoe's
     casinos = _casinos(rng, sabots)
     if anomalies and len(casinos) < 2:
         raise ValueError("planted anomalies need two casinos: ask for more sabots")
@@ -204,9 +202,12 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
         gone = 2 if planted and name == first else None
         schedule = _schedule(rng, tables, count, days, fixed, gone)
         plan["casinos"][name] = {"tables": tables, "sabots": count}
-        (root / name).mkdir(parents=True)
+        (root / name / "journals").mkdir(parents=True)
+        (root / name / "keys").mkdir()
         for sabot, seances in schedule.items():
-            shoe = _Shoe(root / name / ("sabot-%04d" % sabot), sabot, key)
+            key = key_of(seed, name, sabot)
+            (root / name / "keys" / ("sabot-%04d.key" % sabot)).write_text(key.hex() + "\n")
+            shoe = _Shoe(root / name / "journals" / ("sabot-%04d" % sabot), sabot, key)
             biased = planted.get("biased") == [name, sabot]
             for taille, (day, table) in enumerate(seances, 1):
                 deal_rng = random.Random("%d/%s/%d/%d" % (seed, name, sabot, taille))
@@ -217,9 +218,9 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
                         shoes[tuple(here)] = list(cards)
                     if here == later:
                         cards = list(shoes[tuple(earlier)])
-                shoe.open_seance(START_MS + day * DAY_MS + _EVENING_MS + table * 60_000, table,
-                                 1000 + rng.randrange(50))
-                shoe.deal(cards, None if biased else coups, deal_rng, stacked=biased)
-            shoe.log.close()
+                burns = 1 + deal_rng.randrange(3)
+                shoe.seance(START_MS + day * DAY_MS + _EVENING_MS + table * 60_000, table, 1000 + rng.randrange(50),
+                            arranged(cards, burns, deal_rng) if biased else cards, burns, None if biased else coups)
+            shoe.close(hashlib.sha256(b"%d/%s/%d" % (seed, name.encode(), sabot)).digest())
     (root / "plan.json").write_text(json.dumps(plan, indent=1) + "\n", encoding="utf-8")
     return plan
