@@ -12,10 +12,11 @@ from pathlib import Path
 import pyarrow as pa
 
 from sabot.fleet import schema, store
+from sabot.fleet.assignment import assignment_findings
 from sabot.fleet.store import Unusable
 from sabot.journalfile import ALL_TYPES, Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
-from sabot.rules import ARTICLES, Rules, assignment_findings
+from sabot.rules import ARTICLES, Rules
 from sabot.verify import firmware_name, journals_of, read_key
 
 RECEIPT = "receipt"  # the file issue 13 adds beside a journal's segments
