@@ -55,6 +55,8 @@ def on_release(s, f):
 
 
 def release_state(s, seq, kind):
+    """A release intent, its own record or folded into the next row: one at a time (S-ONE), and only where the
+    specified shoe opens its gate to that kind."""
     if kind != REL_DEAL and kind != REL_BURN:
         s._find("J-EVENTS", seq, "release of unknown kind %d" % kind)
     elif s.release:
@@ -62,13 +64,13 @@ def release_state(s, seq, kind):
     elif s.alarms or not s.loaded or s.closed or (s.in_coup if kind == REL_BURN else not s.dealing):
         why = _locked_why(s, kind)
         if why is not None:
-            s._find(why[0], seq, "the gate opened to %s with %s" % ("deal" if kind == REL_DEAL else "burn",
-                                                                      why[1]))
+            s._find(why[0], seq, "the gate opened to %s with %s" % ("deal" if kind == REL_DEAL else "burn", why[1]))
     s.release = kind
     s.released_card = False
 
 
 def on_card(s, f):
+    """A card out of the shoe against the release before it, the stop card, the counts and the coup."""
     seq, card, disposition, condition, code = f[SEQ], f[CARD], f[DISPOSITION], f[CONDITION], f[CODE]
     position = s.position + 1
     got_seance, got_taille, got_coup, got_position = f[SEANCE], f[TAILLE], f[COUP], f[POSITION]

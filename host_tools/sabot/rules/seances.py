@@ -7,7 +7,7 @@ from sabot.rules.games import GAME_IDS, LIMITEE, TAILLES
 
 def on_load(s, f):
     seq, game = f[SEQ], f[CODE]
-    if game >= 3:
+    if game >= len(GAME_IDS):
         s._find("J-EVENTS", seq, "shoe loaded for unknown game code %d" % game)
         game = s.game
     if s.release:
