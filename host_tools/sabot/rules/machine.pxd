@@ -1,7 +1,7 @@
 # Static types for Cython (setup.py; state.pxd says why).
 cimport cython
 
-from sabot.rules.cards cimport release_state
+from sabot.rules.cards cimport on_card, release_state
 from sabot.rules.state cimport State
 
 cdef int R_BOOT, R_CARD, R_RELEASE, SEQ, TYPE, CARD, DISPOSITION, CONDITION, CODE

@@ -21,7 +21,7 @@ from firmware.records import (
 )
 from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEQ, TYPE
 from sabot.rules import alarms, cards, coups, seances
-from sabot.rules.cards import release_state
+from sabot.rules.cards import on_card, release_state
 from sabot.rules.layout import (
     _ANY,
     _NO_CODE,
@@ -81,7 +81,11 @@ class Rules(State):
             self.last = R_RELEASE
         if self.expect:
             self._expected(rtype, f[CODE], f[SEQ])
-        if rtype != R_CARD and rtype != R_RELEASE:  # those two check their fields themselves
+        if rtype == R_CARD:  # most rows: a C call when compiled, not the table's Python call to the same function
+            on_card(self, f)
+            self.last = rtype
+            return
+        if rtype != R_RELEASE:  # which checks its fields itself, as on_card does
             self._fields(f, rtype)
             if ((f[CARD] and not _USES_CARD >> rtype & 1) or (f[DISPOSITION] and not _USES_DISPOSITION >> rtype & 1)
                     or (f[CONDITION] and not _USES_CONDITION >> rtype & 1)):
