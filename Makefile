@@ -29,7 +29,7 @@ $(NPM_SETUP): package.json package-lock.json
 	touch $@
 
 $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c firmware/tableau.py firmware/tableau.pxd \
-		host_tools/sabot/rules.py host_tools/sabot/rules.pxd host_tools/sabot/tableau_oracle.py \
+		$(wildcard host_tools/sabot/rules/*.py host_tools/sabot/rules/*.pxd) host_tools/sabot/tableau_oracle.py \
 		host_tools/sabot/tableau_oracle.pxd
 	@test -f /usr/include/openssl/sha.h -a -f /usr/include/libdeflate.h || $(MAKE) system-deps
 	python3 -m venv $(VENV)

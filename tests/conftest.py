@@ -16,12 +16,17 @@ _VM_ID = re.compile(r"\[(%s)[-\]]" % "|".join(sorted(VMS, key=len, reverse=True)
 
 
 def pytest_configure(config):
-    """Cython compiles firmware/tableau.py and sabot/rules.py in place (setup.py): a build older than its sources
-    would test yesterday's code while the sources say otherwise."""
+    """Cython compiles firmware/tableau.py, sabot/tableau_oracle.py and each module of sabot/rules/ with a .pxd in
+    place (setup.py): a build older than its sources would test yesterday's code while the sources say otherwise."""
+    import importlib
+
     import firmware.tableau
     import sabot.rules
+    import sabot.tableau_oracle
 
-    for module in (firmware.tableau, sabot.rules):
+    rules = Path(sabot.rules.__file__).parent
+    for module in [firmware.tableau, sabot.tableau_oracle] + [importlib.import_module("sabot.rules." + pxd.stem)
+                                                               for pxd in sorted(rules.glob("*.pxd"))]:
         built = Path(module.__file__)
         if built.suffix == ".so":
             sources = [built.parent / (built.name.split(".")[0] + suffix) for suffix in (".py", ".pxd")]

@@ -11,9 +11,10 @@ from firmware import journal as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_LOAD
 from sabot import _frames, progress, receipts
+from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import french
-from sabot.rules import ARTICLES, Rules, assignment_findings
+from sabot.rules import ARTICLES, Rules
 
 SAME_TABLE = 3  # séances running at one table that make an S-IDENT finding, unless --same-table says otherwise
 _KEY_FILE_MOST = 1024  # bytes: a key file is 65; /dev/zero is not read without end

@@ -4,7 +4,8 @@ The graph is read with ast from the sources of firmware/, boards/, host_tools/sa
 bench/ (bench/vm's scripts import their siblings by bare name, as they run). An import statement is module-level
 when it runs as the module loads (at the top, or in an if, try or class body there), function-level when it is
 inside a def; `if TYPE_CHECKING:` imports never run and are not counted. Importing a.b.c runs the packages a and
-a.b first: that counts as an import of each. __import__ with a computed name (firmware/startup.py's board) is not
+a.b first: that counts as an import of each, but from a module inside a.b itself, whose packages began loading
+before it. __import__ with a computed name (firmware/startup.py's board) is not
 seen. Modules of the standard library and of other distributions are left out: only the project's own.
 """
 
@@ -48,11 +49,13 @@ def _in_function(node, parents):
 
 
 def _targets(name, module, path, modules):
-    """The project modules an import of `name` from `module` runs: the module and each package above it."""
+    """The project modules an import of `name` from `module` runs: the module and each package above it, but for
+    the packages that hold `module` itself, which began loading before it ran."""
     if name not in modules and "." not in name and module.startswith("bench.vm."):
         name = "bench.vm." + name  # a script's sibling, by bare name
     parts = name.split(".")
-    return {".".join(parts[:i]) for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in modules}
+    return {".".join(parts[:i]) for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in modules
+            and not module.startswith(".".join(parts[:i]) + ".")}
 
 
 def import_graph():

@@ -206,7 +206,7 @@ def test_unusable_paths_and_keys_exit_2(tmp_path):
         ([str(tmp_path / "nowhere")], "no such file or folder"),
         ([str(tmp_path / "empty")], "no journal segments"),
         ([str(folder), "--key", str(tmp_path / "bad.key")], "not a key file"),
-        ([str(folder), "--key", str(tmp_path / "missing.key")], "not a key file"),
+        ([str(folder), "--key", str(tmp_path / "missing.key")], "no such key file"),
     ):
         run_ = subprocess.run([SABOT, "log", "verify", "--lang", "en"] + args, capture_output=True, text=True)
         assert run_.returncode == 2 and message in run_.stderr and "Traceback" not in run_.stderr, args

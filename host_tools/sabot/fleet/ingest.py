@@ -14,10 +14,11 @@ import pyarrow as pa
 
 from sabot import receipts
 from sabot.fleet import schema, store
+from sabot.fleet.assignment import assignment_findings
 from sabot.fleet.store import Unusable
 from sabot.journalfile import ALL_TYPES, Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
-from sabot.rules import ARTICLES, Rules, assignment_findings
+from sabot.rules import ARTICLES, Rules
 from sabot.verify import firmware_name, journals_of, read_key
 
 _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "

@@ -1,0 +1,95 @@
+"""Alarms, faults and power-ups (S-FORCED, S-FAILSAFE, S-ONE, J-TAMPER, H-FIRMWARE, J-DURABLE): what raises an
+alarm, what may clear it, and what a power-up and its recovery record say of a release cut short."""
+
+from firmware.records import (
+    ALARM_FORCED,
+    ALARM_MAX,
+    FAULT_DEVKEY,
+    FAULT_DOUBLE_FEED,
+    FAULT_FIRMWARE,
+    FAULT_JAM,
+    FAULT_ROLLBACK,
+    R_ALARM,
+    R_BOOT,
+    R_RECOVERY,
+)
+from sabot.journalfile import CODE, CONDITION, SEQ
+from sabot.rules.layout import _ANY
+
+
+def on_alarm(s, f):
+    seq, code = f[SEQ], f[CODE]
+    expected = s._pop(R_ALARM)
+    if code < 1 or code > ALARM_MAX:
+        s._find("J-EVENTS", seq, "alarm of unknown code %d: it raises nothing and clears nothing" % code)
+    elif not expected:
+        if code == ALARM_FORCED:
+            s._find("S-FORCED", seq, "a forced-extraction alarm with no forced card")
+        elif code == FAULT_DOUBLE_FEED:
+            s._find("S-ONE", seq, "a double-feed fault with no double-fed card")
+        elif code == FAULT_JAM and not s.release:
+            s._find("S-ONE", seq, "a jam with no release under way")
+        elif code == FAULT_ROLLBACK:
+            s._find("J-TAMPER", seq, "the shoe found its journal shorter than the head it kept at power-up: "
+                    "records were cut or deleted on the shoe")
+        elif code == FAULT_FIRMWARE:
+            s._find("H-FIRMWARE", seq, "the shoe found firmware files that differ from the approved release")
+        elif code == FAULT_DEVKEY:
+            s._find("H-VERIFY", seq, "a board under the public development key: anyone can have written "
+                    "its journal")
+    if 0 < code <= ALARM_MAX:
+        s.alarms |= 1 << code  # a set: a fault never replaces an alarm
+    if code == FAULT_FIRMWARE:
+        s.firmware_unchecked = True
+    elif code == FAULT_ROLLBACK:
+        # What the journal lost is unknown (a stop card's coup, a closed shoe): no other coup from this shoe.
+        s.in_coup = False
+        s.closed = s.loaded
+    s.release = 0
+    s.released_card = False
+    s.dealing = False  # the coup pauses; "no more bets" resumes it once cleared
+
+
+def on_clear(s, f):
+    seq, code = f[SEQ], f[CODE]
+    if code < 1 or code > ALARM_MAX or not s.alarms >> code & 1:
+        s._find("S-FORCED" if s.alarms >> ALARM_FORCED & 1 else "J-EVENTS", seq,
+                "alarm %d cleared, which was not raised" % code)
+        return
+    if code == FAULT_DEVKEY:
+        s._find("H-FIRMWARE", seq, "the development key's fault cleared: no key switch clears it, the shoe "
+                "needs a key of its own")
+    elif code == FAULT_FIRMWARE and s.firmware_unchecked:
+        s._find("H-FIRMWARE", seq, "the firmware fault cleared with no power-up since it was raised: only a "
+                "boot that finds the approved files again lets the supervisor clear it")
+    s.alarms &= ~(1 << code)
+
+
+def on_boot(s, f):
+    s.dealing = False  # S-FAILSAFE: power-up never resumes dealing by itself
+    s.released_card = False
+    s.firmware_unchecked = False  # this boot checked the files: raised again, or found approved
+    if s.release:
+        s.expect.append((R_RECOVERY, _ANY, "J-DURABLE"))
+
+
+def on_recovery(s, f):
+    seq, torn, uncertain = f[SEQ], f[CODE], f[CONDITION]
+    s._pop(R_RECOVERY)
+    if s.last != R_BOOT:
+        # Live, a fault (interrupt events lost) closes an open release: its alarm follows, nothing is torn.
+        if not uncertain or torn:
+            s._find("J-DURABLE", seq, "a recovery record that does not follow a power-up")
+        s.expect.append((R_ALARM, _ANY, "J-DURABLE"))
+    if uncertain != s.release:
+        s._find("J-DURABLE", seq, "recovery says release %d was under way; the journal says %d" % (
+            uncertain, s.release))
+    if uncertain:
+        s._find("J-DURABLE", seq, "a release was under way %s: whether a card left is unknown" % (
+            "at a power cut" if s.last == R_BOOT else "when events were lost"))
+    if torn:
+        s._find("J-DURABLE", seq, "%s%d torn bytes cut at power-up: a record being written when the power "
+                "failed is lost" % ("at least " if torn == 65535 else "", torn))
+    elif not uncertain:
+        s._find("J-EVENTS", seq, "a recovery record with nothing recovered")
+    s.release = 0

@@ -1,0 +1,111 @@
+"""The state machine's one dispatch: each record, in the journal's order, first against what every record owes
+(the records the shoe had to write next, the séance, taille, coup and position it carries, the fields its type
+leaves 0), then through its type's transition in TRANSITIONS, one family module's function each."""
+
+from firmware.records import (
+    R_ALARM,
+    R_BOOT,
+    R_CARD,
+    R_CLEAR,
+    R_CLOSED,
+    R_COUP_END,
+    R_FINDING,
+    R_LOAD,
+    R_NO_MORE_BETS,
+    R_RECOVERY,
+    R_RELEASE,
+    R_RESULT,
+    R_SEANCE,
+    R_SEANCE_CLOSE,
+    R_STAND,
+)
+from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEQ, TYPE
+from sabot.rules import alarms, cards, coups, seances
+from sabot.rules.cards import on_card, release_state
+from sabot.rules.layout import (
+    _ANY,
+    _NO_CODE,
+    _RELEASED,
+    _RELEASED_SHIFT,
+    _USES_CARD,
+    _USES_CONDITION,
+    _USES_DISPOSITION,
+    _WORDS,
+)
+from sabot.rules.state import State
+
+
+def _unknown(s, f):
+    s._find("J-EVENTS", f[SEQ], "record of unknown type %d" % (f[TYPE] & (_RELEASED - 1)))
+
+
+_ON = {  # each record type's transition (docs/journal-format.md, "What the shoe writes")
+    R_CARD: cards.on_card, R_RELEASE: cards.on_release,
+    R_NO_MORE_BETS: coups.on_no_more_bets, R_STAND: coups.on_stand, R_FINDING: coups.on_finding,
+    R_RESULT: coups.on_result, R_COUP_END: coups.on_coup_end, R_CLOSED: coups.on_closed,
+    R_ALARM: alarms.on_alarm, R_CLEAR: alarms.on_clear, R_BOOT: alarms.on_boot, R_RECOVERY: alarms.on_recovery,
+    R_SEANCE: seances.on_seance, R_LOAD: seances.on_load, R_SEANCE_CLOSE: seances.on_seance_close,
+}
+TRANSITIONS = tuple(_ON.get(rtype, _unknown) for rtype in range(_RELEASED))  # by record type
+
+
+class Rules(State):
+    """Folds records one at a time, in the journal's order; findings collects what breaks a rule."""
+
+    def feed(self, f):
+        """One record's row (journalfile's SEQ, TYPE, TIME ... CODE)."""
+        self._record(f)
+
+    def fold(self, rows):
+        """Feeds a list of rows (Reader.row_lists): the verifier's loop."""
+        for f in rows:
+            self._record(f)
+
+    def finish(self, seq):
+        """What the journal's end shows (seq: its last record's)."""
+        if self.expect:
+            self._find(self.expect[0][2], seq, "the journal ends before %s: cut, or the power lost between the "
+                       "records of one step" % _WORDS.get(self.expect[0][0], "the next record"))
+        if self.release:
+            self._find("J-DURABLE", seq, "the journal ends on a release: whether a card left is unknown (power "
+                       "lost before the pull, or the journal cut)")
+
+    def _record(self, f):
+        rtype = f[TYPE]
+        if rtype >= _RELEASED:  # a release intent the reader folded into this row (Reader.row_lists, merge)
+            kind = rtype >> _RELEASED_SHIFT
+            rtype &= _RELEASED - 1
+            if self.expect:
+                self._expected(R_RELEASE, kind, f[SEQ] - 1)
+            release_state(self, f[SEQ] - 1, kind)
+            self.last = R_RELEASE
+        if self.expect:
+            self._expected(rtype, f[CODE], f[SEQ])
+        if rtype == R_CARD:  # most rows: a C call when compiled, not the table's Python call to the same function
+            on_card(self, f)
+            self.last = rtype
+            return
+        if rtype != R_RELEASE:  # which checks its fields itself, as on_card does
+            self._fields(f, rtype)
+            if ((f[CARD] and not _USES_CARD >> rtype & 1) or (f[DISPOSITION] and not _USES_DISPOSITION >> rtype & 1)
+                    or (f[CONDITION] and not _USES_CONDITION >> rtype & 1)):
+                self._find("J-EVENTS", f[SEQ], "a record of type %d with card %d, disposition %d, condition %d, "
+                           "which it does not use" % (rtype, f[CARD], f[DISPOSITION], f[CONDITION]))
+            if f[CODE] and _NO_CODE >> rtype & 1:
+                self._find("J-EVENTS", f[SEQ], "a record of type %d with code %d, where its code is 0" % (
+                    rtype, f[CODE]))
+        TRANSITIONS[rtype](self, f)
+        self.last = rtype
+
+    def _expected(self, rtype, got, seq):
+        """The records the shoe must write after a card, a stand or at a coup's end, in their order (docs/
+        journal-format.md, "What the shoe writes"); a power-up may cut them short."""
+        if rtype == R_BOOT:
+            del self.expect[:]
+            return
+        want, code, rid = self.expect[0]
+        if want == rtype and (code == _ANY or code == got):
+            return  # the record's own check pops it
+        del self.expect[:]
+        self._find(rid, seq, "the shoe wrote no record of %s%s before this one" % (
+            _WORDS.get(want, "type %d" % want), "" if code == _ANY else " (code %d)" % code))

@@ -1,0 +1,59 @@
+"""Séances and tailles (S-IDENT, G-DTL, G-DTO): a séance opened and closed at its table, and a shoe loaded within
+it, between coups."""
+
+from sabot.journalfile import CODE, SEQ, TIME
+from sabot.rules.games import GAME_IDS, LIMITEE, TAILLES
+
+
+def on_load(s, f):
+    seq, game = f[SEQ], f[CODE]
+    if game >= len(GAME_IDS):
+        s._find("J-EVENTS", seq, "shoe loaded for unknown game code %d" % game)
+        game = s.game
+    if s.release:
+        s._find("S-ONE", seq, "shoe loaded while a release was under way")
+    if s.alarms:
+        s._find(s._alarm_id(), seq, "shoe loaded with an alarm or fault uncleared")
+    if s.in_coup:
+        s._find("S-LOCK", seq, "shoe loaded in the middle of a coup")
+    if not s.seance_open:
+        s._find("S-IDENT", seq, "shoe loaded outside an open séance")
+    s._game(game)
+    s.loaded = True
+    s.in_coup = s.dealing = s.closed = s.stop_seen = False
+    s.coup_dealt = 0
+    for i in range(54):
+        s.counts[i] = 0
+    s.tailles_in_seance += 1
+    if game == LIMITEE and s.tailles_in_seance > 1:
+        s._find("G-DTL", seq, "a second shoe loaded in one séance: new cards each séance at deux tableaux")
+    if TAILLES[game] and s.tailles_in_seance > TAILLES[game]:
+        s._find(GAME_IDS[game], seq, "taille %d in one séance: at most %d at banque ouverte" % (
+            s.tailles_in_seance, TAILLES[game]))
+
+
+def _between_coups(s, f, what):
+    if s.release:
+        s._find("S-ONE", f[SEQ], "%s while a release was under way" % what)
+    if s.in_coup:
+        s._find("S-LOCK", f[SEQ], "%s in the middle of a coup" % what)
+
+
+def on_seance(s, f):
+    _between_coups(s, f, "séance opened")
+    s.seance_open = True
+    s.table = f[CODE]
+    s.tailles_in_seance = 0
+    s.loaded = s.closed = False  # a séance starts with a shoe of its own
+    s.seances.append((f[TIME], f[CODE], f[SEQ]))
+
+
+def on_seance_close(s, f):
+    _between_coups(s, f, "séance closed")
+    if not s.seance_open:
+        s._find("S-IDENT", f[SEQ], "séance closed when none was open")
+    elif f[CODE] != s.table:
+        s._find("S-IDENT", f[SEQ], "séance of table %d closed as table %d" % (s.table, f[CODE]))
+    s.seance_open = False
+    s.table = 0  # no séance open
+    s.loaded = s.closed = False
