@@ -12,22 +12,32 @@ _NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
 _HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000
 _MAX_SEED = 1 << 30
+# What the journal can count, so that every accepted scenario runs alike on every runtime: a card's count in a shoe
+# is a byte, the coup, séance and taille numbers and a card's position 16 bits, the shoes of a séance a byte; the
+# wall clock's seconds stay under 2**30 (docs/architecture.md). Each action adds at most one to a 16-bit number.
+_MAX_ACTIONS = 65535
+_MAX_OF_A_CARD = 255
+_MAX_SHOES = 255
+_MAX_WAIT_MS = 20 * 365 * 86400 * 1000  # twenty years in all: from the sim's 2026, the wall clock stays before 2054
+_DIGITS = "0123456789"
 
 
 class ScenarioError(Exception):
     pass
 
 
-def _number(text, what, low=0, high=None):
-    """A decimal number of at least low and, when high is given, at most high (a long int on 32-bit VMs: wait)."""
-    if not text.isdigit():
+def _number(text, what, low, high):
+    """A number in ASCII digits from low to high (a long int on 32-bit VMs: wait). Not str.isdigit(): it lets in
+    other scripts' digits, which CPython's int() reads and MicroPython's refuses."""
+    plain = len(text) > 0
+    for c in text:
+        plain = plain and c in _DIGITS
+    digits = text.lstrip("0") or "0"
+    if plain and (len(digits) > len(str(high)) or int(digits) > high):
+        raise ValueError("%s is over %d" % (what, high))
+    if not plain or int(digits) < low:
         raise ValueError("%s must be a whole number of at least %d, not %r" % (what, low, text))
-    value = int(text)
-    if value < low:
-        raise ValueError("%s must be a whole number of at least %d, not %r" % (what, low, text))
-    if high is not None and value > high:
-        raise ValueError("%s %s is over %d" % (what, text, high))
-    return value
+    return int(digits)
 
 
 def _options(words, allowed):
@@ -42,7 +52,7 @@ def _options(words, allowed):
     return found
 
 
-def _shoe(words):
+def _shoe(words, game):
     found = _options(words, ("seed", "cards", "stop_after"))
     if "seed" in found:
         if len(found) > 1:
@@ -50,15 +60,20 @@ def _shoe(words):
         return "shoe_seed", _number(found["seed"], "seed", 0, _MAX_SEED), 0
     if "cards" not in found:
         raise ValueError("shoe needs seed=N or cards=AS,TH,... [stop_after=K]")
+    size = games.GAMES[game][games.DECKS] * 52
+    if len(found["cards"]) > 3 * size:  # before the split: a line of a million cards never fills the heap
+        raise ValueError("a %s shoe holds at most %d cards" % (games.GAMES[game][games.NAME], size))
     stack = []
     for text in found["cards"].split(","):
         card = cards.parse(text)
         if card >= cards.STOP:
             raise ValueError("%s is not a playing card (place the stop card with stop_after=K)" % text)
         stack.append(card)
+    if len(stack) > size:
+        raise ValueError("a %s shoe holds at most %d cards" % (games.GAMES[game][games.NAME], size))
     stop_after = -1
     if "stop_after" in found:
-        stop_after = _number(found["stop_after"], "stop_after")
+        stop_after = _number(found["stop_after"], "stop_after", 0, _MAX_ACTIONS)
         if stop_after > len(stack):
             raise ValueError("stop_after=%d is past the %d cards given" % (stop_after, len(stack)))
     return "shoe_cards", stack, stop_after
@@ -79,11 +94,11 @@ def _command(words, game):
             raise ValueError("game needs one name")
         return name, games.by_name(rest[0]), 0
     if name == "shoe":
-        return _shoe(rest)
+        return _shoe(rest, game)
     if name == "wait":
         if len(rest) != 1:
             raise ValueError("wait needs a time in milliseconds")
-        return name, _number(rest[0], "wait"), 0
+        return name, _number(rest[0], "wait", 0, _MAX_WAIT_MS), 0
     if name == "stand":
         hands = _HANDS[game != games.CHEMIN_DE_FER]
         if len(rest) != 1 or rest[0] not in hands:
@@ -98,18 +113,64 @@ def _command(words, game):
     raise ValueError("unknown command %r" % name)
 
 
+def _words(line):
+    """The words before a comment: ASCII, split at spaces and tabs alone (a CRLF line's CR dropped), as str.split()
+    splits differently on CPython and MicroPython (a no-break space, a form feed)."""
+    text = line.split("#", 1)[0]
+    if text.endswith("\r\n"):
+        text = text[:-2]
+    elif text.endswith("\n") or text.endswith("\r"):
+        text = text[:-1]
+    for c in text:
+        if (c < " " and c != "\t") or c > "~":
+            raise ValueError("U+%04X is not allowed outside a comment: ASCII words, spaces and tabs" % ord(c))
+    return [word for word in text.replace("\t", " ").split(" ") if word]
+
+
+class _Tally:
+    """What the whole scenario adds up to, against what the journal can count (see _MAX_ACTIONS)."""
+
+    def __init__(self):
+        self.actions = 0
+        self.waited = 0
+        self.shoes = 0
+        self.of_card = [0] * cards.STOP
+
+    def add(self, command, game):
+        name, a = command[0], command[1]
+        self.actions += a if name in _COUNTED else 1
+        if self.actions > _MAX_ACTIONS:
+            raise ValueError("the scenario plays more than %d actions (a count N is N): split it" % _MAX_ACTIONS)
+        if name == "wait":
+            self.waited += a
+            if self.waited > _MAX_WAIT_MS:
+                raise ValueError("the scenario waits more than %d ms in all (twenty years)" % _MAX_WAIT_MS)
+        if not name.startswith("shoe"):
+            return
+        self.shoes += 1
+        if self.shoes > _MAX_SHOES:
+            raise ValueError("the scenario loads more than %d shoes: split it" % _MAX_SHOES)
+        for card in range(cards.STOP) if name == "shoe_seed" else a:
+            self.of_card[card] += games.GAMES[game][games.DECKS] if name == "shoe_seed" else 1
+            if self.of_card[card] > _MAX_OF_A_CARD:
+                raise ValueError("the scenario's shoes hold more than %d of the card %s, more than the shoe counts: "
+                                 "split it" % (_MAX_OF_A_CARD, cards.name(card)))
+
+
 def commands(lines, path="<scenario>"):
     """Yield (line, command, a, b) for each command of an iterable of lines; ScenarioError('path:line: what
     is wrong') at the first fault. Streams, so a long scenario never has to fit in a small heap."""
     loaded = False
     number = 0
     game = games.CHEMIN_DE_FER
+    tally = _Tally()
     for number, line in enumerate(lines, 1):
-        words = line.split("#", 1)[0].split()
-        if not words:
-            continue
         try:
+            words = _words(line)
+            if not words:
+                continue
             command = _command(words, game)
+            tally.add(command, game)
             if command[0] == "game":
                 game = command[1]
             if command[0] in _NEED_SHOE and not loaded:
