@@ -229,3 +229,17 @@ def test_sabot_web_force_never_replaces_a_file_it_did_not_write_and_rewrites_its
     page = tmp_path / "page"
     assert sabot_main(["web", "--out", str(page)]) == 0
     assert sabot_main(["web", "--out", str(page)]) == 0  # its own earlier build: written again, no --force
+
+
+@pytest.mark.req("H-SIM")
+def test_make_sim_installs_what_sabot_web_needs_and_says_each_long_step():
+    """After `make sim` alone, `sabot web` said "run make setup": sim made the venv, not node_modules. And two
+    silent minutes of setup read as a hang: each long step is announced (issue 26). Dry run: nothing is rebuilt."""
+    run = subprocess.run(["make", "-n", "-B", "sim"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    steps = run.stdout.splitlines()
+    npm = [i for i, line in enumerate(steps) if line.startswith("npm ci")]
+    assert npm and npm[0] < [i for i, line in enumerate(steps) if "sabot sim" in line][0]
+    said = [line for line in steps if line.startswith('echo "== ')]
+    assert len(said) >= 3 and any("requirements.txt" in s for s in said) and any("Cython" in s for s in said)
+    assert not any("--quiet" in line and "requirements.txt" in line for line in steps)  # pip's own progress shows
