@@ -19,6 +19,7 @@ _MAX_ACTIONS = 65535
 _MAX_OF_A_CARD = 255
 _MAX_SHOES = 255
 _MAX_WAIT_MS = 20 * 365 * 86400 * 1000  # twenty years in all: from the sim's 2026, the wall clock stays before 2054
+_MAX_LINE = 4096  # characters: a whole shoe's stack is under 1000
 _DIGITS = "0123456789"
 
 
@@ -116,6 +117,8 @@ def _command(words, game):
 def _words(line):
     """The words before a comment: ASCII, split at spaces and tabs alone (a CRLF line's CR dropped), as str.split()
     splits differently on CPython and MicroPython (a no-break space, a form feed)."""
+    if len(line) > _MAX_LINE:
+        raise ValueError("the line is longer than %d characters" % _MAX_LINE)
     text = line.split("#", 1)[0]
     if text.endswith("\r\n"):
         text = text[:-2]

@@ -92,7 +92,9 @@ def test_only_ascii_digits_spaces_and_tabs_count_and_every_runtime_says_so_alike
 def test_numbers_past_what_the_journal_counts_are_refused_whole():
     """A count, a wait, a stack or a scenario so large that a shoe's byte or 16-bit counter would overflow (CPython
     stopped with "byte must be in range(0, 256)", MicroPython wrapped or ran out of memory): refused (issue 26)."""
-    assert refusal("shoe seed=1\nwait " + "9" * 5000) == "s.txt:2: wait is over 630720000000"
+    assert refusal("shoe seed=1\nwait " + "9" * 4000) == "s.txt:2: wait is over 630720000000"
+    assert refusal("shoe seed=1 # " + "x" * 4083) == "s.txt:1: the line is longer than 4096 characters"
+    assert parse("shoe seed=1 # " + "x" * 4082)[0][1] == "shoe_seed"
     assert refusal("shoe seed=1\ndraw 0010001") == "s.txt:2: the count is over 10000"
     assert refusal("shoe seed=1073741825") == "s.txt:1: seed is over 1073741824"
     assert parse("shoe seed=1\nwait 630720000000")[1][2] == 630720000000
@@ -104,7 +106,7 @@ def test_numbers_past_what_the_journal_counts_are_refused_whole():
         "s.txt:44: the scenario's shoes hold more than 255 of the card AS, more than the shoe counts: split it")
     assert refusal("shoe cards=" + ",".join(["AS", "KH"] * 157)) == (
         "s.txt:1: a chemin_de_fer shoe holds at most 312 cards")
-    assert refusal("game deux_tableaux_limitee\nshoe cards=" + "AS," * 2000 + "AS") == (
+    assert refusal("game deux_tableaux_limitee\nshoe cards=" + "AS," * 200 + "AS") == (
         "s.txt:2: a deux_tableaux_limitee shoe holds at most 156 cards")
     assert refusal("shoe cards=AS\n" + "shoe cards=KH\n" * 255) == (
         "s.txt:256: the scenario loads more than 255 shoes: split it")

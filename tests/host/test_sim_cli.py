@@ -103,7 +103,11 @@ def test_the_trace_holds_every_event_and_command(tmp_path):
     ("seance table=1\n" + "shoe seed=1\nno_more_bets\ndraw 6\n" * 60, "bad.txt:128: the scenario's shoes hold"),
     ("shoe seed=\u0663\nno_more_bets\ndraw 6\n", "bad.txt:1: U+0663 is not allowed outside a comment"),
     ("shoe\u00a0seed=1\n", "bad.txt:1: U+00A0 is not allowed outside a comment"),
-], ids=["count", "card", "shoe-late", "no-shoe", "binary", "a-card-256-times", "shoes", "arabic-digit", "nbsp"])
+    ("shoe seed=1 # %s\n" % ("x" * 5000), "bad.txt:1: the line is longer than 4096 characters"),
+    ("shoe seed=1\n" + ("# %s\n" % ("x" * 1000)) * 600 + "no_more_bets\ndraw 6\n",
+     "bad.txt is larger than a scenario (512 KB at most)"),  # the MicroPython runner ran out of memory at 2 MB
+], ids=["count", "card", "shoe-late", "no-shoe", "binary", "a-card-256-times", "shoes", "arabic-digit", "nbsp",
+        "long-line", "large-file"])
 @pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_bad_scenario_is_refused_before_anything_runs_and_nothing_is_lost(tmp_path, text, message, runtime):
     scenario = tmp_path / "bad.txt"
