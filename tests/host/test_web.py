@@ -229,6 +229,8 @@ def test_sabot_web_force_never_replaces_a_file_it_did_not_write_and_rewrites_its
     page = tmp_path / "page"
     assert sabot_main(["web", "--out", str(page)]) == 0
     assert sabot_main(["web", "--out", str(page)]) == 0  # its own earlier build: written again, no --force
+    (page / build.MANIFEST).unlink()  # a build from before the manifest: the page's files alone
+    assert sabot_main(["web", "--out", str(page)]) == 0 and build.written(page) == set(build.PAGE)
 
 
 @pytest.mark.req("H-SIM")

@@ -33,11 +33,14 @@ PAGE = VM_FILES + ASSETS + ("sources.js",)
 
 
 def written(folder):
-    """The files a build wrote into folder, from its manifest (an empty set without one)."""
+    """The files a build wrote into folder, from its manifest; without one, a folder of the page's files alone, VM
+    and sources included, is a build from before the manifest; anything else: none."""
     try:
         names = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        return set()
+        names = {p.name for p in Path(folder).iterdir()} if Path(folder).is_dir() else set()
+        if not names <= set(PAGE) or not names >= set(VM_FILES + ("sources.js",)):
+            return set()
     return {name for name in names if name in PAGE}
 
 
