@@ -4,6 +4,7 @@ docs/scenarios.md lists the vocabulary.
 """
 
 from firmware import cards, games
+from firmware.compat import const
 from firmware.records import TABLE_MAX, TABLE_MIN
 
 _COUNTED = ("draw", "burn", "force")  # optional count N, default 1
@@ -12,14 +13,8 @@ _NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
 _HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000
 _MAX_SEED = 1 << 30
-# What the journal can count, so that every accepted scenario runs alike on every runtime: a card's count in a shoe
-# is a byte, the coup, séance and taille numbers and a card's position 16 bits, the shoes of a séance a byte; the
-# wall clock's seconds stay under 2**30 (docs/architecture.md). Each action adds at most one to a 16-bit number.
-_MAX_ACTIONS = 65535
-_MAX_OF_A_CARD = 255
-_MAX_SHOES = 255
-_MAX_WAIT_MS = 20 * 365 * 86400 * 1000  # twenty years in all: from the sim's 2026, the wall clock stays before 2054
-_MAX_LINE = 4096  # characters: a whole shoe's stack is under 1000
+_MAX_WAIT_MS = 20 * 365 * 86400 * 1000  # twenty years: from the sim's 2026, the wall clock stays before 2054
+_MAX_LINE = const(4096)  # characters: a whole shoe's stack is under 1000
 _DIGITS = "0123456789"
 
 
@@ -74,7 +69,7 @@ def _shoe(words, game):
         raise ValueError("a %s shoe holds at most %d cards" % (games.GAMES[game][games.NAME], size))
     stop_after = -1
     if "stop_after" in found:
-        stop_after = _number(found["stop_after"], "stop_after", 0, _MAX_ACTIONS)
+        stop_after = _number(found["stop_after"], "stop_after", 0, size)
         if stop_after > len(stack):
             raise ValueError("stop_after=%d is past the %d cards given" % (stop_after, len(stack)))
     return "shoe_cards", stack, stop_after
@@ -115,49 +110,15 @@ def _command(words, game):
 
 
 def _words(line):
-    """The words before a comment: ASCII, split at spaces and tabs alone (a CRLF line's CR dropped), as str.split()
-    splits differently on CPython and MicroPython (a no-break space, a form feed)."""
+    """The words before a comment, in ASCII: str.split() splits ASCII alike on CPython and MicroPython, other
+    characters not (a no-break space, an information separator)."""
     if len(line) > _MAX_LINE:
         raise ValueError("the line is longer than %d characters" % _MAX_LINE)
     text = line.split("#", 1)[0]
-    if text.endswith("\r\n"):
-        text = text[:-2]
-    elif text.endswith("\n") or text.endswith("\r"):
-        text = text[:-1]
     for c in text:
-        if (c < " " and c != "\t") or c > "~":
+        if (c < " " and c not in "\t\r\n") or c > "~":
             raise ValueError("U+%04X is not allowed outside a comment: ASCII words, spaces and tabs" % ord(c))
-    return [word for word in text.replace("\t", " ").split(" ") if word]
-
-
-class _Tally:
-    """What the whole scenario adds up to, against what the journal can count (see _MAX_ACTIONS)."""
-
-    def __init__(self):
-        self.actions = 0
-        self.waited = 0
-        self.shoes = 0
-        self.of_card = [0] * cards.STOP
-
-    def add(self, command, game):
-        name, a = command[0], command[1]
-        self.actions += a if name in _COUNTED else 1
-        if self.actions > _MAX_ACTIONS:
-            raise ValueError("the scenario plays more than %d actions (a count N is N): split it" % _MAX_ACTIONS)
-        if name == "wait":
-            self.waited += a
-            if self.waited > _MAX_WAIT_MS:
-                raise ValueError("the scenario waits more than %d ms in all (twenty years)" % _MAX_WAIT_MS)
-        if not name.startswith("shoe"):
-            return
-        self.shoes += 1
-        if self.shoes > _MAX_SHOES:
-            raise ValueError("the scenario loads more than %d shoes: split it" % _MAX_SHOES)
-        for card in range(cards.STOP) if name == "shoe_seed" else a:
-            self.of_card[card] += games.GAMES[game][games.DECKS] if name == "shoe_seed" else 1
-            if self.of_card[card] > _MAX_OF_A_CARD:
-                raise ValueError("the scenario's shoes hold more than %d of the card %s, more than the shoe counts: "
-                                 "split it" % (_MAX_OF_A_CARD, cards.name(card)))
+    return text.split()
 
 
 def commands(lines, path="<scenario>"):
@@ -166,14 +127,12 @@ def commands(lines, path="<scenario>"):
     loaded = False
     number = 0
     game = games.CHEMIN_DE_FER
-    tally = _Tally()
     for number, line in enumerate(lines, 1):
         try:
             words = _words(line)
             if not words:
                 continue
             command = _command(words, game)
-            tally.add(command, game)
             if command[0] == "game":
                 game = command[1]
             if command[0] in _NEED_SHOE and not loaded:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import boards.sim.runner
+from boards.sim import bounds
 from boards.sim.scenario import ScenarioError, parse
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import HEADER_SIZE, MAGIC, Key
@@ -38,7 +39,7 @@ def simulate(scenario, runtime, log, trace, force=False, quiet=False):
             text = f.read(_SCENARIO_MOST + 1)
         if len(text) > _SCENARIO_MOST:
             return _fail("%s is larger than a scenario (%d KB at most)" % (scenario, _SCENARIO_MOST >> 10))
-        parse(text.decode("utf-8"), scenario)
+        bounds.check(parse(text.decode("utf-8"), scenario), scenario)
     except OSError as e:
         return _fail("cannot read scenario %s: %s" % (scenario, e.strerror))
     except UnicodeError:

@@ -1,5 +1,6 @@
 """Scenario files are refused whole, with file:line and what is wrong, before anything runs (H-SIM)."""
 
+from boards.sim import bounds
 from boards.sim.scenario import ScenarioError, parse
 from firmware import cards
 from tests.core.req import covers
@@ -7,7 +8,7 @@ from tests.core.req import covers
 
 def refusal(text):
     try:
-        parse(text, "s.txt")
+        bounds.check(parse(text, "s.txt"), "s.txt")
     except ScenarioError as e:
         return str(e)
     return None
@@ -99,11 +100,11 @@ def test_numbers_past_what_the_journal_counts_are_refused_whole():
     assert refusal("shoe seed=1073741825") == "s.txt:1: seed is over 1073741824"
     assert parse("shoe seed=1\nwait 630720000000")[1][2] == 630720000000
     assert refusal("shoe seed=1\n" + "wait 630720000000\n" * 2) == (
-        "s.txt:3: the scenario waits more than 630720000000 ms in all (twenty years)")
+        "s.txt:3: the scenario waits more than 630720000000 ms in all (twenty years): split it")
     assert refusal("shoe cards=" + ",".join(["AS"] * 300) + "\nforce 300") == (
-        "s.txt:1: the scenario's shoes hold more than 255 of the card AS, more than the shoe counts: split it")
+        "s.txt:1: the scenario holds more than 255 of the card AS in its shoes: split it")
     assert refusal("seance table=1\n" + "shoe seed=1\n" * 43) == (
-        "s.txt:44: the scenario's shoes hold more than 255 of the card AS, more than the shoe counts: split it")
+        "s.txt:44: the scenario holds more than 255 of the card AS in its shoes: split it")
     assert refusal("shoe cards=" + ",".join(["AS", "KH"] * 157)) == (
         "s.txt:1: a chemin_de_fer shoe holds at most 312 cards")
     assert refusal("game deux_tableaux_limitee\nshoe cards=" + "AS," * 200 + "AS") == (
