@@ -17,7 +17,7 @@ SOURCES := $(filter-out %/manifest.py %/boot.py %/main.py,$(wildcard firmware/*.
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup system-deps sim test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean mutants
+.PHONY: setup system-deps sim web test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean mutants
 
 setup: $(SETUP) $(NPM_SETUP)
 
@@ -25,6 +25,7 @@ setup: $(SETUP) $(NPM_SETUP)
 # package-lock.json.
 $(NPM_SETUP): package.json package-lock.json
 	@command -v node >/dev/null && command -v npm >/dev/null || $(MAKE) system-deps
+	@echo "== node_modules: MicroPython's WebAssembly port (npm ci), for the 32-bit VM and sabot web"
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -32,9 +33,12 @@ $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c fi
 		$(wildcard host_tools/sabot/rules/*.py host_tools/sabot/rules/*.pxd) host_tools/sabot/tableau_oracle.py \
 		host_tools/sabot/tableau_oracle.pxd
 	@test -f /usr/include/openssl/sha.h -a -f /usr/include/libdeflate.h || $(MAKE) system-deps
+	@echo "== $(VENV): a Python venv, then the packages of requirements.txt (a few minutes on a fresh clone)"
 	python3 -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --disable-pip-version-check --progress-bar on -r requirements.txt
+	@echo "== the sabot package: the verifier's C core and the rules compiled by Cython (a minute or two)"
 	$(BIN)/pip install --quiet --disable-pip-version-check --editable .
+	@echo "== $(VENV) ready: $(BIN)/sabot"
 	touch $@
 
 # Debian packages some targets need (as root; CI runs it): Chromium renders the approver's report in its test,
@@ -50,8 +54,14 @@ system-deps:
 		nodejs npm)
 	@command -v java >/dev/null || (apt-get update -q && apt-get install -y -q default-jre-headless)
 
-sim: $(SETUP)
+# The whole setup, not the venv alone: what README shows next (--runtime micropython32, sabot web) needs
+# node_modules too.
+sim: setup
 	$(BIN)/sabot sim $(SCENARIO)
+
+# The shoe in a web page, served on http://127.0.0.1:8017/ until Ctrl-C (docs/web.md).
+web: setup
+	$(BIN)/sabot web --serve
 
 # Every test, each tagged with the requirements it covers; the conformance matrix is drawn from the same run
 # and fails the target when a requirement of docs/requirements.md has no passing test.

@@ -128,8 +128,9 @@ def _checked(path):
     except (scenario.ScenarioError, UnicodeError) as e:
         print("error: %s" % e)
     finally:
-        sys.modules.pop("boards.sim.scenario", None)
-        del sys.modules["boards.sim"].scenario
+        if sys.implementation.name == "micropython":  # its heap holds the module's code: let it go
+            del sys.modules["boards.sim.scenario"]
+            del sys.modules["boards.sim"].scenario
     return None
 
 

@@ -4,6 +4,7 @@ docs/scenarios.md lists the vocabulary.
 """
 
 from firmware import cards, games
+from firmware.compat import const
 from firmware.records import TABLE_MAX, TABLE_MIN
 
 _COUNTED = ("draw", "burn", "force")  # optional count N, default 1
@@ -12,22 +13,27 @@ _NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
 _HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000
 _MAX_SEED = 1 << 30
+_MAX_WAIT_MS = 20 * 365 * 86400 * 1000  # twenty years: from the sim's 2026, the wall clock stays before 2054
+_MAX_LINE = const(4096)  # characters: a whole shoe's stack is under 1000
+_DIGITS = "0123456789"
 
 
 class ScenarioError(Exception):
     pass
 
 
-def _number(text, what, low=0, high=None):
-    """A decimal number of at least low and, when high is given, at most high (a long int on 32-bit VMs: wait)."""
-    if not text.isdigit():
+def _number(text, what, low, high):
+    """A number in ASCII digits from low to high (a long int on 32-bit VMs: wait). Not str.isdigit(): it lets in
+    other scripts' digits, which CPython's int() reads and MicroPython's refuses."""
+    plain = len(text) > 0
+    for c in text:
+        plain = plain and c in _DIGITS
+    digits = text.lstrip("0") or "0"
+    if plain and (len(digits) > len(str(high)) or int(digits) > high):
+        raise ValueError("%s is over %d" % (what, high))
+    if not plain or int(digits) < low:
         raise ValueError("%s must be a whole number of at least %d, not %r" % (what, low, text))
-    value = int(text)
-    if value < low:
-        raise ValueError("%s must be a whole number of at least %d, not %r" % (what, low, text))
-    if high is not None and value > high:
-        raise ValueError("%s %s is over %d" % (what, text, high))
-    return value
+    return int(digits)
 
 
 def _options(words, allowed):
@@ -42,7 +48,7 @@ def _options(words, allowed):
     return found
 
 
-def _shoe(words):
+def _shoe(words, game):
     found = _options(words, ("seed", "cards", "stop_after"))
     if "seed" in found:
         if len(found) > 1:
@@ -50,15 +56,20 @@ def _shoe(words):
         return "shoe_seed", _number(found["seed"], "seed", 0, _MAX_SEED), 0
     if "cards" not in found:
         raise ValueError("shoe needs seed=N or cards=AS,TH,... [stop_after=K]")
+    size = games.GAMES[game][games.DECKS] * 52
+    if len(found["cards"]) > 3 * size:  # before the split: a line of a million cards never fills the heap
+        raise ValueError("a %s shoe holds at most %d cards" % (games.GAMES[game][games.NAME], size))
     stack = []
     for text in found["cards"].split(","):
         card = cards.parse(text)
         if card >= cards.STOP:
             raise ValueError("%s is not a playing card (place the stop card with stop_after=K)" % text)
         stack.append(card)
+    if len(stack) > size:
+        raise ValueError("a %s shoe holds at most %d cards" % (games.GAMES[game][games.NAME], size))
     stop_after = -1
     if "stop_after" in found:
-        stop_after = _number(found["stop_after"], "stop_after")
+        stop_after = _number(found["stop_after"], "stop_after", 0, size)
         if stop_after > len(stack):
             raise ValueError("stop_after=%d is past the %d cards given" % (stop_after, len(stack)))
     return "shoe_cards", stack, stop_after
@@ -79,11 +90,11 @@ def _command(words, game):
             raise ValueError("game needs one name")
         return name, games.by_name(rest[0]), 0
     if name == "shoe":
-        return _shoe(rest)
+        return _shoe(rest, game)
     if name == "wait":
         if len(rest) != 1:
             raise ValueError("wait needs a time in milliseconds")
-        return name, _number(rest[0], "wait"), 0
+        return name, _number(rest[0], "wait", 0, _MAX_WAIT_MS), 0
     if name == "stand":
         hands = _HANDS[game != games.CHEMIN_DE_FER]
         if len(rest) != 1 or rest[0] not in hands:
@@ -98,6 +109,18 @@ def _command(words, game):
     raise ValueError("unknown command %r" % name)
 
 
+def _words(line):
+    """The words before a comment, in ASCII: str.split() splits ASCII alike on CPython and MicroPython, other
+    characters not (a no-break space, an information separator)."""
+    if len(line) > _MAX_LINE:
+        raise ValueError("the line is longer than %d characters" % _MAX_LINE)
+    text = line.split("#", 1)[0]
+    for c in text:
+        if (c < " " and c not in "\t\r\n") or c > "~":
+            raise ValueError("U+%04X is not allowed outside a comment: ASCII words, spaces and tabs" % ord(c))
+    return text.split()
+
+
 def commands(lines, path="<scenario>"):
     """Yield (line, command, a, b) for each command of an iterable of lines; ScenarioError('path:line: what
     is wrong') at the first fault. Streams, so a long scenario never has to fit in a small heap."""
@@ -105,10 +128,10 @@ def commands(lines, path="<scenario>"):
     number = 0
     game = games.CHEMIN_DE_FER
     for number, line in enumerate(lines, 1):
-        words = line.split("#", 1)[0].split()
-        if not words:
-            continue
         try:
+            words = _words(line)
+            if not words:
+                continue
             command = _command(words, game)
             if command[0] == "game":
                 game = command[1]

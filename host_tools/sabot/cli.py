@@ -19,6 +19,7 @@ from sabot.verify import verify
 from sabot.vms import RUNTIMES
 from sabot.web import command as web_command
 
+SEANCE_MAX = 65535  # a journal's séance numbers are 16 bits
 GAME_NAMES = tuple(row[games.NAME] for row in games.GAMES)
 
 
@@ -43,6 +44,13 @@ def utc_time(text):
         raise argparse.ArgumentTypeError("%s is not a time as 2026-12-01T09:00:00 (UTC)" % text) from None
 
 
+def path(text):
+    """An argparse type: a path that is not empty ("" would write to the default folder instead)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path: give a file or folder name, or leave the option out")
+    return text
+
+
 class Parser(argparse.ArgumentParser):
     """argparse's, with a mistake said in one line that points to the help, exit 2."""
 
@@ -60,8 +68,8 @@ def parser():
     sim.add_argument("--runtime", choices=RUNTIMES, default="cpython",
                      help="run the firmware in this Python, inside the MicroPython unix port (64-bit) or the "
                           "WebAssembly port (32-bit, under Node)")
-    sim.add_argument("--log", help="journal folder to write (default build/runs/NAME.journal)")
-    sim.add_argument("--trace", help="JSON Lines trace to write (default beside the journal)")
+    sim.add_argument("--log", type=path, help="journal folder to write (default build/runs/NAME.journal)")
+    sim.add_argument("--trace", type=path, help="JSON Lines trace to write (default beside the journal)")
     sim.add_argument("--force", action="store_true", help="replace a --log folder that holds other files than the "
                      "simulator's journals")
     sim.add_argument("--quiet", action="store_true", help="print the summary alone, not the timeline")
@@ -74,8 +82,9 @@ def parser():
     check.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     check.add_argument("--key", help=key_help)
     check.add_argument("--json", action="store_true", help="print the result as JSON")
-    check.add_argument("--same-table", type=int, default=3, metavar="N",
-                       help="flag a shoe assigned to the same table in N consecutive séances (default 3)")
+    check.add_argument("--same-table", type=number(2, SEANCE_MAX, "count of consecutive séances"), default=3,
+                       metavar="N", help="flag a shoe assigned to the same table in N consecutive séances, 2 to %d "
+                       "(default 3)" % SEANCE_MAX)
     check.add_argument("--receipt", action="append", default=[], metavar="FILE",
                        help="an earlier receipt of the shoe (pull-log's receipt.json) the journal must extend; "
                             "repeatable")

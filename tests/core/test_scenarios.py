@@ -1,5 +1,6 @@
 """Scenario files are refused whole, with file:line and what is wrong, before anything runs (H-SIM)."""
 
+from boards.sim import bounds
 from boards.sim.scenario import ScenarioError, parse
 from firmware import cards
 from tests.core.req import covers
@@ -7,7 +8,7 @@ from tests.core.req import covers
 
 def refusal(text):
     try:
-        parse(text, "s.txt")
+        bounds.check(parse(text, "s.txt"), "s.txt")
     except ScenarioError as e:
         return str(e)
     return None
@@ -70,3 +71,45 @@ def test_card_notation_round_trips():
         assert cards.parse(cards.name(code)) == code
     assert cards.name(cards.parse("TH")) == "TH" and cards.rank(cards.parse("KC")) == 13
     assert cards.name(cards.STOP) == "STOP" and cards.name(cards.UNKNOWN) == "??"
+
+
+@covers("H-SIM")
+def test_only_ascii_digits_spaces_and_tabs_count_and_every_runtime_says_so_alike():
+    """CPython's str.split() and int() take a no-break space and other scripts' digits, MicroPython's do not: both
+    refuse them, with the same words, and keep French in comments (issue 26)."""
+    assert refusal("shoe seed=\u0663") == (
+        "s.txt:1: U+0663 is not allowed outside a comment: ASCII words, spaces and tabs")
+    assert refusal("shoe seed=1\ndraw \u00b2") == (
+        "s.txt:2: U+00B2 is not allowed outside a comment: ASCII words, spaces and tabs")
+    assert refusal("shoe\u00a0seed=1") == (
+        "s.txt:1: U+00A0 is not allowed outside a comment: ASCII words, spaces and tabs")
+    assert refusal("shoe seed=1\ndraw\f2") == (
+        "s.txt:2: U+000C is not allowed outside a comment: ASCII words, spaces and tabs")
+    steps = parse("shoe\tseed=1  # sabot chargé, séance ouverte\r\ndraw \t 2\r\n")
+    assert [s[1:] for s in steps] == [("shoe_seed", 1, 0), ("draw", 2, 0)]
+
+
+@covers("H-SIM")
+def test_numbers_past_what_the_journal_counts_are_refused_whole():
+    """A count, a wait, a stack or a scenario so large that a shoe's byte or 16-bit counter would overflow (CPython
+    stopped with "byte must be in range(0, 256)", MicroPython wrapped or ran out of memory): refused (issue 26)."""
+    assert refusal("shoe seed=1\nwait " + "9" * 4000) == "s.txt:2: wait is over 630720000000"
+    assert refusal("shoe seed=1 # " + "x" * 4083) == "s.txt:1: the line is longer than 4096 characters"
+    assert parse("shoe seed=1 # " + "x" * 4082)[0][1] == "shoe_seed"
+    assert refusal("shoe seed=1\ndraw 0010001") == "s.txt:2: the count is over 10000"
+    assert refusal("shoe seed=1073741825") == "s.txt:1: seed is over 1073741824"
+    assert parse("shoe seed=1\nwait 630720000000")[1][2] == 630720000000
+    assert refusal("shoe seed=1\n" + "wait 630720000000\n" * 2) == (
+        "s.txt:3: the scenario waits more than 630720000000 ms in all (twenty years): split it")
+    assert refusal("shoe cards=" + ",".join(["AS"] * 300) + "\nforce 300") == (
+        "s.txt:1: the scenario holds more than 255 of the card AS in its shoes: split it")
+    assert refusal("seance table=1\n" + "shoe seed=1\n" * 43) == (
+        "s.txt:44: the scenario holds more than 255 of the card AS in its shoes: split it")
+    assert refusal("shoe cards=" + ",".join(["AS", "KH"] * 157)) == (
+        "s.txt:1: a chemin_de_fer shoe holds at most 312 cards")
+    assert refusal("game deux_tableaux_limitee\nshoe cards=" + "AS," * 200 + "AS") == (
+        "s.txt:2: a deux_tableaux_limitee shoe holds at most 156 cards")
+    assert refusal("shoe cards=AS\n" + "shoe cards=KH\n" * 255) == (
+        "s.txt:256: the scenario loads more than 255 shoes: split it")
+    assert refusal("shoe seed=1\n" + "draw 10000\n" * 6 + "burn 5534\nno_more_bets\ncoup_end") == (
+        "s.txt:9: the scenario plays more than 65535 actions (a count N is N): split it")

@@ -25,11 +25,15 @@ ROWS = [
     (["sim", "{w}/scenario.txt", "--log", "{w}/notes.txt"], "is not a journal folder"),
     (["sim", "{w}/scenario.txt", "--log", "{w}/new", "--trace", "{w}/notes.txt"], "not a trace the simulator"),
     (["sim", "{w}/scenario.txt", "--runtime", "pypy"], "invalid choice"),
+    (["sim", "{w}/scenario.txt", "--log", ""], "--log: an empty path"),  # it wrote to build/runs (issue 26)
+    (["sim", "{w}/scenario.txt", "--trace", ""], "--trace: an empty path"),
     (["log", "verify", "/dev/zero"], "not a regular file"),
     (["log", "verify", "{w}/journal", "--key", "/dev/zero"], "larger than a key file"),
     (["log", "verify", "{w}/journal", "--key", "{w}/notes.txt"], "not a key file"),
     (["log", "verify", "{w}/nowhere"], "no such file or folder"),
-    (["log", "verify", "{w}/journal", "--same-table", "many"], "invalid int value"),
+    (["log", "verify", "{w}/journal", "--same-table", "many"], "many is not a count of consecutive séances"),
+    (["log", "verify", "{w}/journal", "--same-table", "0"], "from 2 to 65535"),  # it turned the check off
+    (["log", "verify", "{w}/journal", "--same-table", "-3"], "from 2 to 65535"),
     (["log", "show", "/dev/zero"], "not a regular file"),
     (["log", "show", "{w}/journal", "--lang", "de"], "invalid choice"),
     (["log", "export", "/dev/zero"], "not a regular file"),

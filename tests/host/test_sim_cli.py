@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from boards.sim import bounds
+from boards.sim.board import SimBoard
+from boards.sim.flash import MemoryStorage
+from boards.sim.runner import run
+from boards.sim.scenario import ScenarioError, parse
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_CARD
 from sabot.journalfile import TYPE, Reader, load_segments
@@ -92,7 +99,16 @@ def test_the_trace_holds_every_event_and_command(tmp_path):
     ("game chemin_de_fer\nno_more_bets\n", "bad.txt:2: no_more_bets before any shoe is loaded"),
     ("game chemin_de_fer\n", "bad.txt:1: the scenario loads no shoe"),
     (b"shoe seed=1\n\xff\xfe\n", "bad.txt is not a UTF-8 text file"),
-], ids=["count", "card", "shoe-late", "no-shoe", "binary"])
+    ("shoe cards=%s\nforce 300\n" % ",".join(["AS"] * 300), "bad.txt:1: the scenario holds more than 255 of the "
+     "card AS"),  # CPython stopped on "byte must be in range(0, 256)", MicroPython wrapped (issue 26)
+    ("seance table=1\n" + "shoe seed=1\nno_more_bets\ndraw 6\n" * 60, "bad.txt:128: the scenario holds more than 255"),
+    ("shoe seed=\u0663\nno_more_bets\ndraw 6\n", "bad.txt:1: U+0663 is not allowed outside a comment"),
+    ("shoe\u00a0seed=1\n", "bad.txt:1: U+00A0 is not allowed outside a comment"),
+    ("shoe seed=1 # %s\n" % ("x" * 5000), "bad.txt:1: the line is longer than 4096 characters"),
+    ("shoe seed=1\n" + ("# %s\n" % ("x" * 1000)) * 600 + "no_more_bets\ndraw 6\n",
+     "bad.txt is larger than a scenario (512 KB at most)"),  # the MicroPython runner ran out of memory at 2 MB
+], ids=["count", "card", "shoe-late", "no-shoe", "binary", "a-card-256-times", "shoes", "arabic-digit", "nbsp",
+        "long-line", "large-file"])
 @pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_bad_scenario_is_refused_before_anything_runs_and_nothing_is_lost(tmp_path, text, message, runtime):
     scenario = tmp_path / "bad.txt"
@@ -121,3 +137,30 @@ def test_a_missing_scenario_is_named():
     run = sabot("sim", "no/such/scenario.txt")
     assert run.returncode == 2
     assert "cannot read scenario no/such/scenario.txt: No such file or directory" in run.stderr
+
+
+_BIG = st.sampled_from([0, 1, 255, 256, 312, 313, 10000, 10001, 65535, 65536, 1 << 30, 1 << 31, 10 ** 12, 10 ** 30])
+_LINES = st.one_of(
+    st.sampled_from(["seance table=1", "seance_close", "no_more_bets", "coup_end", "double", "power_cut", "power_on",
+                     "clear_alarm", "game deux_tableaux_limitee", "game chemin_de_fer", "shoe seed=7", "force 300"]),
+    st.builds("{} {}".format, st.sampled_from(["draw", "burn", "force", "wait", "shoe seed=", "seance table="]),
+              _BIG).map(lambda line: line.replace("= ", "=")),
+    st.builds(lambda card, n: "shoe cards=" + ",".join([card] * n), st.sampled_from(["AS", "KH"]),
+              st.sampled_from([1, 255, 256, 312, 313])),
+)
+_SCENARIOS = st.lists(st.tuples(st.lists(_LINES, min_size=1, max_size=4), st.sampled_from([1, 2, 43, 256])),
+                      min_size=1, max_size=4).map(lambda blocks: "\n".join("\n".join(b) for b, k in blocks
+                                                                               for _ in range(k)))
+
+
+@pytest.mark.req("H-SIM")
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_SCENARIOS)
+def test_every_scenario_the_check_accepts_runs_to_its_end(text):
+    """Big numbers, long stacks, many shoes: the check refuses what the journal cannot count, and the run of
+    anything it accepts ends without an exception (it stopped on "byte must be in range(0, 256)", issue 26)."""
+    try:
+        steps = bounds.check(parse(text, "s.txt"))
+    except ScenarioError:
+        return
+    run(steps, SimBoard(MemoryStorage(1 << 24)))

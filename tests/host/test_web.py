@@ -3,11 +3,13 @@ two coups, a forced card and a power cut on the page, downloads its journal and 
 plays that scenario to the very same bytes, which `sabot log verify` reads (H-SIM, H-VERIFY). The screenshot
 stays in build/artifacts/web.png for a person to look at."""
 
+import http.client
 import json
 import os
 import struct
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -18,7 +20,7 @@ from firmware.devkey import DEVELOPMENT_KEY
 from sabot.cli import main as sabot_main
 from sabot.receipts import NO_RECEIPT
 from sabot.verify import check
-from sabot.web import build
+from sabot.web import build, serve
 from sabot.web.chromium import CHROMIUM, Chromium
 from tests.conftest import ROOT
 
@@ -173,3 +175,73 @@ def test_sabot_web_refuses_a_folder_that_is_not_empty_and_a_missing_port_in_one_
     assert sabot_main(["web", "--out", str(tmp_path / "other")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "make setup" in err
+
+
+def get(port, path, host):
+    """The status and body of a GET with this Host header, as a browser (or a rebinding page) sends it."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        connection.putheader("Host", host)
+        connection.endheaders()
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.req("H-SIM")
+def test_sabot_web_serves_the_files_it_wrote_alone_and_only_to_this_machine_by_name(tmp_path):
+    """A key left in the folder was served, and so was any Host: a page of another site that rebinds its name to
+    127.0.0.1 could drive the shoe's page and read the folder (issue 26)."""
+    folder = tmp_path / "page"
+    folder.mkdir()
+    (folder / "sabot-0042.key").write_text("00" * 32)
+    assert sabot_main(["web", "--out", str(folder), "--force"]) == 0
+    httpd = serve.server(folder, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        port = httpd.server_address[1]
+        for host in ("127.0.0.1:%d" % port, "localhost:%d" % port, "LOCALHOST:%d" % port, "[::1]:%d" % port):
+            status, body = get(port, "/", host)
+            assert status == 200 and body == (folder / "index.html").read_bytes(), host
+        assert get(port, "/micropython.wasm?v=1", "127.0.0.1:%d" % port)[0] == 200
+        for host in ("rebind.example:%d" % port, "127.0.0.1:%d" % (port + 1), "127.0.0.1", ""):
+            assert get(port, "/", host)[0] == 403, host
+        for path in ("/sabot-0042.key", "/%s" % build.MANIFEST, "/../page/sabot-0042.key", "/sabot%2D0042.key"):
+            assert get(port, path, "127.0.0.1:%d" % port)[0] == 404, path
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert (folder / "sabot-0042.key").read_text() == "00" * 32
+
+
+@pytest.mark.req("H-SIM")
+def test_sabot_web_force_never_replaces_a_file_it_did_not_write_and_rewrites_its_own_page(tmp_path, capsys):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "index.html").write_text("someone's home page")
+    assert sabot_main(["web", "--out", str(folder), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "did not write" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["index.html"]
+    assert (folder / "index.html").read_text() == "someone's home page"
+    page = tmp_path / "page"
+    assert sabot_main(["web", "--out", str(page)]) == 0
+    assert sabot_main(["web", "--out", str(page)]) == 0  # its own earlier build: written again, no --force
+    (page / build.MANIFEST).unlink()  # a build from before the manifest: the page's files alone
+    assert sabot_main(["web", "--out", str(page)]) == 0 and build.written(page) == set(build.PAGE)
+
+
+@pytest.mark.req("H-SIM")
+def test_make_sim_installs_what_sabot_web_needs_and_says_each_long_step():
+    """After `make sim` alone, `sabot web` said "run make setup": sim made the venv, not node_modules. And two
+    silent minutes of setup read as a hang: each long step is announced (issue 26). Dry run: nothing is rebuilt."""
+    run = subprocess.run(["make", "-n", "-B", "sim"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    steps = run.stdout.splitlines()
+    npm = [i for i, line in enumerate(steps) if line.startswith("npm ci")]
+    assert npm and npm[0] < [i for i, line in enumerate(steps) if "sabot sim" in line][0]
+    said = [line for line in steps if line.startswith('echo "== ')]
+    assert len(said) >= 3 and any("requirements.txt" in s for s in said) and any("Cython" in s for s in said)
+    assert not any("--quiet" in line and "requirements.txt" in line for line in steps)  # pip's own progress shows

@@ -28,17 +28,40 @@ def sources():
     return files
 
 
+MANIFEST = "sabot-web.json"  # the names of the files the last build wrote: all that --serve serves
+PAGE = VM_FILES + ASSETS + ("sources.js",)
+
+
+def written(folder):
+    """The files a build wrote into folder, from its manifest; without one, a folder of the page's files alone, VM
+    and sources included, is a build from before the manifest; anything else: none."""
+    try:
+        names = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        names = {p.name for p in Path(folder).iterdir()} if Path(folder).is_dir() else set()
+        if not names <= set(PAGE) or not names >= set(VM_FILES + ("sources.js",)):
+            return set()
+    return {name for name in names if name in PAGE}
+
+
 def write(out, force=False, replace=False):
-    """The page's files into out. A folder that holds anything is refused unless force (or replace: the
-    default folder, which only this command writes)."""
+    """The page's files into out, and their names into its manifest. A folder that holds files another program
+    wrote is refused unless force, and then they are kept and never served; a file of the page's name that no
+    build wrote is never replaced (replace: the default folder, which only this command writes)."""
     out = Path(out)
     missing = [name for name in VM_FILES if not (PORT / name).is_file()]
     if missing:
         raise PageError("the MicroPython WebAssembly port is not installed (%s): run make setup" % (PORT / missing[0]))
     if out.exists() and not out.is_dir():
         raise PageError("%s exists and is not a folder" % out)
-    if out.is_dir() and any(out.iterdir()) and not (force or replace):
-        raise PageError("%s is not empty: give another --out, or --force to write the page over it" % out)
+    ours = set(PAGE) if replace else written(out)
+    others = sorted(p.name for p in out.iterdir() if p.name not in ours and p.name != MANIFEST) if out.is_dir() else []
+    if others and not (force or replace):
+        raise PageError("%s holds files sabot web did not write (%s): give another --out, or --force to write the "
+                        "page beside them (kept, never served)" % (out, others[0]))
+    clash = [name for name in others if name in PAGE]
+    if clash:
+        raise PageError("%s exists and sabot web did not write it: give another --out" % (out / clash[0]))
     out.mkdir(parents=True, exist_ok=True)
     for name in VM_FILES:
         (out / name).write_bytes((PORT / name).read_bytes())
@@ -47,9 +70,10 @@ def write(out, force=False, replace=False):
         (out / name).write_bytes(package.joinpath(name).read_bytes())
     text = "globalThis.SABOT_SOURCES = %s;\n" % json.dumps(sources(), indent=0, sort_keys=True)
     (out / "sources.js").write_text(text, encoding="utf-8")
+    (out / MANIFEST).write_text(json.dumps({"files": list(PAGE)}, indent=1) + "\n", encoding="utf-8")
     return out
 
 
 def page_bytes(folder):
     """What a browser loads: every file of the page."""
-    return sum(p.stat().st_size for p in Path(folder).iterdir() if p.is_file())
+    return sum((Path(folder) / name).stat().st_size for name in written(folder))

@@ -10,7 +10,8 @@ DEFAULT_OUT = build.ROOT / "build" / "web"
 
 def add_arguments(parser):
     parser.add_argument("--out", help="the folder to write the page into (default build/web, rewritten each time)")
-    parser.add_argument("--force", action="store_true", help="write the page over a folder that is not empty")
+    parser.add_argument("--force", action="store_true", help="write the page into a folder that holds other files: "
+                        "they are kept, never served, and none of them is replaced")
     parser.add_argument("--serve", action="store_true", help="then serve it on http://127.0.0.1:PORT/ (docs/web.md)")
     parser.add_argument("--port", type=int, default=8017, help="the port for --serve (default 8017; 0: any free one)")
 
