@@ -322,6 +322,8 @@ class Controller:
         self._cmd(CMD_GATE_OPEN, 0)
 
     def _on_card(self, card):
+        if card < 0 or card >= KINDS:
+            card = UNKNOWN  # a code no card has (a reader's error): a card left all the same, its face not read
         # Whatever happens, the gate shuts first (S-ONE, S-FAILSAFE); the board's interrupt already did.
         self._cmd(CMD_GATE_CLOSE, 0)
         kind = self._release

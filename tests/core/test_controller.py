@@ -353,6 +353,23 @@ def test_a_card_with_no_release_is_forced_burned_and_holds_the_lock_until_the_su
     shoe.accepted(c.EV_NO_MORE_BETS)
 
 
+@covers("J-EVERY", "S-ONE", "S-FORCED")
+def test_a_card_code_no_card_has_is_journalled_as_a_card_whose_face_was_not_read():
+    """Issue 26: a reader's code past the last card (54-255) is a card all the same, journalled as unread."""
+    for code in (cards.KINDS, 200, 255):
+        shoe = coup().deal("AS").accepted(c.EV_DRAW)
+        shoe.accepted(c.EV_CARD, code, after=100)
+        assert shoe.got("type", "position", "card", "disposition", "condition") == [
+            (rec.R_CARD, 2, cards.UNKNOWN, rec.DEALT, rec.NORMAL)]
+        assert shoe.cmds() == [(c.CMD_GATE_CLOSE, 0)]
+        shoe.deal("2S")  # the coup goes on; its hands unknown, as with any unread card
+        assert shoe.got("type", "position") == [(rec.R_CARD, 3)]
+        forced = ready().do(c.EV_CARD, code)
+        assert forced.got("type", "card", "disposition", "condition", "code") == [
+            (rec.R_CARD, cards.UNKNOWN, rec.BURNED, rec.FORCED, 0), (rec.R_ALARM, 0, 0, 0, rec.ALARM_FORCED)]
+        assert forced.cmds() == ALARM_CMDS
+
+
 @covers("S-FORCED", "T-CF")
 def test_a_card_forced_mid_coup_pauses_the_coup_and_is_no_part_of_its_hands():
     shoe = coup().deal("AS", "2S").do(c.EV_CARD, cards.parse("9H"))
