@@ -1,13 +1,84 @@
-"""Journal segments as files in a folder: on a board's littlefs, in the sim, on the virtual board alike."""
+"""Journal segments as files in a folder: on a board's littlefs, in the sim, on the virtual board alike; the
+interface every store of the Journal has (Segments); and littlefs's block arithmetic the ring's drains follow."""
 
 import os
 
+from firmware.compat import const
+
 _SUFFIX = ".sbj"
+_POINTER = const(4)  # bytes of a littlefs block pointer
+
+
 def segment_name(segment):
     return "%08d%s" % (segment, _SUFFIX)
 
 
-class FileStorage:
+def _ones(n):
+    count = 0
+    while n:
+        count += n & 1
+        n >>= 1
+    return count
+
+
+def _trailing_zeros(n):
+    count = 0
+    while not n & 1:
+        count += 1
+        n >>= 1
+    return count
+
+
+def block_room(size, block_size):
+    """Bytes a littlefs file of that size takes before its last block is full: an append that fills it leaves
+    nothing for the next one to copy (littlefs copies a partial last block into a new one, an erase). A file's
+    block i > 0 starts with ctz(i) + 1 pointers back (littlefs v2's CTZ skip-list, lfs_ctz_index)."""
+    index = 0
+    if size:
+        off = size - 1
+        data = block_size - 2 * _POINTER
+        index = off // data
+        if index:
+            index = (off - _POINTER * (_ones(index - 1) + 2)) // data
+            off -= data * index + _POINTER * _ones(index)
+        if off + 1 < block_size:
+            return block_size - off - 1
+        index += 1
+    return block_size - _POINTER * (_trailing_zeros(index) + 1) if index else block_size
+
+
+class Segments:
+    """What the Journal asks of every store, the same methods on each: segments(), size(), reader(), free(),
+    create(segment, data), append(segment, frame, chain), tidy(), close(). A store of files gives appender(segment),
+    a file opened to append; firmware/ring.py's RingStorage gives the same methods over its own partition."""
+
+    _stream = None  # the file appended to, and its segment
+    _open = -1
+
+    def append(self, segment, frame, chain):
+        """One frame at the segment's end, durable when it returns. chain: the chain value before it, which a file
+        holds in the frame's link already."""
+        if segment != self._open:
+            self.close()
+            self._stream = self.appender(segment)
+            self._open = segment
+        stream = self._stream
+        stream.write(frame)
+        stream.flush()
+
+    def tidy(self):
+        """Between coups: housekeeping, which files need none of."""
+
+    def close(self):
+        """An orderly stop: the file appended to closed; the next append opens it again."""
+        stream = self._stream
+        self._stream = None
+        self._open = -1
+        if stream:
+            stream.close()
+
+
+class FileStorage(Segments):
     def __init__(self, folder):
         self.folder = folder
         try:
@@ -28,11 +99,12 @@ class FileStorage:
     def reader(self, segment):
         return open(self._path(segment), "rb")
 
-    def create(self, segment, header):
-        """Atomically: written under a temporary name, then renamed (atomic on littlefs and POSIX)."""
+    def create(self, segment, data):
+        """A segment's header and any frames after it, atomically: written under a temporary name, then renamed
+        (atomic on littlefs and POSIX)."""
         temporary = self.folder + "/new.tmp"
         with open(temporary, "wb") as f:
-            f.write(header)
+            f.write(data)
         os.rename(temporary, self._path(segment))
 
     def appender(self, segment):

@@ -23,6 +23,7 @@ from boards.sim.ramflash import ERASE, OpLog, RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
@@ -30,6 +31,7 @@ from firmware.storage import FileStorage
 FRAME = fmt.FRAME_SIZE
 HEADER = fmt.HEADER_SIZE
 POWER_BACK_MS = 1000
+KEY = fmt.Key(DEVELOPMENT_KEY)  # the sim board's
 RING = 0  # the chips, as the op order names them
 LFS = 1
 
@@ -65,7 +67,7 @@ def torn(log, n):
 
 
 def new_board(ring, opts):
-    return SimBoard(RingStorage(ring, FileStorage(FOLDER)), segment_records=opts["segment_records"] or None)
+    return SimBoard(RingStorage(ring, FileStorage(FOLDER), KEY), segment_records=opts["segment_records"] or None)
 
 
 def journal_frames(known):
@@ -128,7 +130,7 @@ def check(uncut, k, images, copy_to=None):
     lfs.data[:] = images[LFS]
     os.mount(vfs.VfsLfs2(lfs), MOUNT)
     try:
-        board = SimBoard(RingStorage(ring, FileStorage(FOLDER)))
+        board = SimBoard(RingStorage(ring, FileStorage(FOLDER), KEY))
         board.clock.now = uncut.clock[k] + POWER_BACK_MS
         board.power_on()
         broken = board.shell.journal.broken
