@@ -288,6 +288,10 @@ class Controller:
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
             self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))
+        if torn and not uncertain:
+            # S-FORCED: the record torn while the gate was locked may have been a card forced past it; its alarm
+            # stands until a supervisor has looked (a released card's loss is the uncertain release above).
+            self._raise(ALARM_FORCED)
 
     def _on_firmware(self, matches):
         self._files_ok = bool(matches)  # with the approved files back, the supervisor may clear the fault

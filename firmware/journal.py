@@ -190,7 +190,7 @@ class Journal:
                 ctl.restore(self.body)
                 self.records += 1
         valid = HEADER_SIZE + self.records * FRAME_SIZE
-        cut = self.storage.size(last) - valid
+        cut = self.storage.size(last) - valid + self.storage.torn()
         if cut or fields[6] != self.firmware:
             self._start(last + 1, ctl, valid, True)  # a torn tail stays as it is; new firmware, a new header names it
         else:

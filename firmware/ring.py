@@ -62,6 +62,7 @@ class RingStorage:
         self.erased = 0  # sectors after the one being written known to be erased
         self.late_erases = 0  # sectors erased on demand by a write: the ring had none erased ahead
         self.waiting = 0  # bytes of the archive's segments that the ring holds undrained
+        self._torn = 0  # bytes of an entry the power cut as it was programmed, found at power-up
         self._open = -1  # the segment an appender writes, and the offset of its next frame
         self._offset = 0
         self._find_ends()
@@ -125,8 +126,11 @@ class RingStorage:
             return
         start = head * SECTOR
         written = self._written(start)
-        for _, entry in self._walk(start, written):
+        end = start
+        for pos, entry in self._walk(start, written):
             self._base[:] = entry.frame.body
+            end = self._next(pos, length(entry.page, pos % PAGE))
+        self._torn = self._torn_after(end, firsts)
         self._anchored = True
         self.pos = start + written if written < SECTOR else self._next(start, SECTOR)
         self.room = self.pos % SECTOR != 0  # the sector pos is in was erased before its first entry: its rest is too
@@ -145,6 +149,23 @@ class RingStorage:
                 first = pos
             self.waiting += payload(entry.kind)
         self.tail = first if first >= 0 else self.pos
+
+    def _torn_after(self, end, firsts):
+        """Bytes programmed after the last intact entry, which ends at end: an entry the power cut while it was
+        programmed, in the rest of end's page or in the next one, where an entry that did not fit went (unless that
+        starts a sector that holds entries of its own, an older lap's)."""
+        at = end % PAGE
+        torn = self._programmed(end - at, at) if at else 0
+        following = self._next(end - at, PAGE) if at else end
+        if following % SECTOR or firsts[following // SECTOR] is None:
+            torn += self._programmed(following, 0)
+        return torn
+
+    def _programmed(self, start, at):
+        """Bytes of the page at start, from at on, that are not erased."""
+        page = bytearray(PAGE)
+        self.flash.readblocks(start // SECTOR, page, start % SECTOR)
+        return sum(1 for i in range(at, PAGE) if page[i] != 0xFF)
 
     def _archived(self):
         """(segment, size) of the archive's last segment: entries that end within it or before it are drained."""
@@ -165,6 +186,10 @@ class RingStorage:
                 yield pos, entry
 
     # The store's interface (firmware/storage.py's Segments).
+
+    def torn(self):
+        """Bytes of the entry a power cut tore, found at power-up: its record is lost, and recovery says so."""
+        return self._torn
 
     def segments(self):
         found = self.archive.segments()
@@ -274,6 +299,7 @@ class RingStorage:
         if failed:
             raise OSError(_EIO)
         self._anchored = True
+        self._torn = 0  # a later entry written: the torn one was reported at the power-up that found it
         self.pos = self._next(pos, size)
         self.room = self.pos % SECTOR != 0
 

@@ -49,8 +49,8 @@ def block_room(size, block_size):
 
 class Segments:
     """What the Journal asks of every store, the same methods on each: segments(), size(), reader(), free(),
-    create(segment, data), append(segment, frame, chain), tidy(), close(). A store of files gives appender(segment),
-    a file opened to append; firmware/ring.py's RingStorage gives the same methods over its own partition."""
+    create(segment, data), append(segment, frame, chain), torn(), tidy(), close(). A store of files gives
+    appender(segment), a file opened to append; firmware/ring.py's RingStorage the same methods over its partition."""
 
     _stream = None  # the file appended to, and its segment
     _open = -1
@@ -65,6 +65,10 @@ class Segments:
         stream = self._stream
         stream.write(frame)
         stream.flush()
+
+    def torn(self):
+        """Bytes of a record torn by a power cut that size() does not count: none, a file counts its torn tail."""
+        return 0
 
     def tidy(self):
         """Between coups: housekeeping, which files need none of."""

@@ -701,6 +701,8 @@ class Rules:
         if torn:
             self._find("J-DURABLE", seq, "%s%d torn bytes cut at power-up: a record being written when the power "
                        "failed is lost" % ("at least " if torn == 65535 else "", torn))
+            if not uncertain:  # the lost record may have been a card forced past the locked gate: its alarm
+                self.expect.append((R_ALARM, ALARM_FORCED, "S-FORCED"))
         elif not uncertain:
             self._find("J-EVENTS", seq, "a recovery record with nothing recovered")
         self.release = 0

@@ -19,10 +19,10 @@ from boards.sim.scenario import parse
 from firmware import journal as fmt
 from firmware import ring as layout
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.records import FAULT_JOURNAL_FULL, R_BOOT, R_RECOVERY, R_RELEASE
+from firmware.records import FAULT_JOURNAL_FULL, R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
-from sabot.journalfile import CONDITION, TYPE, Reader, Segment
+from sabot.journalfile import CODE, CONDITION, TYPE, Reader, Segment
 from sabot.rules import Rules
 from tests.conftest import SCENARIOS
 
@@ -165,6 +165,7 @@ def _records(files):
 def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_record(reference):
     ops, durables, frames, now, written, segment_records = reference
     image = Image()
+    programmed = False  # the ring holds an entry
     cuts = uncertain = failures = 0
     kinds = {"program": 0, "erase": 0, "create": 0, "write": 0}
     for op, durable in zip(ops, durables):
@@ -184,18 +185,23 @@ def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_reco
             assert set(range(1, durable + 1)) <= set(by_seq)  # no durable record lost, each as written
             assert all(bytes(r.segment.data[r.offset:r.offset + fmt.FRAME_SIZE]) == frames[r.seq]
                        for r in records if r.seq <= durable)
-            tail = [r.fields[TYPE] for r in records if r.seq > durable]
+            tail = [r for r in records if r.seq > durable]
             released = last_type == R_RELEASE
-            want = [R_BOOT, R_RECOVERY] if released else [R_BOOT]
-            if tail != want or released != (records[-1].fields[CONDITION] != 0):
+            # Its entry torn (after the first, the journal's first header): the record lost, said so at power-up.
+            torn = op[0] == "program" and part > 0 and programmed
+            want = [R_BOOT] + [R_RECOVERY] * (released or torn) + [R_ALARM] * (torn and not released)
+            if [r.fields[TYPE] for r in tail] != want or len(tail) > 1 and (
+                    released != (tail[1].fields[CONDITION] != 0) or torn != (tail[1].fields[CODE] != 0)):
                 failures += 1
             rules = Rules()
             for r in records:
                 rules.feed(r.fields)
-            assert any(f.id == "J-DURABLE" for f in rules.findings) == released  # said so, never hidden
+            assert any(f.id == "J-DURABLE" for f in rules.findings) == (released or torn)  # said so, never hidden
+            assert not [f for f in rules.findings if f.id == "S-FORCED"]  # the alarm the verifier wants
             uncertain += released
             cuts += 1
         image.apply(op)
+        programmed = programmed or op[0] == "program"
     print("\nring power cuts: %d checked over %d ring programs, %d ring erases, %d archive creates and %d archive "
           "writes (drains) of a shoe of %d records; %d failures, %d releases reported uncertain" % (
               cuts, kinds["program"], kinds["erase"], kinds["create"], kinds["write"], written, failures, uncertain))
