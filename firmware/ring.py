@@ -16,6 +16,7 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.journal import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, TAG_AT, chained, header_chain
+from firmware.lfs_blocks import block_room
 from firmware.ring_entry import (
     ANCHOR_ENTRY,
     DELTA_FIXED,
@@ -29,7 +30,6 @@ from firmware.ring_entry import (
     pack_header,
     payload,
 )
-from firmware.storage import block_room
 
 SECTOR = const(4096)
 DRAIN_BLOCKS = const(2)  # littlefs blocks a drain between coups fills: each drain commits the file's metadata
