@@ -290,6 +290,10 @@ class Controller:
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
             self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))
+        if torn and not uncertain:
+            # S-FORCED: the record torn while the gate was locked may have been a card forced past it; its alarm
+            # stands until a supervisor has looked (a released card's loss is the uncertain release above).
+            self._raise(ALARM_FORCED)
 
     def _on_firmware(self, matches):
         self._files_ok = bool(matches)  # with the approved files back, the supervisor may clear the fault
@@ -324,6 +328,8 @@ class Controller:
         self._cmd(CMD_GATE_OPEN, 0)
 
     def _on_card(self, card):
+        if card < 0 or card >= KINDS:
+            card = UNKNOWN  # a code no card has (a reader's error): a card left all the same, its face not read
         # Whatever happens, the gate shuts first (S-ONE, S-FAILSAFE); the board's interrupt already did.
         self._cmd(CMD_GATE_CLOSE, 0)
         kind = self._release

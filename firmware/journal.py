@@ -152,7 +152,8 @@ class Journal:
         self.records = 0  # in the current segment
         self.seq = 0
         self.chain = NO_CHAIN
-        self._stream = None
+        self._open = False  # appends go to the storage: after recover() or reopen(), until close()
+        self._staged = None  # a segment recovery begins: its header and the frames after it, created whole by sync()
         self.broken = True  # until recover() has found the journal's end, nothing may be written
         self._sealer = Frame()
         self._frame = self._sealer.buf
@@ -160,14 +161,13 @@ class Journal:
         self._to_tag = self._sealer.to_tag
         self._link = memoryview(self._frame)[LINK_AT:TAG_AT]
         self._tag = memoryview(self._frame)[TAG_AT:CRC_AT]
-        attach = getattr(storage, "attach", None)
-        if attach:
-            attach(self)  # firmware/ring.py rebuilds frames from their bodies under this journal's key
 
     def recover(self, ctl):
-        """Restore ctl from the last segment; cut a torn tail by going on in a new segment. Returns the number
-        of bytes cut. Reads one segment, one frame at a time: boot time does not grow with the journal."""
+        """Restore ctl from the last segment; cut a torn tail by going on in a new segment, created with the
+        power-up's records in it (sync()). Returns the number of bytes cut. Reads one segment, one frame at a time:
+        boot time does not grow with the journal."""
         self.broken = True
+        self._staged = None
         segments = self.storage.segments()
         if not segments:
             self._start(1, ctl, 0)
@@ -192,12 +192,12 @@ class Journal:
                 ctl.restore(self.body)
                 self.records += 1
         valid = HEADER_SIZE + self.records * FRAME_SIZE
-        cut = self.storage.size(last) - valid
+        cut = self.storage.size(last) - valid + self.storage.torn()
         if cut or fields[6] != self.firmware:
-            self._start(last + 1, ctl, valid)  # a torn tail stays as it is; new firmware, a new header names it
+            self._start(last + 1, ctl, valid, True)  # a torn tail stays as it is; new firmware, a new header names it
         else:
             self.segment = last
-            self._stream = self.storage.appender(last)
+            self._open = True
         self.broken = False
         return cut
 
@@ -229,15 +229,12 @@ class Journal:
         return self.storage.free()
 
     def tidy(self):
-        """Between coups: the storage's housekeeping, if it has any (firmware/ring.py drains and erases ahead)."""
-        tidy = getattr(self.storage, "tidy", None)
-        if tidy and not self.broken:
-            tidy()
+        """Between coups: the storage's housekeeping (firmware/ring.py drains and erases ahead)."""
+        if not self.broken:
+            self.storage.tidy()
 
-    def _start(self, segment, ctl, previous_valid):
-        if self._stream:
-            self._stream.close()
-            self._stream = None
+    def _start(self, segment, ctl, previous_valid, staged=False):
+        self.sync()
         header = bytearray(HEADER_SIZE)
         struct.pack_into(HEADER, header, 0, MAGIC, VERSION, HEADER_SIZE, self.sabot, segment, self.key.id,
                          self.firmware, self.chain, previous_valid, self.seq)
@@ -245,15 +242,32 @@ class Journal:
         self.chain = header_chain(header)
         header[HEADER_TAG_AT:HEADER_CRC_AT] = self.key.tag(self.chain)
         struct.pack_into("<I", header, HEADER_CRC_AT, crc32(memoryview(header)[:HEADER_CRC_AT]))
-        self.storage.create(segment, header)  # atomic: a segment exists whole or not at all
         self.segment = segment
         self.records = 0
-        self._stream = self.storage.appender(segment)
+        self._open = True
+        if staged:
+            self._staged = header
+        else:
+            self.storage.create(segment, header)  # atomic: a segment exists whole or not at all
+
+    def sync(self):
+        """Creates the segment recover() began, its header and the records appended since (the power-up's) in one
+        atomic create: a second power cut during recovery leaves all of them or none, never a segment whose first
+        records fail to say what the cut before it tore (J-TAMPER, issue 26). Nothing to do otherwise."""
+        staged = self._staged
+        if staged is None:
+            return
+        self._staged = None
+        try:
+            self.storage.create(self.segment, staged)
+        except OSError:
+            self.broken = True
+            raise
 
     def append(self, body):
-        """Write one record and flush it. After a failed write nothing more is written until recovery."""
-        stream = self._stream
-        if self.broken or stream is None:
+        """Write one record and flush it, or stage it with the segment recovery begins until sync(). After a failed
+        write nothing more is written until recovery."""
+        if self.broken or not self._open:
             raise OSError(5)
         frame = self._frame
         wall = self.wall
@@ -264,8 +278,10 @@ class Journal:
         chain = sealer.link(self.seq + 1, self.chain)
         sealer.sign(chain, self.key)
         try:
-            stream.write(frame)
-            stream.flush()
+            if self._staged is None:
+                self.storage.append(self.segment, frame, self.chain)
+            else:
+                self._staged.extend(frame)
         except OSError:
             self.broken = True
             raise
@@ -274,14 +290,13 @@ class Journal:
         self.records += 1
 
     def close(self):
-        if self._stream:
-            self._stream.close()
-            self._stream = None
-        settle = getattr(self.storage, "settle", None)
-        if settle:
-            settle()  # firmware/ring.py: an orderly stop drains the ring into the files
+        """An orderly stop: what is staged created, the storage closed (firmware/ring.py drains into the files)."""
+        if not self.broken:
+            self.sync()
+        self._open = False
+        self.storage.close()
 
     def reopen(self):
         """Go on appending after close(), as when a technician's command resumes a stopped shoe."""
-        if self._stream is None and not self.broken:
-            self._stream = self.storage.appender(self.segment)
+        if not self.broken:
+            self._open = True

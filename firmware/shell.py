@@ -104,17 +104,19 @@ class Shell:
         for i in range(ctl.n_cmds):
             if cmds[2 * i] == CMD_GATE_CLOSE:
                 self.gate.close()  # a step that locks locks first; only opening waits for the records
-        for i in range(ctl.n_recs):
-            try:
-                self.journal.append(ctl.recs[i])
-            except OSError:
-                self.gate.close()
-                if event != EV_FAULT:
-                    self.decide(EV_FAULT, FAULT_JOURNAL, now)
-                    self.carry_out(EV_FAULT, FAULT_JOURNAL, now)
-                return
-            if observer:
-                observer.record(self.journal.body, self.journal.seq)
+        journal = self.journal
+        try:
+            for i in range(ctl.n_recs):
+                journal.append(ctl.recs[i])
+                if observer:
+                    observer.record(journal.body, journal.seq)
+            journal.sync()  # the power-up's records and the segment recovery began, created together
+        except OSError:
+            self.gate.close()
+            if event != EV_FAULT:
+                self.decide(EV_FAULT, FAULT_JOURNAL, now)
+                self.carry_out(EV_FAULT, FAULT_JOURNAL, now)
+            return
         for i in range(ctl.n_cmds):
             command = cmds[2 * i]
             arg = cmds[2 * i + 1]

@@ -74,9 +74,9 @@ def open_journal(config, wall, key=None, firmware=None, ring=None):
     """The shoe's journal on its flash, through the write-ahead ring when the board has its partition (a block
     device, firmware/ring.py); a missing key file raises, and the shoe stays locked."""
     files = FileStorage(JOURNAL)
-    storage = files if ring is None else RingStorage(ring, files)
-    return Journal(storage, key or read_key(), config["sabot"], firmware or development_identity(config["board"]),
-                   wall)
+    key = key or read_key()
+    storage = files if ring is None else RingStorage(ring, files, key)
+    return Journal(storage, key, config["sabot"], firmware or development_identity(config["board"]), wall)
 
 
 def make_shell(config, gate, indicator, buzzer, wall, ring=None):

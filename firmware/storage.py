@@ -1,13 +1,52 @@
-"""Journal segments as files in a folder: on a board's littlefs, in the sim, on the virtual board alike."""
+"""Journal segments as files in a folder: on a board's littlefs, in the sim, on the virtual board alike; and the
+interface every store of the Journal has (Segments). littlefs's block arithmetic, which the ring's drains follow,
+is firmware/lfs_blocks.py: a shoe without the ring never loads it (the sim's shoe fits a 64 KB heap)."""
 
 import os
 
 _SUFFIX = ".sbj"
+
+
 def segment_name(segment):
     return "%08d%s" % (segment, _SUFFIX)
 
 
-class FileStorage:
+class Segments:
+    """What the Journal asks of every store, the same methods on each: segments(), size(), reader(), free(),
+    create(segment, data), append(segment, frame, chain), torn(), tidy(), close(). A store of files gives
+    appender(segment), a file opened to append; firmware/ring.py's RingStorage the same methods over its partition."""
+
+    _stream = None  # the file appended to, and its segment
+    _open = -1
+
+    def append(self, segment, frame, chain):
+        """One frame at the segment's end, durable when it returns. chain: the chain value before it, which a file
+        holds in the frame's link already."""
+        if segment != self._open:
+            self.close()
+            self._stream = self.appender(segment)
+            self._open = segment
+        stream = self._stream
+        stream.write(frame)
+        stream.flush()
+
+    def torn(self):
+        """Bytes of a record torn by a power cut that size() does not count: none, a file counts its torn tail."""
+        return 0
+
+    def tidy(self):
+        """Between coups: housekeeping, which files need none of."""
+
+    def close(self):
+        """An orderly stop: the file appended to closed; the next append opens it again."""
+        stream = self._stream
+        self._stream = None
+        self._open = -1
+        if stream:
+            stream.close()
+
+
+class FileStorage(Segments):
     def __init__(self, folder):
         self.folder = folder
         try:
@@ -28,11 +67,12 @@ class FileStorage:
     def reader(self, segment):
         return open(self._path(segment), "rb")
 
-    def create(self, segment, header):
-        """Atomically: written under a temporary name, then renamed (atomic on littlefs and POSIX)."""
+    def create(self, segment, data):
+        """A segment's header and any frames after it, atomically: written under a temporary name, then renamed
+        (atomic on littlefs and POSIX)."""
         temporary = self.folder + "/new.tmp"
         with open(temporary, "wb") as f:
-            f.write(header)
+            f.write(data)
         os.rename(temporary, self._path(segment))
 
     def appender(self, segment):

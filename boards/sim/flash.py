@@ -5,6 +5,8 @@ that can fail (EIO), and a power cut after a budget of bytes, landing inside a w
 
 from io import BytesIO
 
+from firmware.storage import Segments
+
 _EIO = 5
 _ENOSPC = 28
 BLOCK_SIZE = 4096
@@ -14,7 +16,7 @@ class PowerCut(Exception):
     """The power failed in the middle of a storage operation; nothing after it runs."""
 
 
-class MemoryStorage:
+class MemoryStorage(Segments):
     def __init__(self, capacity=1 << 20):
         self.files = {}
         self.capacity = capacity
@@ -32,9 +34,9 @@ class MemoryStorage:
     def reader(self, segment):
         return BytesIO(bytes(self.files[segment]))
 
-    def create(self, segment, header):
-        self._spend(len(header), None)  # all of it or nothing: a rename
-        self.files[segment] = bytearray(header)
+    def create(self, segment, data):
+        self._spend(len(data), None)  # all of it or nothing: a rename
+        self.files[segment] = bytearray(data)
 
     def appender(self, segment):
         return _Appender(self, segment)

@@ -1,4 +1,4 @@
-"""The ring's drains fill whole littlefs blocks (firmware/ring.py, block_room): on the VM's littlefs, an
+"""The ring's drains fill whole littlefs blocks (firmware/ring.py, lfs_blocks.block_room): on the VM's littlefs, an
 append that ends where block_room says costs the one erase of its new block, and the next append no copy of a
 partial block; ending a byte short makes every later append copy it (tests/vm/lfs_block_room.py)."""
 

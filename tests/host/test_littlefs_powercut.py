@@ -92,7 +92,7 @@ def test_journals_recovered_after_power_cuts_verify_intact(powercut):
 @pytest.mark.req("J-DURABLE")
 def test_the_power_cut_check_would_catch_a_record_not_flushed(mpy_build, tmp_path):
     """A journal that returns from append() before its record is on flash must fail, or the check proves nothing."""
-    patched = patched_build(mpy_build, tmp_path, "journal", "            stream.flush()\n", "")
+    patched = patched_build(mpy_build, tmp_path, "storage", "        stream.flush()\n", "")
     run = micropython([str(SCRIPT), "--shard", "0/40", "--segment-records", str(SEGMENT_RECORDS),
                        "--scenario", str(SCENARIOS / "full_shoe_chemin_de_fer.txt")],
                       str(patched), cwd=tmp_path, heapsize="16M")

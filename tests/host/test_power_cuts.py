@@ -6,6 +6,7 @@ After every cut, recovery must succeed, every durable record stay intact, the ve
 journal, and a release whose outcome is unknown be reported, never hidden.
 """
 
+import os
 import struct
 from pathlib import Path
 
@@ -13,11 +14,16 @@ import pytest
 
 from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage, PowerCut
+from boards.sim.ramflash import RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import parse
+from firmware import cards
 from firmware import journal as fmt
+from firmware.controller import EV_CARD, EV_NO_MORE_BETS
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.records import R_BOOT, R_RECOVERY, R_RELEASE
+from firmware.records import ALARM_FORCED, R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
+from firmware.ring import RingStorage
+from firmware.ring_entry import PAGE
 from sabot.journalfile import CODE, CONDITION, TYPE, Reader, Segment
 from sabot.rules import Rules
 from tests.conftest import SCENARIOS
@@ -95,14 +101,20 @@ def _check_recovered(recovered, durable, frames, reader):
     for r in records:
         if r.seq <= durable:  # and each of them byte for byte what was written
             assert bytes(r.segment.data[r.offset:r.offset + fmt.FRAME_SIZE]) == frames[r.seq]
-    assert records[-1].fields[TYPE] in (R_BOOT, R_RECOVERY)
-    recovery = records[-1] if records[-1].fields[TYPE] == R_RECOVERY else None
+    boot = max(i for i, r in enumerate(records) if r.fields[TYPE] == R_BOOT)
+    types = [r.fields[TYPE] for r in records[boot:]]
+    recovery = records[boot + 1] if types[1:2] == [R_RECOVERY] else None
+    forced = recovery is not None and recovery.fields[CODE] != 0 and recovery.fields[CONDITION] == 0
+    # A record torn with the gate locked may have been a forced card: the alarm follows (S-FORCED).
+    assert types == [R_BOOT] + [R_RECOVERY] * (recovery is not None) + [R_ALARM] * forced, types
+    assert not forced or records[-1].fields[CODE] == ALARM_FORCED
     rules = Rules()
     if new[0].number != 1:  # the rules go on from the state the first segment read states
         rules.resume(new[0].snapshot)
     for r in records:
         rules.feed(r.fields)
     rules.finish(records[-1].seq)
+    assert not [f.message for f in rules.findings if f.id == "S-FORCED"]  # the alarm is the one the verifier wants
     return recovery, [f.message for f in rules.findings if f.id == "J-DURABLE"]
 
 
@@ -235,3 +247,117 @@ def test_recovery_reads_only_the_last_segment():
     board.power_on()
     assert last > 20 and reads == [last]
     assert board.shell.ctl.taille == 2 and board.shell.ctl.position == 308
+
+
+DOUBLE_CUTS = os.environ.get("SABOT_DOUBLE_CUTS")  # set: every frame cut at every byte; CI cuts each a byte in
+
+
+def _logged_recovery(files, now):
+    """The power back on a torn flash: the recovery's creates and writes, in order."""
+    storage = Recording()
+    storage.files = {n: bytearray(data) for n, data in files.items()}
+    board = SimBoard(storage, segment_records=SEGMENT_RECORDS)
+    board.clock.now = now + 1000
+    board.power_on()
+    return storage.ops
+
+
+@pytest.mark.req("J-TAMPER", "J-DURABLE")
+def test_a_second_cut_during_recovery_of_a_torn_frame_leaves_no_tamper_finding(reference):
+    """Issue 26: the power cut into a frame, then again before each of the recovery's writes, at each byte of them,
+    and after the last: the journal of the third power-up holds every durable record and no tampering (the recovery's
+    segment used to be created before its records: a cut between them left the torn bytes undeclared).
+    SABOT_DOUBLE_CUTS=1 cuts every frame at each of its bytes, not only a byte in."""
+    ops, frames, now = reference
+    files = {}
+    prefix = _Prefix()
+    durable = 0
+    runs = failures = 0
+    for kind, segment, data in ops:
+        for torn_at in (range(1, len(data)) if DOUBLE_CUTS else (1,)) if kind == "write" else ():
+            torn = dict(files)
+            torn[segment] = files[segment] + data[:torn_at]
+            second = {n: bytearray(d) for n, d in torn.items()}
+            for again_kind, again_segment, again_data in _logged_recovery(torn, now) + [("end", 0, b"")]:
+                for kept in range(len(again_data)) if again_kind == "write" else (0,):
+                    cut = {n: bytearray(d) for n, d in second.items()}
+                    if kept:
+                        cut[again_segment] += again_data[:kept]
+                    try:
+                        _check_recovered(_recover(cut, now + 1000), durable, frames, prefix.fork())
+                    except AssertionError as e:
+                        failures += 1
+                        if failures < 4:
+                            print("frame %d cut %d bytes in, recovery's %s of segment %d cut at %d: %s" % (
+                                _seq(data), torn_at, again_kind, again_segment, kept, str(e)[:300]))
+                    runs += 1
+                if again_kind == "create":
+                    second[again_segment] = bytearray(again_data)
+                elif again_kind == "write":
+                    second[again_segment] += again_data
+        if kind == "create":
+            if segment - 1 in files:
+                prefix.advance(_segments({segment - 1: files[segment - 1]})[0])
+            files[segment] = bytearray(data)
+        else:
+            files[segment] = files[segment] + data
+            durable = _seq(data)
+    print("\ndouble power cuts: %d runs, %d failed" % (runs, failures))
+    assert failures == 0 and runs > 1000
+
+
+def _forced_card_torn(storage, cut):
+    """A coup under way, the gate locked between two cards, a card forced past it: the power fails half-way through
+    its record (cut() sets the flash to). Then a fresh board on the same flash."""
+    board = SimBoard(storage)
+    run(parse("seance table=1\nshoe seed=3\nno_more_bets\ndraw 2\n"), board)
+    cut()
+    with pytest.raises(PowerCut):
+        board.press(EV_CARD, cards.parse("7C"))
+    return board.shell.journal.seq, board.clock.now
+
+
+@pytest.mark.req("S-FORCED", "J-DURABLE")
+@pytest.mark.parametrize("store", ["files", "ring"])
+def test_a_forced_cards_record_torn_by_a_cut_leaves_the_shoe_in_alarm_at_power_up(store, tmp_path):
+    """Issue 26: the forced card's own record torn, nothing durable says a card was forced; power-up must not deal
+    on as if none had been: the record lost with the gate locked raises the forced card's alarm (S-FORCED), and the
+    verifier finds what the shoe wrote as it should, the lost record said, no tampering."""
+    archive = MemoryStorage()
+    if store == "files":
+        durable, now = _forced_card_torn(archive, lambda: setattr(archive, "budget", fmt.FRAME_SIZE // 2))
+        storage = archive
+    else:
+        flash = RamFlash(4)
+        ring = RingStorage(flash, archive, fmt.Key(DEVELOPMENT_KEY))
+
+        def cut():
+            flash.cut_at = flash.ops()
+            flash.torn = ring.pos % PAGE + 4  # the entry's first bytes: its CRC fails
+
+        durable, now = _forced_card_torn(ring, cut)
+        flash.power_on()
+        storage = RingStorage(flash, archive, fmt.Key(DEVELOPMENT_KEY))
+    archive.budget = -1
+    board = SimBoard(storage)
+    board.clock.now = now + 1000
+    board.power_on()
+    ctl = board.shell.ctl
+    assert ctl.raised(ALARM_FORCED) and not board.gate.is_open
+    assert not board.press(EV_NO_MORE_BETS) or ctl.refused  # locked until the supervisor clears it
+    board.close()
+    reader, records = _read(archive.files)
+    assert [r.seq for r in records][:durable] == list(range(1, durable + 1))
+    assert [r.fields[TYPE] for r in records[durable:]] == [R_BOOT, R_RECOVERY, R_ALARM]
+    rules = Rules()
+    for r in records:
+        rules.feed(r.fields)
+    rules.finish(records[-1].seq)
+    found = [(f.id, f.message) for f in reader.findings + rules.findings]
+    assert [i for i, _ in found] == ["J-DURABLE"] and "torn bytes cut at power-up" in found[0][1], found
+
+
+def _read(files):
+    reader = Reader(_segments(files), DEVELOPMENT_KEY)
+    records = list(reader)
+    return reader, records

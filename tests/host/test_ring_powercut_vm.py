@@ -84,6 +84,6 @@ def test_journals_recovered_after_ring_cuts_verify_intact(sweep):
 @pytest.mark.req("J-DURABLE")
 def test_the_ring_check_would_catch_a_frame_never_programmed(mpy_build, tmp_path):
     """A ring whose write() returns before programming its frame must fail the sweep, or it proves nothing."""
-    patched = patched_build(mpy_build, tmp_path, "ring", "        self._program(length)\n", "")
+    patched = patched_build(mpy_build, tmp_path, "ring", "        self._program(size)\n", "")
     run = _run(patched, tmp_path, "0/40")
     assert run.returncode == 1, run.stdout[-4000:] + run.stderr[-4000:]

@@ -265,3 +265,29 @@ def test_a_rollback_fault_is_a_finding_and_no_coup_may_follow_until_a_new_shoe(t
     found = findings(forge(tmp_path / "j", records))
     assert any(f == "J-TAMPER" and "shorter than the head it kept" in m for f, m in found), found
     assert any(f == "S-STOP" and "a coup opened after the stop card's coup" in m for f, m in found), found
+
+
+@pytest.mark.req("J-EVERY", "S-FORCED", "H-VERIFY")
+def test_a_card_code_no_card_has_is_journalled_unread_and_the_journal_verifies(tmp_path):
+    """Issue 26: a reader's code past the last card (54-255), out of a release and forced past the locked gate, is
+    journalled as a card whose face was not read: the verifier finds the forced card, and nothing else."""
+    from boards.sim.board import SimBoard
+    from boards.sim.flash import MemoryStorage
+    from boards.sim.runner import run
+    from boards.sim.scenario import parse
+    from firmware.cards import UNKNOWN
+    from firmware.controller import EV_CARD, EV_DRAW
+
+    storage = MemoryStorage(1 << 22)
+    board = SimBoard(storage)
+    run(parse("seance table=1\nshoe seed=3\nno_more_bets\ndraw 2\n"), board)
+    board.press(EV_DRAW)
+    board.press(EV_CARD, 200)  # the released card
+    board.advance(1000)
+    board.press(EV_CARD, 255)  # forced past the locked gate
+    board.close()
+    files = {n: bytes(d) for n, d in storage.files.items()}
+    cards = [r for r in rows(files) if r[TYPE] == R_CARD][-2:]
+    assert [r[CARD] for r in cards] == [UNKNOWN, UNKNOWN] and cards[1][CONDITION] != 0
+    found = findings(write(tmp_path / "j", files))
+    assert [f for f, _ in found] == ["S-FORCED"] and "forced past the locked gate (burned)" in found[0][1], found

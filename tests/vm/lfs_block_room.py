@@ -1,4 +1,4 @@
-"""firmware/ring.block_room against the littlefs the boards run: a file appended in sessions that each end where
+"""firmware/lfs_blocks.block_room against the littlefs the boards run: a file appended in sessions that each end where
 block_room says its last block is full, and the same appends a byte short; prints the erases of each session as
 one JSON line.
 
@@ -16,7 +16,7 @@ except ImportError:
 
 from boards.sim.ramflash import RamFlash
 from firmware.journal import HEADER_SIZE
-from firmware.ring import block_room
+from firmware.lfs_blocks import block_room
 
 MOUNT = "/flash"
 PROGSIZE = 256  # as the rp2 port's _boot.py mounts it

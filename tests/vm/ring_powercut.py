@@ -23,13 +23,15 @@ from boards.sim.ramflash import ERASE, OpLog, RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
-from firmware.records import R_BOOT, R_RECOVERY, R_RELEASE
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.records import R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 
 FRAME = fmt.FRAME_SIZE
 HEADER = fmt.HEADER_SIZE
 POWER_BACK_MS = 1000
+KEY = fmt.Key(DEVELOPMENT_KEY)  # the sim board's
 RING = 0  # the chips, as the op order names them
 LFS = 1
 
@@ -65,7 +67,7 @@ def torn(log, n):
 
 
 def new_board(ring, opts):
-    return SimBoard(RingStorage(ring, FileStorage(FOLDER)), segment_records=opts["segment_records"] or None)
+    return SimBoard(RingStorage(ring, FileStorage(FOLDER), KEY), segment_records=opts["segment_records"] or None)
 
 
 def journal_frames(known):
@@ -119,8 +121,9 @@ class Uncut:
                 self.records, len(self.frames) // FRAME))
 
 
-def check(uncut, k, images, copy_to=None):
-    """None if the image of cut k recovers right, else why; the recovered journal copied to copy_to if given."""
+def check(uncut, k, images, torn, copy_to=None):
+    """None if the image of cut k recovers right, else why; the recovered journal copied to copy_to if given. torn:
+    the cut tore a ring entry, whose record power-up reports lost (and alarms for, the gate being locked)."""
     durable = uncut.durable[k]
     ring = RamFlash(len(images[RING]) // 4096)
     ring.data[:] = images[RING]
@@ -128,7 +131,7 @@ def check(uncut, k, images, copy_to=None):
     lfs.data[:] = images[LFS]
     os.mount(vfs.VfsLfs2(lfs), MOUNT)
     try:
-        board = SimBoard(RingStorage(ring, FileStorage(FOLDER)))
+        board = SimBoard(RingStorage(ring, FileStorage(FOLDER), KEY))
         board.clock.now = uncut.clock[k] + POWER_BACK_MS
         board.power_on()
         broken = board.shell.journal.broken
@@ -141,7 +144,7 @@ def check(uncut, k, images, copy_to=None):
     finally:
         os.umount(MOUNT)
     end = len(frames) // FRAME
-    while end and frames[(end - 1) * FRAME + fmt.BODY_AT] in (R_BOOT, R_RECOVERY) and end > durable:
+    while end and frames[(end - 1) * FRAME + fmt.BODY_AT] in (R_BOOT, R_RECOVERY, R_ALARM) and end > durable:
         end -= 1
     if end != durable and end != durable + 1:
         return "the journal holds records to seq %d, the run had made seq %d durable" % (end, durable)
@@ -149,7 +152,7 @@ def check(uncut, k, images, copy_to=None):
         return "a record up to seq %d is missing or differs from the uncut run's" % end
     uncertain = frames[(end - 1) * FRAME + fmt.BODY_AT] == R_RELEASE if end else False
     tail = [frames[at + fmt.BODY_AT] for at in range(end * FRAME, len(frames), FRAME)]
-    want = [R_BOOT, R_RECOVERY] if uncertain else [R_BOOT]
+    want = [R_BOOT] + [R_RECOVERY] * (uncertain or torn) + [R_ALARM] * (torn and not uncertain)
     if tail != want:
         return "after seq %d the journal holds record types %s, not %s" % (end, tail, want)
     return None
@@ -177,6 +180,7 @@ def main(argv):
     done = [0, 0]  # ops of each chip replayed so far
     chips = (RamFlash(opts["sectors"]), RamFlash(opts["blocks"]))  # the images' contents are replayed through these
     checked = failures = uncertain = copied = 0
+    programmed = False  # the ring holds an entry: a torn one after it is a record lost (the first is a header)
     ops = [0, 0]
     for k in range(len(uncut.order)):
         chip = uncut.order[k]
@@ -193,7 +197,8 @@ def main(argv):
                 try:
                     sampled = opts["out"] and k % opts["sample"] == 0
                     folder = "%s/ring%06d%s" % (opts["out"], k, "" if part is None else "-torn")
-                    failure = check(uncut, k, cut, folder if sampled else None)
+                    torn_entry = chip == RING and part is not None and log.kinds[n] != ERASE and programmed
+                    failure = check(uncut, k, cut, torn_entry, folder if sampled else None)
                     copied += 1 if sampled else 0
                 except Exception as e:  # any exception out of a recovery is a failure to report
                     text = io.StringIO()
@@ -208,6 +213,7 @@ def main(argv):
                         "ring" if chip == RING else "littlefs", uncut.durable[k], failure))
         chips[chip].data = images[chip]
         chips[chip].replay(log, n)
+        programmed = programmed or chip == RING and log.kinds[n] != ERASE
         done[chip] += 1
     if images[RING] != uncut.final[RING] or images[LFS] != uncut.final[LFS]:
         failures += 1

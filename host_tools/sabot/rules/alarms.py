@@ -90,6 +90,8 @@ def on_recovery(s, f):
     if torn:
         s._find("J-DURABLE", seq, "%s%d torn bytes cut at power-up: a record being written when the power "
                 "failed is lost" % ("at least " if torn == 65535 else "", torn))
+        if not uncertain:  # the lost record may have been a card forced past the locked gate: its alarm
+            s.expect.append((R_ALARM, ALARM_FORCED, "S-FORCED"))
     elif not uncertain:
         s._find("J-EVENTS", seq, "a recovery record with nothing recovered")
     s.release = 0
