@@ -10,14 +10,48 @@ import struct
 from firmware import games
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
-from firmware.journal import (
-    BODY,
-    BODY_SIZE,
-    SNAPSHOT,
-    SNAPSHOT_FIXED,
-    SNAPSHOT_HANDS,
-    pack_body,
+from firmware.events import (
+    BUZZ_ALARM,
+    BUZZ_REFUSED,
+    CMD_BUZZER,
+    CMD_GATE_CLOSE,
+    CMD_GATE_OPEN,
+    CMD_INDICATOR,
+    EV_BURN,
+    EV_CARD,
+    EV_CLEAR,
+    EV_COUP_END,
+    EV_DRAW,
+    EV_FAULT,
+    EV_FIRMWARE,
+    EV_LOAD,
+    EV_NO_MORE_BETS,
+    EV_POWER_UP,
+    EV_SEANCE,
+    EV_SEANCE_CLOSE,
+    EV_STAND,
+    EV_TICK,
+    IND_ALARM,
+    IND_CLOSED,
+    IND_DEALING,
+    IND_LOCKED,
+    REF_ALARM,
+    REF_BAD_FAULT,
+    REF_BAD_GAME,
+    REF_BUSY,
+    REF_CLOSED,
+    REF_FIRMWARE,
+    REF_IN_COUP,
+    REF_LOCKED,
+    REF_NO_ALARM,
+    REF_NO_SEANCE,
+    REF_NO_SHOE,
+    REF_NOT_IN_COUP,
+    REF_NOT_OPTIONAL,
+    REF_TAILLES,
 )
+from firmware.journal import pack_body
+from firmware.layout import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_FIXED, SNAPSHOT_HANDS
 from firmware.records import (
     ALARM_FORCED,
     ALARM_MAX,
@@ -68,58 +102,11 @@ from firmware.records import (
 from firmware.tableau import NONE, OPTIONAL, Coup
 from firmware.ticks import ticks_diff
 
-# Events, with their argument.
-EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
-EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
-EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
-EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
-EV_COUP_END = const(5)
-EV_BURN = const(6)  # burn button: release one card to burn, between coups only
-EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
-EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
-EV_TICK = const(9)  # the timer the board runs for deadline()
-EV_CLEAR = const(10)  # supervisor key
-EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal write failed or full, events lost,
-# the journal rolled back, the development key)
-EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
-EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
-EV_SEANCE_CLOSE = const(14)
-
-# Commands to the devices: (command, argument) pairs in cmds[].
-CMD_GATE_OPEN = const(1)  # release exactly one card
-CMD_GATE_CLOSE = const(2)
-CMD_INDICATOR = const(3)  # arg: IND_*
-CMD_BUZZER = const(4)  # arg: BUZZ_*
-
-IND_LOCKED = const(0)
-IND_DEALING = const(1)
-IND_ALARM = const(2)
-IND_CLOSED = const(3)
-BUZZ_REFUSED = const(1)
-BUZZ_ALARM = const(2)
-
 # Phases. The gate is locked in all but DEALING, and in DEALING too while any alarm is raised.
 IDLE = const(0)  # no shoe loaded
 BETS = const(1)  # bets open, or a coup paused by a fault or a power cut
 DEALING = const(2)  # coup open: card requests are honoured, one card per release
 CLOSED = const(3)  # the stop card's coup is over: no other coup until a new shoe (S-STOP)
-
-# Why an input was refused (refused is 0 when it was accepted). Every input checks, in this order, what applies
-# to it: its argument, a release under way, an alarm, the shoe (none, closed), the coup, then its own rule.
-_REF_NO_SHOE = const(1)
-_REF_LOCKED = const(2)
-_REF_CLOSED = const(3)
-_REF_ALARM = const(4)
-_REF_BUSY = const(5)
-_REF_IN_COUP = const(6)
-_REF_NOT_IN_COUP = const(7)
-_REF_TAILLES = const(8)
-_REF_NO_ALARM = const(9)
-_REF_BAD_GAME = const(10)
-_REF_NOT_OPTIONAL = const(11)
-_REF_FIRMWARE = const(12)
-_REF_BAD_FAULT = const(13)
-_REF_NO_SEANCE = const(14)
 
 # Alarms no supervisor clears: the firmware's until a boot has found the approved files again (H-FIRMWARE), the
 # development key's never (a shoe needs its own key, and a journal of its own with it).
@@ -220,7 +207,7 @@ class Controller:
                     fields[10])
 
     def snapshot(self, buf):
-        """The lasting state into buf (journal.SNAPSHOT_SIZE bytes), for a segment header."""
+        """The lasting state into buf (layout.SNAPSHOT_SIZE bytes), for a segment header."""
         struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
                          self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarms,
                          self.phase, self._release)
@@ -248,38 +235,38 @@ class Controller:
 
     def _on_coup_end(self):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(REF_BUSY)
         if not self.in_coup:
-            return self._refuse(_REF_NOT_IN_COUP)
+            return self._refuse(REF_NOT_IN_COUP)
         self._end_coup(END_BUTTON)
 
     def _on_clear(self):
         alarms = self.alarms
         if not alarms:
-            return self._refuse(_REF_NO_ALARM)
+            return self._refuse(REF_NO_ALARM)
         kept = alarms & _BOOT_CHECKED
         if self._files_ok:
             kept &= ~(1 << FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
         if kept == alarms:
-            return self._refuse(_REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
+            return self._refuse(REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
         for code in range(1, ALARM_MAX + 1):
             if (alarms & ~kept) >> code - 1 & 1:
                 self._emit(R_CLEAR, 0, 0, 0, code)
 
     def _on_seance(self, arg):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(REF_BUSY)
         if self.in_coup:
-            return self._refuse(_REF_IN_COUP)
+            return self._refuse(REF_IN_COUP)
         employee = seance_employee(arg)
         self._emit(R_SEANCE, seance_game(arg), employee_low(employee), employee_high(employee),
                    seance_table(arg))  # Article 58
 
     def _on_seance_close(self):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(REF_BUSY)
         if self.in_coup:
-            return self._refuse(_REF_IN_COUP)
+            return self._refuse(REF_IN_COUP)
         self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, torn):
@@ -297,7 +284,7 @@ class Controller:
 
     def _on_fault(self, code):
         if code < 1 or code > ALARM_MAX:
-            return self._refuse(_REF_BAD_FAULT)
+            return self._refuse(REF_BAD_FAULT)
         self._cmd(CMD_GATE_CLOSE, 0)
         if self._release:
             # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
@@ -306,17 +293,17 @@ class Controller:
 
     def _on_release_request(self, kind):
         if self._release or self._settling():
-            return self._refuse(_REF_BUSY)
+            return self._refuse(REF_BUSY)
         if self.alarms:
-            return self._refuse(_REF_ALARM)
+            return self._refuse(REF_ALARM)
         if self.phase == IDLE:
-            return self._refuse(_REF_NO_SHOE)
+            return self._refuse(REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(_REF_CLOSED)
+            return self._refuse(REF_CLOSED)
         if kind == REL_DEAL and self.phase != DEALING:
-            return self._refuse(_REF_LOCKED)  # S-LOCK
+            return self._refuse(REF_LOCKED)  # S-LOCK
         if kind == REL_BURN and self.in_coup:
-            return self._refuse(_REF_IN_COUP)  # S-BURN: between coups only
+            return self._refuse(REF_IN_COUP)  # S-BURN: between coups only
         self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
         self._cmd(CMD_GATE_OPEN, 0)
@@ -364,43 +351,43 @@ class Controller:
     def _on_stand(self, hand):
         hands = self.hands
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(REF_BUSY)
         if not self.in_coup:
-            return self._refuse(_REF_NOT_IN_COUP)
+            return self._refuse(REF_NOT_IN_COUP)
         if (not hands.known or hand >= hands.hands or hands.next_hand() != hand or hands.counts[hand] != 2
                 or hands.stood[hand] or hands.rule(hand) != OPTIONAL):
-            return self._refuse(_REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
+            return self._refuse(REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
         self._emit(R_STAND, 0, 0, 0, hand)
         if hands.next_hand() == NONE:
             self._end_coup(END_TABLEAU)
 
     def _on_no_more_bets(self):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(REF_BUSY)
         if self.alarms:
-            return self._refuse(_REF_ALARM)
+            return self._refuse(REF_ALARM)
         if self.phase == IDLE:
-            return self._refuse(_REF_NO_SHOE)
+            return self._refuse(REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(_REF_CLOSED)  # S-STOP
+            return self._refuse(REF_CLOSED)  # S-STOP
         if self.phase == DEALING:
-            return self._refuse(_REF_IN_COUP)
+            return self._refuse(REF_IN_COUP)
         self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
 
     def _on_load(self, game):
         if game < 0 or game >= len(games.GAMES):
-            return self._refuse(_REF_BAD_GAME)
+            return self._refuse(REF_BAD_GAME)
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(REF_BUSY)
         if self.alarms:
-            return self._refuse(_REF_ALARM)
+            return self._refuse(REF_ALARM)
         if self.in_coup:
-            return self._refuse(_REF_IN_COUP)
+            return self._refuse(REF_IN_COUP)
         if not self.table:
-            return self._refuse(_REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
+            return self._refuse(REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
-            return self._refuse(_REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
+            return self._refuse(REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
         self._emit(R_LOAD, 0, 0, 0, game)
 
     def _end_coup(self, how):

@@ -10,48 +10,35 @@ from binascii import crc32
 from hashlib import sha256
 
 from firmware.compat import const
-
-MAGIC = b"SBJ"
-VERSION = const(3)
-
-# Record body: type, time (seconds since 2020-01-01 UTC and milliseconds), séance, taille, coup, position in
-# the shoe, card, disposition, condition, code. The 2020 epoch keeps seconds a small int on 32-bit ports.
-BODY = "<BIHHHHHBBBH"
-BODY_SIZE = const(20)
-FIELDS = ("type", "seconds", "ms", "seance", "taille", "coup", "position", "card", "disposition", "condition",
-          "code")
-EPOCH_2020 = 1577836800  # 2020-01-01T00:00:00Z in Unix seconds
-
-# Frame: sync, body length, sequence number, body, link (previous chain value's first bytes), tag, CRC-32.
-SYNC = const(0xA5)
-SEQ_AT = const(2)
-BODY_AT = const(6)
-LINK_AT = const(26)
-TAG_AT = const(34)
-CRC_AT = const(50)
-FRAME_SIZE = const(54)
-LINK_SIZE = const(8)
-TAG_SIZE = const(16)
-# CRC-32 of any bytes followed by their own CRC-32 (little-endian): an intact frame, header or ring entry checks to
-# this small int, where the CRC itself (most values over 2**30) would be a long int allocated on a 32-bit board.
-CRC_RESIDUE = const(0x2144DF1C)
-
-# Segment header: fixed fields, the controller's snapshot, tag, CRC-32.
-HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key id, firmware, previous chain,
-HEADER_FIXED = const(76)  # previous segment's valid length, sequence number of the record before this segment
-_PREVIOUS_CHAIN_AT = const(36)
-_PREVIOUS_CHAIN_END = const(68)
-SNAPSHOT = "<HHHBBHBBHBHBB"  # see Controller.snapshot()
-SNAPSHOT_FIXED = const(19)  # then one count a card code (S-COUNT), 54 bytes
-SNAPSHOT_HANDS = const(73)  # then the coup's hands, 13 bytes (tableau.Coup.save)
-SNAPSHOT_SIZE = const(86)
-HEADER_TAG_AT = const(162)
-HEADER_CRC_AT = const(178)
-HEADER_SIZE = const(182)
+from firmware.layout import (
+    BODY,
+    BODY_AT,
+    BODY_SECONDS,
+    BODY_SIZE,
+    CHAIN_SIZE,
+    CRC_AT,
+    CRC_RESIDUE,
+    FRAME_SIZE,
+    HEADER,
+    HEADER_CRC_AT,
+    HEADER_FIXED,
+    HEADER_SIZE,
+    HEADER_TAG_AT,
+    LINK_AT,
+    LINK_SIZE,
+    MAGIC,
+    PREVIOUS_CHAIN_AT,
+    SEQ_AT,
+    SNAPSHOT_SIZE,
+    SYNC,
+    TAG_AT,
+    TAG_SIZE,
+    VERSION,
+)
 
 SEGMENT_RECORDS = const(4096)
-RESERVE_BYTES = const(64 * FRAME_SIZE)  # flash kept free for a coup under way and its faults; no coup starts below
-NO_CHAIN = bytes(32)
+RESERVE_BYTES = 64 * FRAME_SIZE  # flash kept free for a coup under way and its faults; no coup starts below
+NO_CHAIN = bytes(CHAIN_SIZE)
 
 
 class JournalError(Exception):
@@ -106,7 +93,7 @@ def parse_header(data):
 
 def header_chain(data):
     """The chain value a segment's records start from: its previous chain and its header, tag excluded."""
-    return chained(bytes(data[_PREVIOUS_CHAIN_AT:_PREVIOUS_CHAIN_END]), memoryview(data)[:HEADER_TAG_AT])
+    return chained(bytes(data[PREVIOUS_CHAIN_AT:PREVIOUS_CHAIN_AT + CHAIN_SIZE]), memoryview(data)[:HEADER_TAG_AT])
 
 
 class Frame:
@@ -257,7 +244,7 @@ class Journal:
         wall = self.wall
         wall.stamp()
         frame[BODY_AT:LINK_AT] = body
-        struct.pack_into("<IH", frame, BODY_AT + 1, wall.seconds, wall.ms)
+        struct.pack_into("<IH", frame, BODY_AT + BODY_SECONDS, wall.seconds, wall.ms)
         sealer = self._sealer
         chain = sealer.link(self.seq + 1, self.chain)
         sealer.sign(chain, self.key)

@@ -28,6 +28,13 @@ R_STAND = const(13)  # code: the hand that stands on an optional cell of the tab
 R_RESULT = const(14)  # code: pack_result; card: pack_counts; disposition: the number of hands
 R_SEANCE_CLOSE = const(15)  # code: the table
 
+# Which fields other than séance, taille, coup and position a record of each type uses, bit t for type t; the
+# others are 0 (docs/journal-format.md, "What the shoe writes").
+USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT)
+USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT)
+USES_CONDITION = const(1 << R_SEANCE | 1 << R_RECOVERY)
+NO_CODE = const(1 << R_BOOT | 1 << R_NO_MORE_BETS | 1 << R_CLOSED)  # records whose code is 0
+
 # A card's disposition and condition (J-EVERY).
 DEALT = const(0)
 BURNED = const(1)

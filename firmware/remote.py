@@ -1,7 +1,7 @@
 """What a technician's mpremote runs on a running shoe: the shoe was interrupted to run it, and resume() starts
 it again (run with mpremote exec --no-follow). The host's side is host_tools/sabot/shoe_link.py."""
 
-from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime

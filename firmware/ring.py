@@ -17,7 +17,8 @@ import struct
 from binascii import crc32
 
 from firmware.compat import const
-from firmware.journal import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, SEQ_AT, Frame, header_chain
+from firmware.journal import Frame, header_chain
+from firmware.layout import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, SEQ_AT
 
 SECTOR = const(4096)
 PAGE = const(256)  # what one program writes: the page's image, 0xFF (left as it is) but for the entry

@@ -1,7 +1,7 @@
 """The main loop every board runs: events its interrupts queued go to the shell, the controller's timer
 fires at its deadline, the watchdog is fed, and on any way out the gate is locked (S-FAILSAFE)."""
 
-from firmware.controller import EV_FAULT, EV_TICK
+from firmware.events import EV_FAULT, EV_TICK
 from firmware.records import FAULT_OVERRUN
 
 
@@ -10,7 +10,7 @@ class Runtime:
 
     def __init__(self, shell, events, now, feed, idle):
         self.shell = shell
-        self.events = events  # an EventRing filled by the board's interrupt handlers
+        self.events = events  # an EventQueue filled by the board's interrupt handlers
         self.now = now  # time.ticks_ms(): wraps every 2**30 ms, a small int on 32-bit boards (firmware/ticks.py)
         self.feed = feed  # the watchdog: fed once a pass, so a stuck loop resets the board, gate locked
         self.idle = idle  # wait a little for the next interrupt

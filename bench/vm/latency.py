@@ -22,7 +22,7 @@ from boards.sim.board import SimBoard
 from boards.sim.nor_flash import TYPICAL, W25Q16JV, WORST, TimedFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.controller import EV_CARD, EV_DRAW
+from firmware.events import EV_CARD, EV_DRAW
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 

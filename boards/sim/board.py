@@ -7,8 +7,8 @@ hears of the card, buttons are dead while the power is off, and power-up recover
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall, VirtualClock
 from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
-from firmware.controller import EV_CARD, EV_TICK
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.events import EV_CARD, EV_TICK
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
 from firmware.version import development_identity

@@ -20,7 +20,7 @@ from boards.sim.board import SimBoard
 from boards.sim.scenario import ScenarioError, commands
 from boards.sim.shoe import shuffled_shoe, with_stop_card
 from firmware import games
-from firmware.controller import (
+from firmware.events import (
     EV_BURN,
     EV_CLEAR,
     EV_COUP_END,

@@ -17,9 +17,9 @@ from boards.sim.devices import SimWall
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.events import EventRing
+from firmware.events import EventQueue
 from firmware.head import FileHead
-from firmware.journal import BODY_AT, FRAME_SIZE, HEADER_SIZE
+from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
 from firmware.runtime import Runtime
 from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
@@ -63,7 +63,7 @@ def reboot():
 
 
 def _runtime(board):
-    return Runtime(board.shell, EventRing(), board.clock.ticks, lambda: None, _idle_until_ctrl_c())
+    return Runtime(board.shell, EventQueue(), board.clock.ticks, lambda: None, _idle_until_ctrl_c())
 
 
 def _board(observer):
@@ -98,7 +98,7 @@ def _rtc_start():
     frames = (len(data) - HEADER_SIZE) // FRAME_SIZE
     if frames < 1:
         return START_S
-    seconds = struct.unpack_from("<I", data, HEADER_SIZE + (frames - 1) * FRAME_SIZE + BODY_AT + 1)[0]
+    seconds = struct.unpack_from("<I", data, HEADER_SIZE + (frames - 1) * FRAME_SIZE + BODY_AT + BODY_SECONDS)[0]
     return max(START_S, seconds + 1)
 
 

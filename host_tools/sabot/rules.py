@@ -4,6 +4,8 @@ never from the controller, so that a controller that broke a rule cannot also hi
 specified controller could not have written gets a finding with its requirement's ID."""
 
 from firmware.cards import STOP, UNKNOWN, name
+from firmware.layout import SNAPSHOT_FIXED, SNAPSHOT_HANDS
+from firmware.record_names import SNAPSHOT_FIELDS
 from firmware.records import (
     ALARM_FORCED,
     ALARM_MAX,
@@ -22,6 +24,7 @@ from firmware.records import (
     FAULT_JAM,
     FAULT_ROLLBACK,
     FORCED,
+    NO_CODE,
     NORMAL,
     R_ALARM,
     R_BOOT,
@@ -41,7 +44,11 @@ from firmware.records import (
     REL_BURN,
     REL_DEAL,
     STOP_CARD,
+    USES_CARD,
+    USES_CONDITION,
+    USES_DISPOSITION,
 )
+from sabot._frames import RELEASED_SHIFT
 from sabot.journalfile import (
     CARD,
     CODE,
@@ -83,21 +90,7 @@ _WORDS = {  # what an expected record is, for the finding that says it is missin
     R_COUP_END: "the coup's end", R_RECOVERY: "the recovery record",
 }
 _ANY = -1  # an expected record's code that may be anything
-_RELEASED_SHIFT = 6  # sabot._frames.RELEASED_SHIFT: a row's type from this bit on is the release folded into it
-_RELEASED = 1 << _RELEASED_SHIFT
-# The snapshot's fixed fields, (start, end) (docs/journal-format.md): séance, table, taille, tailles in the séance,
-# game, coup, in a coup, cards dealt in the coup, position, stop card seen, the alarms (code n as bit n - 1),
-# phase, release under way; then the card counts and the coup's hands.
-_SNAPSHOT_FIELDS = ((0, 2), (2, 4), (4, 6), (6, 7), (7, 8), (8, 10), (10, 11), (11, 12), (12, 14), (14, 15), (15, 17),
-                    (17, 18), (18, 19))
-_SNAPSHOT_COUNTS = 19
-_SNAPSHOT_HANDS = 73
-# The fields other than séance, taille, coup and position a record of each type uses (docs/journal-format.md);
-# the others are 0.
-_USES_CARD = (1 << R_SEANCE) | (1 << R_FINDING) | (1 << R_RESULT)
-_USES_DISPOSITION = (1 << R_SEANCE) | (1 << R_RESULT)
-_USES_CONDITION = (1 << R_SEANCE) | (1 << R_RECOVERY)
-_NO_CODE = (1 << R_BOOT) | (1 << R_NO_MORE_BETS) | (1 << R_CLOSED)  # records whose code is 0
+_RELEASED = 1 << RELEASED_SHIFT
 
 
 class Rules:
@@ -142,7 +135,7 @@ class Rules:
         a segment after the first."""
         (self.seance, self.table, self.taille, self.tailles_in_seance, game, self.coup, in_coup, self.coup_dealt,
          self.position, stop_seen, alarm, phase, self.release) = [int.from_bytes(snapshot[a:b], "little")
-                                                                   for a, b in _SNAPSHOT_FIELDS]
+                                                                   for a, b in SNAPSHOT_FIELDS]
         self._game(game if game < 3 else 0)
         self.in_coup = bool(in_coup)
         self.stop_seen = bool(stop_seen)
@@ -151,10 +144,10 @@ class Rules:
         self.closed = phase == 3
         self.dealing = phase == 2
         self.seance_open = self.seance > 0
-        self.counts[:] = snapshot[_SNAPSHOT_COUNTS:_SNAPSHOT_HANDS]
+        self.counts[:] = snapshot[SNAPSHOT_FIXED:SNAPSHOT_HANDS]
         hands = self.hands
         hands.start(3 if self.game else 2)
-        at = _SNAPSHOT_HANDS
+        at = SNAPSHOT_HANDS
         for h in range(3):
             hands.cards[h] = snapshot[at + h]
             hands.total[h] = snapshot[at + 3 + h]
@@ -171,13 +164,13 @@ class Rules:
         self.started = True
         mine = (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, self.in_coup,
                 self.coup_dealt, self.position, self.stop_seen)
-        theirs = tuple(snapshot[a] | (snapshot[a + 1] << 8 if b - a == 2 else 0) for a, b in _SNAPSHOT_FIELDS[:10])
+        theirs = tuple(snapshot[a] | (snapshot[a + 1] << 8 if b - a == 2 else 0) for a, b in SNAPSHOT_FIELDS[:10])
         phase = 3 if self.closed else (2 if self.dealing else (1 if self.loaded else 0))
-        alarm, their_phase, release = snapshot[15] | snapshot[16] << 8, snapshot[17], snapshot[18]
+        alarm, their_phase, release = [int.from_bytes(snapshot[a:b], "little") for a, b in SNAPSHOT_FIELDS[10:]]
         hands = self.hands
-        at = _SNAPSHOT_HANDS
+        at = SNAPSHOT_HANDS
         if (mine != theirs or their_phase != phase or release != self.release or alarm != self.alarms >> 1
-                or snapshot[_SNAPSHOT_COUNTS:at] != self.counts
+                or snapshot[SNAPSHOT_FIXED:at] != self.counts
                 or snapshot[at:at + 12] != hands.cards + hands.total + hands.third + hands.stood
                 or snapshot[at + 12] != hands.followed):
             self._find("J-DURABLE", seq, "segment %d's header holds a shoe state the records before it do not give "
@@ -211,7 +204,7 @@ class Rules:
     def _record(self, f):
         rtype = f[TYPE]
         if rtype >= _RELEASED:  # a release intent the reader folded into this row (Reader.row_lists, merge)
-            kind = rtype >> _RELEASED_SHIFT
+            kind = rtype >> RELEASED_SHIFT
             rtype &= _RELEASED - 1
             if self.expect:
                 self._expected(R_RELEASE, kind, f[SEQ] - 1)
@@ -225,11 +218,11 @@ class Rules:
             self._release(f)
         else:
             self._fields(f, rtype)
-            if ((f[CARD] and not _USES_CARD >> rtype & 1) or (f[DISPOSITION] and not _USES_DISPOSITION >> rtype & 1)
-                    or (f[CONDITION] and not _USES_CONDITION >> rtype & 1)):
+            if ((f[CARD] and not USES_CARD >> rtype & 1) or (f[DISPOSITION] and not USES_DISPOSITION >> rtype & 1)
+                    or (f[CONDITION] and not USES_CONDITION >> rtype & 1)):
                 self._find("J-EVENTS", f[SEQ], "a record of type %d with card %d, disposition %d, condition %d, "
                            "which it does not use" % (rtype, f[CARD], f[DISPOSITION], f[CONDITION]))
-            if f[CODE] and _NO_CODE >> rtype & 1:
+            if f[CODE] and NO_CODE >> rtype & 1:
                 self._find("J-EVENTS", f[SEQ], "a record of type %d with code %d, where its code is 0" % (
                     rtype, f[CODE]))
             if rtype == R_NO_MORE_BETS:

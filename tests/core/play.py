@@ -8,10 +8,10 @@ from boards.sim.flash import MemoryStorage
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal
+from firmware import journal, layout
 from firmware.records import R_ALARM, R_CARD, R_FINDING
 
-FIELDS = journal.FIELDS
+FIELDS = layout.FIELDS
 
 
 def journal_records(storage):

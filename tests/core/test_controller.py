@@ -10,7 +10,23 @@ import struct
 from firmware import cards, games
 from firmware import controller as c
 from firmware import records as rec
-from firmware.journal import BODY, FIELDS
+from firmware.events import (
+    REF_ALARM,
+    REF_BAD_FAULT,
+    REF_BAD_GAME,
+    REF_BUSY,
+    REF_CLOSED,
+    REF_FIRMWARE,
+    REF_IN_COUP,
+    REF_LOCKED,
+    REF_NO_ALARM,
+    REF_NO_SEANCE,
+    REF_NO_SHOE,
+    REF_NOT_IN_COUP,
+    REF_NOT_OPTIONAL,
+    REF_TAILLES,
+)
+from firmware.layout import BODY, FIELDS
 from firmware.record_names import unpack_counts, unpack_employee, unpack_totals, unpack_winners
 from tests.core.req import covers
 
@@ -19,23 +35,6 @@ DTL = games.DEUX_TABLEAUX_LIMITEE
 DTO = games.DEUX_TABLEAUX_OUVERTE
 PONTE, BANQUE = 0, 1  # chemin de fer's hands
 TABLEAU_1, TABLEAU_2, BANQUE_DT = 0, 1, 2  # deux tableaux' hands
-
-# Why an input was refused: the numbers Controller.refused takes (its _REF_* constants are private; the sim's
-# words for them, boards/sim/names.REFUSALS, are indexed by the same numbers).
-REF_NO_SHOE = 1
-REF_LOCKED = 2
-REF_CLOSED = 3
-REF_ALARM = 4
-REF_BUSY = 5
-REF_IN_COUP = 6
-REF_NOT_IN_COUP = 7
-REF_TAILLES = 8
-REF_NO_ALARM = 9
-REF_BAD_GAME = 10
-REF_NOT_OPTIONAL = 11
-REF_FIRMWARE = 12
-REF_BAD_FAULT = 13
-REF_NO_SEANCE = 14
 
 ALARM_CMDS = [(c.CMD_GATE_CLOSE, 0), (c.CMD_BUZZER, c.BUZZ_ALARM), (c.CMD_INDICATOR, c.IND_ALARM)]
 

@@ -3,7 +3,7 @@
 both MicroPython VMs; tests/host/test_micropython.py runs the bundled long_uptime scenario under the heap lock."""
 
 from firmware.controller import ALARM_FORCED, FAULT_DOUBLE_FEED, FAULT_JAM, JAM_MS
-from firmware.journal import EPOCH_2020
+from firmware.layout import EPOCH_2020
 from firmware.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from tests.core.play import Played, play
 from tests.core.req import covers

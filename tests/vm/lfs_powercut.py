@@ -31,6 +31,7 @@ from boards.sim.ramflash import ERASE, PROGRAM, OpLog, RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
+from firmware import layout
 from firmware.controller import Controller
 from firmware.records import R_BOOT, R_RECOVERY
 from firmware.storage import FileStorage, segment_name
@@ -152,7 +153,7 @@ class Uncut:
 
     def release(self, seq):
         """The release under way after record seq: the last of the snapshot's fixed fields."""
-        return struct.unpack_from(fmt.SNAPSHOT, self.snapshots, seq * SNAP)[-1]
+        return struct.unpack_from(layout.SNAPSHOT, self.snapshots, seq * SNAP)[-1]
 
 
 def intact_frames(data, seq, known):

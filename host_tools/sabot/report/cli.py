@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware.journal import EPOCH_2020
+from firmware.layout import EPOCH_2020
 from sabot import progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
 from sabot.report.model import Story
