@@ -7,6 +7,7 @@ step() allocates nothing, so a board may run it right after its sensor interrupt
 
 import struct
 
+from firmware import events as ev
 from firmware import games
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
@@ -35,20 +36,6 @@ from firmware.events import (
     IND_CLOSED,
     IND_DEALING,
     IND_LOCKED,
-    REF_ALARM,
-    REF_BAD_FAULT,
-    REF_BAD_GAME,
-    REF_BUSY,
-    REF_CLOSED,
-    REF_FIRMWARE,
-    REF_IN_COUP,
-    REF_LOCKED,
-    REF_NO_ALARM,
-    REF_NO_SEANCE,
-    REF_NO_SHOE,
-    REF_NOT_IN_COUP,
-    REF_NOT_OPTIONAL,
-    REF_TAILLES,
 )
 from firmware.journal import pack_body
 from firmware.layout import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_FIXED, SNAPSHOT_HANDS
@@ -235,38 +222,38 @@ class Controller:
 
     def _on_coup_end(self):
         if self._release:
-            return self._refuse(REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if not self.in_coup:
-            return self._refuse(REF_NOT_IN_COUP)
+            return self._refuse(ev.REF_NOT_IN_COUP)
         self._end_coup(END_BUTTON)
 
     def _on_clear(self):
         alarms = self.alarms
         if not alarms:
-            return self._refuse(REF_NO_ALARM)
+            return self._refuse(ev.REF_NO_ALARM)
         kept = alarms & _BOOT_CHECKED
         if self._files_ok:
             kept &= ~(1 << FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
         if kept == alarms:
-            return self._refuse(REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
+            return self._refuse(ev.REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
         for code in range(1, ALARM_MAX + 1):
             if (alarms & ~kept) >> code - 1 & 1:
                 self._emit(R_CLEAR, 0, 0, 0, code)
 
     def _on_seance(self, arg):
         if self._release:
-            return self._refuse(REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.in_coup:
-            return self._refuse(REF_IN_COUP)
+            return self._refuse(ev.REF_IN_COUP)
         employee = seance_employee(arg)
         self._emit(R_SEANCE, seance_game(arg), employee_low(employee), employee_high(employee),
                    seance_table(arg))  # Article 58
 
     def _on_seance_close(self):
         if self._release:
-            return self._refuse(REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.in_coup:
-            return self._refuse(REF_IN_COUP)
+            return self._refuse(ev.REF_IN_COUP)
         self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, torn):
@@ -284,7 +271,7 @@ class Controller:
 
     def _on_fault(self, code):
         if code < 1 or code > ALARM_MAX:
-            return self._refuse(REF_BAD_FAULT)
+            return self._refuse(ev.REF_BAD_FAULT)
         self._cmd(CMD_GATE_CLOSE, 0)
         if self._release:
             # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
@@ -293,17 +280,17 @@ class Controller:
 
     def _on_release_request(self, kind):
         if self._release or self._settling():
-            return self._refuse(REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.alarms:
-            return self._refuse(REF_ALARM)
+            return self._refuse(ev.REF_ALARM)
         if self.phase == IDLE:
-            return self._refuse(REF_NO_SHOE)
+            return self._refuse(ev.REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(REF_CLOSED)
+            return self._refuse(ev.REF_CLOSED)
         if kind == REL_DEAL and self.phase != DEALING:
-            return self._refuse(REF_LOCKED)  # S-LOCK
+            return self._refuse(ev.REF_LOCKED)  # S-LOCK
         if kind == REL_BURN and self.in_coup:
-            return self._refuse(REF_IN_COUP)  # S-BURN: between coups only
+            return self._refuse(ev.REF_IN_COUP)  # S-BURN: between coups only
         self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
         self._cmd(CMD_GATE_OPEN, 0)
@@ -351,43 +338,43 @@ class Controller:
     def _on_stand(self, hand):
         hands = self.hands
         if self._release:
-            return self._refuse(REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if not self.in_coup:
-            return self._refuse(REF_NOT_IN_COUP)
+            return self._refuse(ev.REF_NOT_IN_COUP)
         if (not hands.known or hand >= hands.hands or hands.next_hand() != hand or hands.counts[hand] != 2
                 or hands.stood[hand] or hands.rule(hand) != OPTIONAL):
-            return self._refuse(REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
+            return self._refuse(ev.REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
         self._emit(R_STAND, 0, 0, 0, hand)
         if hands.next_hand() == NONE:
             self._end_coup(END_TABLEAU)
 
     def _on_no_more_bets(self):
         if self._release:
-            return self._refuse(REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.alarms:
-            return self._refuse(REF_ALARM)
+            return self._refuse(ev.REF_ALARM)
         if self.phase == IDLE:
-            return self._refuse(REF_NO_SHOE)
+            return self._refuse(ev.REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(REF_CLOSED)  # S-STOP
+            return self._refuse(ev.REF_CLOSED)  # S-STOP
         if self.phase == DEALING:
-            return self._refuse(REF_IN_COUP)
+            return self._refuse(ev.REF_IN_COUP)
         self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
 
     def _on_load(self, game):
         if game < 0 or game >= len(games.GAMES):
-            return self._refuse(REF_BAD_GAME)
+            return self._refuse(ev.REF_BAD_GAME)
         if self._release:
-            return self._refuse(REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.alarms:
-            return self._refuse(REF_ALARM)
+            return self._refuse(ev.REF_ALARM)
         if self.in_coup:
-            return self._refuse(REF_IN_COUP)
+            return self._refuse(ev.REF_IN_COUP)
         if not self.table:
-            return self._refuse(REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
+            return self._refuse(ev.REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
-            return self._refuse(REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
+            return self._refuse(ev.REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
         self._emit(R_LOAD, 0, 0, 0, game)
 
     def _end_coup(self, how):

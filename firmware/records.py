@@ -1,11 +1,10 @@
-"""The journal's vocabulary: every code a record carries, and how its packed fields are packed.
+"""The journal's vocabulary: every code a record carries, which fields each record type uses, and how its packed
+fields are packed.
 
 One place for what the controller writes and every reader reads (the verifier, `log show`/`export`, the
-report, the sim); docs/journal-format.md gives the same table for people. The codes' identifiers are in
-firmware/record_names.py, which a device's controller does not load; words for people are the host's
-(host_tools/sabot/words.py). Adding a record type: its R_ constant here (record_names.py derives its identifier),
-its _apply() case in firmware/controller.py, its words in words.py (tests/host/test_export.py fails without them),
-its line in docs/journal-format.md.
+report, the sim); firmware/layout.py places the bytes; docs/journal-format.md gives the same table for people.
+The codes' identifiers and words are boards/sim/words.py's, which a device does not load. Adding a record type:
+docs/architecture.md ("The vocabulary") lists every file it needs.
 """
 
 from firmware.compat import const
