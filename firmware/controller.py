@@ -9,85 +9,48 @@ import struct
 
 from firmware import events as ev
 from firmware import games
+from firmware import records as rec
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
-from firmware.events import (
-    BUZZ_ALARM,
-    BUZZ_REFUSED,
-    CMD_BUZZER,
-    CMD_GATE_CLOSE,
-    CMD_GATE_OPEN,
-    CMD_INDICATOR,
-    EV_BURN,
-    EV_CARD,
-    EV_CLEAR,
-    EV_COUP_END,
-    EV_DRAW,
-    EV_FAULT,
-    EV_FIRMWARE,
-    EV_LOAD,
-    EV_NO_MORE_BETS,
-    EV_POWER_UP,
-    EV_SEANCE,
-    EV_SEANCE_CLOSE,
-    EV_STAND,
-    EV_TICK,
-    IND_ALARM,
-    IND_CLOSED,
-    IND_DEALING,
-    IND_LOCKED,
-)
 from firmware.journal import pack_body
 from firmware.layout import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_FIXED, SNAPSHOT_HANDS
 from firmware.records import (
     ALARM_FORCED,
-    ALARM_MAX,
     BURNED,
     DEALT,
     DOUBLE_FEED,
-    END_BUTTON,
     END_MAXIMUM,
     END_TABLEAU,
     F_FOREIGN_CARD,
-    F_NO_STOP,
     F_SHORT_COUP,
     F_STOP_POSITION,
     FAULT_DOUBLE_FEED,
-    FAULT_FIRMWARE,
-    FAULT_JAM,
-    FAULT_ROLLBACK,
     FORCED,
     NORMAL,
     R_ALARM,
-    R_BOOT,
     R_CARD,
-    R_CLEAR,
     R_CLOSED,
     R_COUP_END,
     R_FINDING,
     R_LOAD,
     R_NO_MORE_BETS,
-    R_RECOVERY,
     R_RELEASE,
     R_RESULT,
     R_SEANCE,
-    R_SEANCE_CLOSE,
     R_STAND,
     REL_BURN,
     REL_DEAL,
     REL_NONE,
     STOP_CARD,
-    employee_high,
-    employee_low,
     pack_counts,
     pack_hand,
-    pack_torn,
-    seance_employee,
-    seance_game,
-    seance_table,
 )
 from firmware.tableau import NONE, OPTIONAL, Coup
 from firmware.ticks import ticks_diff
+
+# On the MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 64 KB), so the
+# protocol's names are read through firmware.events (ev.), and the records' names off the card path through
+# firmware.records (rec.); those the card path reads are imported, a global being cheaper than a module attribute.
 
 # Phases. The gate is locked in all but DEALING, and in DEALING too while any alarm is raised.
 IDLE = const(0)  # no shoe loaded
@@ -140,33 +103,33 @@ class Controller:
         self.n_recs = 0
         self.refused = 0
         self.now = now
-        if event == EV_CARD:  # first: the card at the mouth is what must be fast
+        if event == ev.EV_CARD:  # first: the card at the mouth is what must be fast
             self._on_card(arg)
-        elif event == EV_DRAW:
+        elif event == ev.EV_DRAW:
             self._on_release_request(REL_DEAL)
-        elif event == EV_TICK:
+        elif event == ev.EV_TICK:
             self._on_tick()
-        elif event == EV_NO_MORE_BETS:
+        elif event == ev.EV_NO_MORE_BETS:
             self._on_no_more_bets()
-        elif event == EV_COUP_END:
+        elif event == ev.EV_COUP_END:
             self._on_coup_end()
-        elif event == EV_BURN:
+        elif event == ev.EV_BURN:
             self._on_release_request(REL_BURN)
-        elif event == EV_STAND:
+        elif event == ev.EV_STAND:
             self._on_stand(arg)
-        elif event == EV_CLEAR:
+        elif event == ev.EV_CLEAR:
             self._on_clear()
-        elif event == EV_LOAD:
+        elif event == ev.EV_LOAD:
             self._on_load(arg)
-        elif event == EV_SEANCE:
+        elif event == ev.EV_SEANCE:
             self._on_seance(arg)
-        elif event == EV_SEANCE_CLOSE:
+        elif event == ev.EV_SEANCE_CLOSE:
             self._on_seance_close()
-        elif event == EV_POWER_UP:
+        elif event == ev.EV_POWER_UP:
             self._on_power_up(arg)
-        elif event == EV_FIRMWARE:
+        elif event == ev.EV_FIRMWARE:
             self._on_firmware(arg)
-        elif event == EV_FAULT:
+        elif event == ev.EV_FAULT:
             self._on_fault(arg)
         self._show()
 
@@ -215,8 +178,8 @@ class Controller:
 
     def _on_tick(self):
         if self._release and ticks_diff(self.now, self._release_at) >= JAM_MS:
-            self._cmd(CMD_GATE_CLOSE, 0)
-            self._raise(FAULT_JAM)
+            self._cmd(ev.CMD_GATE_CLOSE, 0)
+            self._raise(rec.FAULT_JAM)
         elif self._card_at >= 0 and ticks_diff(self.now, self._card_at) >= _SETTLE_MS:
             self._card_at = -1  # closed by the timer: no wrap of the ticks can reopen it
 
@@ -225,7 +188,7 @@ class Controller:
             return self._refuse(ev.REF_BUSY)
         if not self.in_coup:
             return self._refuse(ev.REF_NOT_IN_COUP)
-        self._end_coup(END_BUTTON)
+        self._end_coup(rec.END_BUTTON)
 
     def _on_clear(self):
         alarms = self.alarms
@@ -233,49 +196,49 @@ class Controller:
             return self._refuse(ev.REF_NO_ALARM)
         kept = alarms & _BOOT_CHECKED
         if self._files_ok:
-            kept &= ~(1 << FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
+            kept &= ~(1 << rec.FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
         if kept == alarms:
             return self._refuse(ev.REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
-        for code in range(1, ALARM_MAX + 1):
+        for code in range(1, rec.ALARM_MAX + 1):
             if (alarms & ~kept) >> code - 1 & 1:
-                self._emit(R_CLEAR, 0, 0, 0, code)
+                self._emit(rec.R_CLEAR, 0, 0, 0, code)
 
     def _on_seance(self, arg):
         if self._release:
             return self._refuse(ev.REF_BUSY)
         if self.in_coup:
             return self._refuse(ev.REF_IN_COUP)
-        employee = seance_employee(arg)
-        self._emit(R_SEANCE, seance_game(arg), employee_low(employee), employee_high(employee),
-                   seance_table(arg))  # Article 58
+        employee = rec.seance_employee(arg)
+        self._emit(R_SEANCE, rec.seance_game(arg), rec.employee_low(employee), rec.employee_high(employee),
+                   rec.seance_table(arg))  # Article 58
 
     def _on_seance_close(self):
         if self._release:
             return self._refuse(ev.REF_BUSY)
         if self.in_coup:
             return self._refuse(ev.REF_IN_COUP)
-        self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
+        self._emit(rec.R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, torn):
         uncertain = self._release
-        self._emit(R_BOOT, 0, 0, 0, 0)
+        self._emit(rec.R_BOOT, 0, 0, 0, 0)
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
-            self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))
+            self._emit(rec.R_RECOVERY, 0, 0, uncertain, rec.pack_torn(torn))
 
     def _on_firmware(self, matches):
         self._files_ok = bool(matches)  # with the approved files back, the supervisor may clear the fault
-        if not matches and not self.raised(FAULT_FIRMWARE):
-            self._cmd(CMD_GATE_CLOSE, 0)
-            self._raise(FAULT_FIRMWARE)
+        if not matches and not self.raised(rec.FAULT_FIRMWARE):
+            self._cmd(ev.CMD_GATE_CLOSE, 0)
+            self._raise(rec.FAULT_FIRMWARE)
 
     def _on_fault(self, code):
-        if code < 1 or code > ALARM_MAX:
+        if code < 1 or code > rec.ALARM_MAX:
             return self._refuse(ev.REF_BAD_FAULT)
-        self._cmd(CMD_GATE_CLOSE, 0)
+        self._cmd(ev.CMD_GATE_CLOSE, 0)
         if self._release:
             # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
-            self._emit(R_RECOVERY, 0, 0, self._release, 0)
+            self._emit(rec.R_RECOVERY, 0, 0, self._release, 0)
         self._raise(code)
 
     def _on_release_request(self, kind):
@@ -293,11 +256,11 @@ class Controller:
             return self._refuse(ev.REF_IN_COUP)  # S-BURN: between coups only
         self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
-        self._cmd(CMD_GATE_OPEN, 0)
+        self._cmd(ev.CMD_GATE_OPEN, 0)
 
     def _on_card(self, card):
         # Whatever happens, the gate shuts first (S-ONE, S-FAILSAFE); the board's interrupt already did.
-        self._cmd(CMD_GATE_CLOSE, 0)
+        self._cmd(ev.CMD_GATE_CLOSE, 0)
         kind = self._release
         if kind:
             self._card_at = self.now
@@ -315,7 +278,7 @@ class Controller:
         if card != STOP and not self.stop_seen and self.position >= self._stop_at:
             # S-STOP: the virtual cut card. No stop card where it must have come out: the coup finishes, then
             # the shoe closes as after the stop card.
-            self._emit(R_FINDING, 0, 0, 0, F_NO_STOP)
+            self._emit(R_FINDING, 0, 0, 0, rec.F_NO_STOP)
             if not self.in_coup:
                 self._emit(R_CLOSED, 0, 0, 0, 0)
         if card == STOP:
@@ -389,24 +352,24 @@ class Controller:
 
     def _raise(self, code):
         self._emit(R_ALARM, 0, 0, 0, code)
-        self._cmd(CMD_BUZZER, BUZZ_ALARM)
+        self._cmd(ev.CMD_BUZZER, ev.BUZZ_ALARM)
 
     def _refuse(self, why):
         self.refused = why
-        self._cmd(CMD_BUZZER, BUZZ_REFUSED)
+        self._cmd(ev.CMD_BUZZER, ev.BUZZ_REFUSED)
 
     def _show(self):
         if self.alarms:
-            shown = IND_ALARM
+            shown = ev.IND_ALARM
         elif self.phase == DEALING:
-            shown = IND_DEALING
+            shown = ev.IND_DEALING
         elif self.phase == CLOSED:
-            shown = IND_CLOSED
+            shown = ev.IND_CLOSED
         else:
-            shown = IND_LOCKED
+            shown = ev.IND_LOCKED
         if shown != self._shown:
             self._shown = shown
-            self._cmd(CMD_INDICATOR, shown)
+            self._cmd(ev.CMD_INDICATOR, shown)
 
     def _cmd(self, command, arg):
         i = 2 * self.n_cmds
@@ -470,7 +433,7 @@ class Controller:
         elif rtype == R_ALARM:
             self._release = REL_NONE  # whatever was under way, the gate is shut
             self.alarms |= 1 << code - 1  # a fault never replaces an alarm
-            if code == FAULT_ROLLBACK:
+            if code == rec.FAULT_ROLLBACK:
                 # What the journal lost is unknown (a stop card's coup, a closed shoe): no other coup from this
                 # shoe; a new one, loaded after the supervisor's clear, starts from known state.
                 self.in_coup = False
@@ -478,10 +441,10 @@ class Controller:
                     self.phase = CLOSED
             elif self.phase == DEALING:
                 self.phase = BETS  # the coup pauses; "no more bets" resumes it after the clear
-        elif rtype == R_CLEAR:
+        elif rtype == rec.R_CLEAR:
             self.alarms &= ~(1 << code - 1)
         elif rtype == R_FINDING:
-            if code == F_NO_STOP:
+            if code == rec.F_NO_STOP:
                 self.stop_seen = True  # the virtual cut card came out
         elif rtype == R_LOAD:
             self.game = code
@@ -497,12 +460,12 @@ class Controller:
             self.table = code
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
-        elif rtype == R_SEANCE_CLOSE:
+        elif rtype == rec.R_SEANCE_CLOSE:
             self.table = 0
             self.phase = IDLE  # no load, no coup outside a séance
-        elif rtype == R_RECOVERY:
+        elif rtype == rec.R_RECOVERY:
             self._release = REL_NONE
-        elif rtype == R_BOOT:
+        elif rtype == rec.R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
 

@@ -1,10 +1,7 @@
 """What a board and the shoe's core say to each other: the events a board hands the controller, the commands it
-carries out, the codes of a refused input; and the queue from a board's interrupt handlers to its main loop,
-(event, argument) byte pairs in a fixed ring.
-
-Drivers and boards import these from here, not from firmware/controller.py. put() allocates nothing, so a hard
-interrupt handler may call it; one producer at a time (a board that has several interrupt sources masks
-interrupts around put, or gives each its own queue).
+carries out, the codes of a refused input. Drivers and boards import these from here, not from
+firmware/controller.py. Names only: the sim loads this module, and every name in it costs heap on the VM (H-SIM);
+the queue that carries the events is firmware/runtime.py's.
 """
 
 from firmware.compat import const
@@ -55,34 +52,3 @@ REF_NOT_OPTIONAL = const(11)
 REF_FIRMWARE = const(12)
 REF_BAD_FAULT = const(13)
 REF_NO_SEANCE = const(14)
-
-
-class EventQueue:
-    def __init__(self, size=32):
-        self._buf = bytearray(2 * size)
-        self._size = size
-        self._head = 0
-        self._tail = 0
-        self.lost = 0  # events dropped because the queue was full: the main loop turns them into a fault
-        self.arg = 0  # the argument of the event take() returned last
-
-    def put(self, event, arg):
-        head = self._head
-        following = head + 1 if head + 1 < self._size else 0
-        if following == self._tail:
-            self.lost += 1
-            return False
-        self._buf[2 * head] = event
-        self._buf[2 * head + 1] = arg
-        self._head = following
-        return True
-
-    def take(self):
-        """The oldest event, its argument in self.arg; 0 when the queue is empty."""
-        tail = self._tail
-        if tail == self._head:
-            return 0
-        event = self._buf[2 * tail]
-        self.arg = self._buf[2 * tail + 1]
-        self._tail = tail + 1 if tail + 1 < self._size else 0
-        return event

@@ -9,36 +9,16 @@ import struct
 from binascii import crc32
 from hashlib import sha256
 
+from firmware import layout
 from firmware.compat import const
-from firmware.layout import (
-    BODY,
-    BODY_AT,
-    BODY_SECONDS,
-    BODY_SIZE,
-    CHAIN_SIZE,
-    CRC_AT,
-    CRC_RESIDUE,
-    FRAME_SIZE,
-    HEADER,
-    HEADER_CRC_AT,
-    HEADER_FIXED,
-    HEADER_SIZE,
-    HEADER_TAG_AT,
-    LINK_AT,
-    LINK_SIZE,
-    MAGIC,
-    PREVIOUS_CHAIN_AT,
-    SEQ_AT,
-    SNAPSHOT_SIZE,
-    SYNC,
-    TAG_AT,
-    TAG_SIZE,
-    VERSION,
-)
+from firmware.layout import BODY_AT, BODY_SECONDS, CRC_AT, LINK_AT, LINK_SIZE, SEQ_AT, TAG_AT, TAG_SIZE
+
+# A record's write imports the offsets it uses; the rest of firmware/layout.py is read through the module: on the
+# MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 64 KB).
 
 SEGMENT_RECORDS = const(4096)
-RESERVE_BYTES = 64 * FRAME_SIZE  # flash kept free for a coup under way and its faults; no coup starts below
-NO_CHAIN = bytes(CHAIN_SIZE)
+RESERVE_BYTES = 64 * layout.FRAME_SIZE  # flash kept free for a coup under way and its faults; no coup starts below
+NO_CHAIN = bytes(layout.CHAIN_SIZE)
 
 
 class JournalError(Exception):
@@ -75,25 +55,28 @@ def chained(chain, data):
 
 def pack_body(buf, rtype, seance, taille, coup, position, card, disposition, condition, code):
     """The controller's side of a body; the journal stamps the time when it writes it."""
-    struct.pack_into(BODY, buf, 0, rtype, 0, 0, seance, taille, coup, position, card, disposition, condition, code)
+    struct.pack_into(layout.BODY, buf, 0, rtype, 0, 0, seance, taille, coup, position, card, disposition, condition,
+                     code)
 
 
 def parse_header(data):
     """The header's fields as a tuple (HEADER's, then the snapshot bytes), or JournalError."""
-    if len(data) < 4 or data[:3] != MAGIC:
+    if len(data) < 4 or data[:3] != layout.MAGIC:
         raise JournalError("not a sabot journal (no SBJ magic)")
-    if data[3] != VERSION:
-        raise JournalError("journal format version %d; this reads version %d" % (data[3], VERSION))
-    if len(data) < HEADER_SIZE:
+    if data[3] != layout.VERSION:
+        raise JournalError("journal format version %d; this reads version %d" % (data[3], layout.VERSION))
+    if len(data) < layout.HEADER_SIZE:
         raise JournalError("journal header cut short")
-    if crc32(memoryview(data)[:HEADER_SIZE]) != CRC_RESIDUE:
+    if crc32(memoryview(data)[:layout.HEADER_SIZE]) != layout.CRC_RESIDUE:
         raise JournalError("journal header damaged (CRC)")
-    return struct.unpack_from(HEADER, data, 0) + (bytes(data[HEADER_FIXED:HEADER_FIXED + SNAPSHOT_SIZE]),)
+    snapshot = data[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE]
+    return struct.unpack_from(layout.HEADER, data, 0) + (bytes(snapshot),)
 
 
 def header_chain(data):
     """The chain value a segment's records start from: its previous chain and its header, tag excluded."""
-    return chained(bytes(data[PREVIOUS_CHAIN_AT:PREVIOUS_CHAIN_AT + CHAIN_SIZE]), memoryview(data)[:HEADER_TAG_AT])
+    previous = data[layout.PREVIOUS_CHAIN_AT:layout.PREVIOUS_CHAIN_AT + layout.CHAIN_SIZE]
+    return chained(bytes(previous), memoryview(data)[:layout.HEADER_TAG_AT])
 
 
 class Frame:
@@ -101,9 +84,9 @@ class Frame:
     (firmware/ring.py) are the same bytes by the same code."""
 
     def __init__(self):
-        self.buf = bytearray(FRAME_SIZE)
-        self.buf[0] = SYNC
-        self.buf[1] = BODY_SIZE
+        self.buf = bytearray(layout.FRAME_SIZE)
+        self.buf[0] = layout.SYNC
+        self.buf[1] = layout.BODY_SIZE
         self.body = memoryview(self.buf)[BODY_AT:LINK_AT]
         self.to_tag = memoryview(self.buf)[:TAG_AT]  # a view a record would allocate on 32-bit
         self._to_crc = memoryview(self.buf)[:CRC_AT]
@@ -112,16 +95,18 @@ class Frame:
         """Sets the frame's seq and link to the chain before it; returns the chain value after it."""
         frame = self.buf
         struct.pack_into("<I", frame, SEQ_AT, seq)
+        at = LINK_AT  # a local: an imported offset is a global, looked up at each use; a const once folded
         for i in range(LINK_SIZE):  # byte by byte: a slice would be a new object a record
-            frame[LINK_AT + i] = previous[i]
+            frame[at + i] = previous[i]
         return chained(previous, self.to_tag)
 
     def sign(self, chain, key):
         """The tag of the chain value link() returned, then the CRC-32."""
         frame = self.buf
         tag = key.tag(chain, 32)
+        at = TAG_AT
         for i in range(TAG_SIZE):
-            frame[TAG_AT + i] = tag[i]
+            frame[at + i] = tag[i]
         struct.pack_into("<I", frame, CRC_AT, crc32(self._to_crc))
 
 
@@ -162,21 +147,21 @@ class Journal:
             return 0
         last = segments[-1]
         with self.storage.reader(last) as stream:
-            header = stream.read(HEADER_SIZE)
+            header = stream.read(layout.HEADER_SIZE)
             fields = parse_header(header)
             if fields[5] != self.key.id:
                 raise JournalError("journal written under another key")
             self.chain = header_chain(header)
-            if self.key.tag(self.chain) != header[HEADER_TAG_AT:HEADER_CRC_AT]:
+            if self.key.tag(self.chain) != header[layout.HEADER_TAG_AT:layout.HEADER_CRC_AT]:
                 raise JournalError("journal header fails its HMAC")
             ctl.load_snapshot(fields[10])
             self.seq = fields[9]
             self.records = 0
             frame = self._frame
-            while stream.readinto(frame) == FRAME_SIZE and self._accept():
+            while stream.readinto(frame) == layout.FRAME_SIZE and self._accept():
                 ctl.restore(self.body)
                 self.records += 1
-        valid = HEADER_SIZE + self.records * FRAME_SIZE
+        valid = layout.HEADER_SIZE + self.records * layout.FRAME_SIZE
         cut = self.storage.size(last) - valid
         if cut or fields[6] != self.firmware:
             self._start(last + 1, ctl, valid)  # a torn tail stays as it is; new firmware, a new header names it
@@ -190,7 +175,7 @@ class Journal:
         """Whether the frame read is the next intact record; if so, the chain and seq move on to it. Its CRC and tag
         are compared as bytes, through views made once: no long int, no slice of the frame."""
         frame = self._frame
-        if frame[0] != SYNC or frame[1] != BODY_SIZE or crc32(frame) != CRC_RESIDUE:
+        if frame[0] != layout.SYNC or frame[1] != layout.BODY_SIZE or crc32(frame) != layout.CRC_RESIDUE:
             return False
         if struct.unpack_from("<I", frame, SEQ_AT)[0] != self.seq + 1:
             return False
@@ -208,7 +193,7 @@ class Journal:
         return self.records >= self.segment_records
 
     def rotate(self, ctl):
-        self._start(self.segment + 1, ctl, HEADER_SIZE + self.records * FRAME_SIZE)
+        self._start(self.segment + 1, ctl, layout.HEADER_SIZE + self.records * layout.FRAME_SIZE)
 
     def free(self):
         return self.storage.free()
@@ -223,13 +208,13 @@ class Journal:
         if self._stream:
             self._stream.close()
             self._stream = None
-        header = bytearray(HEADER_SIZE)
-        struct.pack_into(HEADER, header, 0, MAGIC, VERSION, HEADER_SIZE, self.sabot, segment, self.key.id,
-                         self.firmware, self.chain, previous_valid, self.seq)
-        ctl.snapshot(memoryview(header)[HEADER_FIXED:HEADER_FIXED + SNAPSHOT_SIZE])
+        header = bytearray(layout.HEADER_SIZE)
+        struct.pack_into(layout.HEADER, header, 0, layout.MAGIC, layout.VERSION, layout.HEADER_SIZE, self.sabot,
+                         segment, self.key.id, self.firmware, self.chain, previous_valid, self.seq)
+        ctl.snapshot(memoryview(header)[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE])
         self.chain = header_chain(header)
-        header[HEADER_TAG_AT:HEADER_CRC_AT] = self.key.tag(self.chain)
-        struct.pack_into("<I", header, HEADER_CRC_AT, crc32(memoryview(header)[:HEADER_CRC_AT]))
+        header[layout.HEADER_TAG_AT:layout.HEADER_CRC_AT] = self.key.tag(self.chain)
+        struct.pack_into("<I", header, layout.HEADER_CRC_AT, crc32(memoryview(header)[:layout.HEADER_CRC_AT]))
         self.storage.create(segment, header)  # atomic: a segment exists whole or not at all
         self.segment = segment
         self.records = 0

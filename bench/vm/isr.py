@@ -21,7 +21,7 @@ import micropython
 from boards.mcu.beam import BeamSensor
 from boards.mcu.gate import Gate
 from boards.mcu.reader import CardReader
-from firmware.events import EventQueue
+from firmware.runtime import EventQueue
 
 
 class Pin:

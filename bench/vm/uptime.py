@@ -27,9 +27,9 @@ from boards.mcu.indicator import Indicator
 from boards.mcu.reader import CardReader
 from boards.sim.board import FIRMWARE, START_S
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.events import EV_CARD, EventQueue
+from firmware.events import EV_CARD
 from firmware.journal import Journal, Key
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.shell import Shell
 from firmware.storage import FileStorage
 from firmware.ticks import ticks_add, ticks_diff

@@ -17,10 +17,10 @@ from boards.mcu.indicator import Indicator
 from boards.mcu.reader import BAUD, CardReader
 from boards.mcu.watchdog import Watchdog
 from firmware.compat import const
-from firmware.events import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE, EventQueue
+from firmware.events import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
 from firmware.games import by_name
 from firmware.records import TABLE_MAX, TABLE_MIN, pack_seance
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.startup import make_shell, whole
 
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms

@@ -112,6 +112,15 @@ class Observer:
             text = said(words.RECORDS, rtype, ID)
         self.timeline.write("%s  %s\n" % (_clock(seconds, ms), text))
 
+    def summary(self, board):
+        """The run's last lines. Here, not in the runner: a quiet run, the 64 KB one (H-SIM), does not load them."""
+        shoe = board.shoe
+        lines = ["%d cards out of the shoe, %d journalled, %d left in it; %d findings, %d alarms" % (
+            shoe.out, self.cards, shoe.remaining(), self.findings, self.alarms)]
+        if board.unseen:
+            lines.append("%d cards pulled while the shoe had no power: no record" % board.unseen)
+        return "\n".join(lines)
+
     def _stamp(self):
         now = self.wall_ms()
         return _clock(now // 1000, now % 1000)

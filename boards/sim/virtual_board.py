@@ -17,10 +17,9 @@ from boards.sim.devices import SimWall
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.events import EventQueue
 from firmware.head import FileHead
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
 

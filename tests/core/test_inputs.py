@@ -3,10 +3,9 @@ device's /config.json (firmware/startup.py), a technician's séance (firmware/re
 these checks, "sabot": 70000 was journalled as 4464 on MicroPython and crashed CPython's struct."""
 
 from boards.sim.scenario import ScenarioError, parse
-from firmware.events import EventQueue
 from firmware.records import EMPLOYEE_MAX, R_SEANCE, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.remote import seance
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.startup import check_config
 from tests.core.play import play
 from tests.core.req import covers

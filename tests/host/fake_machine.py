@@ -9,7 +9,7 @@ import time
 import types
 
 from boards.mcu.reader import CardReader
-from firmware.events import EventQueue
+from firmware.runtime import EventQueue
 
 PERIOD = 1 << 30  # MicroPython's ticks period on rp2 and esp32
 

@@ -8,7 +8,8 @@ import pytest
 from boards.mcu.beam import BeamSensor
 from boards.mcu.gate import Gate
 from firmware import cards
-from firmware.events import EV_CARD, EV_NO_MORE_BETS, EventQueue
+from firmware.events import EV_CARD, EV_NO_MORE_BETS
+from firmware.runtime import EventQueue
 from tests.conftest import ROOT, micropython
 from tests.host.fake_machine import FakePin, Log, LoggedGate, LoggedRing, reader_with
 from tests.host.handler_source import assert_builds_nothing, code, function
@@ -76,7 +77,7 @@ from boards.mcu.beam import BeamSensor
 from boards.mcu.button import Button
 from boards.mcu.gate import Gate
 from boards.mcu.reader import CardReader
-from firmware.events import EventQueue
+from firmware.runtime import EventQueue
 import boards.rpi_pico.board, boards.esp32.board
 
 

@@ -3,7 +3,8 @@
 import pytest
 
 from boards.mcu.button import Button
-from firmware.events import EV_NO_MORE_BETS, EventQueue
+from firmware.events import EV_NO_MORE_BETS
+from firmware.runtime import EventQueue
 from tests.host.fake_machine import PERIOD, FakePin
 from tests.host.handler_source import assert_builds_nothing, function
 
