@@ -94,7 +94,7 @@ def test_show_and_export_of_a_record_forged_with_its_crc_recomputed_warn_and_exi
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from firmware import journal as fmt
+    from firmware import layout as fmt
     from sabot.logview import export, show
 
     segment = max(incidents.glob("*.sbj"), key=lambda p: p.stat().st_size)

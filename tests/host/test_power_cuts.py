@@ -15,7 +15,7 @@ from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage, PowerCut
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_BOOT, R_RECOVERY, R_RELEASE
 from sabot.journalfile import CODE, CONDITION, TYPE, Reader, Segment

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware import journal as journal_format
+from firmware import layout as journal_format
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot import _frames
 from sabot.journalfile import Finding, load_segments

@@ -11,7 +11,7 @@ import pytest
 from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware import records as rec
 from firmware.controller import CLOSED, IDLE
 from firmware.events import EV_CLEAR, EV_NO_MORE_BETS

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware import records as rec
 from firmware.controller import CLOSED, IDLE
 from firmware.devkey import DEVELOPMENT_KEY

@@ -10,7 +10,7 @@ import json
 import random
 from pathlib import Path
 
-from firmware import journal
+from firmware import journal, layout
 from firmware.cards import STOP
 from firmware.controller import Controller
 from firmware.storage import FileStorage
@@ -80,7 +80,7 @@ class _Shoe:
         self.seconds = self.ms = 0
         self.log = journal.Journal(FileStorage(str(folder)), journal.Key(key), sabot, FIRMWARE, self)
         self.log.recover(self.ctl)
-        self.body = bytearray(journal.BODY_SIZE)
+        self.body = bytearray(layout.BODY_SIZE)
         self.seance = self.taille = self.coup = self.position = 0
         self.hands = Coup()
 
