@@ -53,7 +53,7 @@ def scan(secret, data, types=0):
 def test_the_c_core_is_compiled_for_the_formats_layout():
     for name in ("SYNC", "BODY_SIZE", "SEQ_AT", "BODY_AT", "LINK_AT", "TAG_AT", "CRC_AT", "FRAME_SIZE", "LINK_SIZE",
                  "TAG_SIZE"):
-        assert getattr(_frames, name) == getattr(fmt, name), name
+        assert getattr(_frames, name) == getattr(layout, name), name
 
 
 @pytest.mark.req("J-TAMPER")

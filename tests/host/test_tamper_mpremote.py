@@ -25,7 +25,7 @@ STATUS = ("import json\nfrom firmware.runtime import Runtime\nfrom firmware impo
           "s = Runtime.current.shell\nc = s.ctl\n"
           "print(json.dumps({'rollback': bool(c.raised(r.FAULT_ROLLBACK)), 'forced': bool(c.raised(r.ALARM_FORCED)),"
           " 'locked': c.locked(), 'phase': c.phase, 'gate open': s.gate.is_open, 'refused': c.refused}))")
-PRESS = "from boards.sim import virtual_board\nfrom firmware.controller import %s\nvirtual_board.BOARD.press(%s)"
+PRESS = "from boards.sim import virtual_board\nfrom firmware.events import %s\nvirtual_board.BOARD.press(%s)"
 
 
 def play(board, tmp_path, text):
