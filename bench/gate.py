@@ -46,7 +46,7 @@ def instructions(ctx, calls):
         out[names[0]] = skipped("on_break no longer starts with %s (bench/vm/isr.py copies it)" % FIRST)
     out[names[1]] = figure(round((count["bare"] - count["empty"]) / calls), "instr/call",
                            "BeamSensor.on_break whole, no reader nor stop-card detector: gate shut, card queued "
-                           "(EventRing.put); " + how)
+                           "(EventQueue.put); " + how)
     out[names[2]] = figure(round((count["fitted"] - count["empty"]) / calls), "instr/call",
                            "the same with a card reader holding a fresh identity (CardReader.take); " + how)
     return out

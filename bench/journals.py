@@ -3,7 +3,7 @@ long one (boot recovery, verify throughput): chemin de fer shoes, coup after cou
 the development key, so that the verifier does all its work on them."""
 
 from boards.sim.devices import SimWall
-from firmware import journal
+from firmware import journal, layout
 from firmware import records as rec
 from firmware.cards import STOP
 from firmware.controller import Controller
@@ -54,7 +54,7 @@ def write_journal(folder, cards=None, records=None):
 
     log = journal.Journal(storage, journal.Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, 0))
     log.recover(ctl)
-    body = bytearray(journal.BODY_SIZE)
+    body = bytearray(layout.BODY_SIZE)
     state = {"cards": 0, "taille": 0, "seance": 0}
     hands = Coup()
 

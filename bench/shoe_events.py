@@ -9,7 +9,7 @@ from pathlib import Path
 from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.controller import EV_CARD
+from firmware.events import EV_CARD
 from firmware.shell import Shell
 from firmware.storage import FileStorage
 

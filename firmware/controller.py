@@ -7,119 +7,56 @@ step() allocates nothing, so a board may run it right after its sensor interrupt
 
 import struct
 
+from firmware import events as ev
 from firmware import games
+from firmware import records as rec
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
-from firmware.journal import (
-    BODY,
-    BODY_SIZE,
-    SNAPSHOT,
-    SNAPSHOT_FIXED,
-    SNAPSHOT_HANDS,
-    pack_body,
-)
+from firmware.journal import pack_body
+from firmware.layout import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_FIXED, SNAPSHOT_HANDS
 from firmware.records import (
     ALARM_FORCED,
-    ALARM_MAX,
     BURNED,
     DEALT,
     DOUBLE_FEED,
-    END_BUTTON,
     END_MAXIMUM,
     END_TABLEAU,
     F_FOREIGN_CARD,
-    F_NO_STOP,
     F_SHORT_COUP,
     F_STOP_POSITION,
     FAULT_DOUBLE_FEED,
-    FAULT_FIRMWARE,
-    FAULT_JAM,
-    FAULT_ROLLBACK,
     FORCED,
     NORMAL,
     R_ALARM,
-    R_BOOT,
     R_CARD,
-    R_CLEAR,
     R_CLOSED,
     R_COUP_END,
     R_FINDING,
     R_LOAD,
     R_NO_MORE_BETS,
-    R_RECOVERY,
     R_RELEASE,
     R_RESULT,
     R_SEANCE,
-    R_SEANCE_CLOSE,
     R_STAND,
     REL_BURN,
     REL_DEAL,
     REL_NONE,
     STOP_CARD,
-    employee_high,
-    employee_low,
     pack_counts,
     pack_hand,
-    pack_torn,
-    seance_employee,
-    seance_game,
-    seance_table,
 )
 from firmware.tableau import NONE, OPTIONAL, Coup
 from firmware.ticks import ticks_diff
 
-# Events, with their argument.
-EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
-EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
-EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
-EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
-EV_COUP_END = const(5)
-EV_BURN = const(6)  # burn button: release one card to burn, between coups only
-EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
-EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
-EV_TICK = const(9)  # the timer the board runs for deadline()
-EV_CLEAR = const(10)  # supervisor key
-EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal write failed or full, events lost,
-# the journal rolled back, the development key)
-EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
-EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
-EV_SEANCE_CLOSE = const(14)
-
-# Commands to the devices: (command, argument) pairs in cmds[].
-CMD_GATE_OPEN = const(1)  # release exactly one card
-CMD_GATE_CLOSE = const(2)
-CMD_INDICATOR = const(3)  # arg: IND_*
-CMD_BUZZER = const(4)  # arg: BUZZ_*
-
-IND_LOCKED = const(0)
-IND_DEALING = const(1)
-IND_ALARM = const(2)
-IND_CLOSED = const(3)
-BUZZ_REFUSED = const(1)
-BUZZ_ALARM = const(2)
+# On the MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 64 KB), so the
+# protocol's names are read through firmware.events (ev.), and the records' names off the card path through
+# firmware.records (rec.); those the card path reads are imported, a global being cheaper than a module attribute.
 
 # Phases. The gate is locked in all but DEALING, and in DEALING too while any alarm is raised.
 IDLE = const(0)  # no shoe loaded
 BETS = const(1)  # bets open, or a coup paused by a fault or a power cut
 DEALING = const(2)  # coup open: card requests are honoured, one card per release
 CLOSED = const(3)  # the stop card's coup is over: no other coup until a new shoe (S-STOP)
-
-# Why an input was refused (refused is 0 when it was accepted). Every input checks, in this order, what applies
-# to it: its argument, a release under way, an alarm, the shoe (none, closed), the coup, then its own rule.
-_REF_NO_SHOE = const(1)
-_REF_LOCKED = const(2)
-_REF_CLOSED = const(3)
-_REF_ALARM = const(4)
-_REF_BUSY = const(5)
-_REF_IN_COUP = const(6)
-_REF_NOT_IN_COUP = const(7)
-_REF_TAILLES = const(8)
-_REF_NO_ALARM = const(9)
-_REF_BAD_GAME = const(10)
-_REF_NOT_OPTIONAL = const(11)
-_REF_FIRMWARE = const(12)
-_REF_BAD_FAULT = const(13)
-_REF_NO_SEANCE = const(14)
 
 # Alarms no supervisor clears: the firmware's until a boot has found the approved files again (H-FIRMWARE), the
 # development key's never (a shoe needs its own key, and a journal of its own with it).
@@ -166,33 +103,33 @@ class Controller:
         self.n_recs = 0
         self.refused = 0
         self.now = now
-        if event == EV_CARD:  # first: the card at the mouth is what must be fast
+        if event == ev.EV_CARD:  # first: the card at the mouth is what must be fast
             self._on_card(arg)
-        elif event == EV_DRAW:
+        elif event == ev.EV_DRAW:
             self._on_release_request(REL_DEAL)
-        elif event == EV_TICK:
+        elif event == ev.EV_TICK:
             self._on_tick()
-        elif event == EV_NO_MORE_BETS:
+        elif event == ev.EV_NO_MORE_BETS:
             self._on_no_more_bets()
-        elif event == EV_COUP_END:
+        elif event == ev.EV_COUP_END:
             self._on_coup_end()
-        elif event == EV_BURN:
+        elif event == ev.EV_BURN:
             self._on_release_request(REL_BURN)
-        elif event == EV_STAND:
+        elif event == ev.EV_STAND:
             self._on_stand(arg)
-        elif event == EV_CLEAR:
+        elif event == ev.EV_CLEAR:
             self._on_clear()
-        elif event == EV_LOAD:
+        elif event == ev.EV_LOAD:
             self._on_load(arg)
-        elif event == EV_SEANCE:
+        elif event == ev.EV_SEANCE:
             self._on_seance(arg)
-        elif event == EV_SEANCE_CLOSE:
+        elif event == ev.EV_SEANCE_CLOSE:
             self._on_seance_close()
-        elif event == EV_POWER_UP:
+        elif event == ev.EV_POWER_UP:
             self._on_power_up(arg)
-        elif event == EV_FIRMWARE:
+        elif event == ev.EV_FIRMWARE:
             self._on_firmware(arg)
-        elif event == EV_FAULT:
+        elif event == ev.EV_FAULT:
             self._on_fault(arg)
         self._show()
 
@@ -220,7 +157,7 @@ class Controller:
                     fields[10])
 
     def snapshot(self, buf):
-        """The lasting state into buf (journal.SNAPSHOT_SIZE bytes), for a segment header."""
+        """The lasting state into buf (layout.SNAPSHOT_SIZE bytes), for a segment header."""
         struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
                          self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarms,
                          self.phase, self._release)
@@ -241,55 +178,55 @@ class Controller:
 
     def _on_tick(self):
         if self._release and ticks_diff(self.now, self._release_at) >= JAM_MS:
-            self._cmd(CMD_GATE_CLOSE, 0)
-            self._raise(FAULT_JAM)
+            self._cmd(ev.CMD_GATE_CLOSE, 0)
+            self._raise(rec.FAULT_JAM)
         elif self._card_at >= 0 and ticks_diff(self.now, self._card_at) >= _SETTLE_MS:
             self._card_at = -1  # closed by the timer: no wrap of the ticks can reopen it
 
     def _on_coup_end(self):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if not self.in_coup:
-            return self._refuse(_REF_NOT_IN_COUP)
-        self._end_coup(END_BUTTON)
+            return self._refuse(ev.REF_NOT_IN_COUP)
+        self._end_coup(rec.END_BUTTON)
 
     def _on_clear(self):
         alarms = self.alarms
         if not alarms:
-            return self._refuse(_REF_NO_ALARM)
+            return self._refuse(ev.REF_NO_ALARM)
         kept = alarms & _BOOT_CHECKED
         if self._files_ok:
-            kept &= ~(1 << FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
+            kept &= ~(1 << rec.FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
         if kept == alarms:
-            return self._refuse(_REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
-        for code in range(1, ALARM_MAX + 1):
+            return self._refuse(ev.REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
+        for code in range(1, rec.ALARM_MAX + 1):
             if (alarms & ~kept) >> code - 1 & 1:
-                self._emit(R_CLEAR, 0, 0, 0, code)
+                self._emit(rec.R_CLEAR, 0, 0, 0, code)
 
     def _on_seance(self, arg):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.in_coup:
-            return self._refuse(_REF_IN_COUP)
-        employee = seance_employee(arg)
-        self._emit(R_SEANCE, seance_game(arg), employee_low(employee), employee_high(employee),
-                   seance_table(arg))  # Article 58
+            return self._refuse(ev.REF_IN_COUP)
+        employee = rec.seance_employee(arg)
+        self._emit(R_SEANCE, rec.seance_game(arg), rec.employee_low(employee), rec.employee_high(employee),
+                   rec.seance_table(arg))  # Article 58
 
     def _on_seance_close(self):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.in_coup:
-            return self._refuse(_REF_IN_COUP)
+            return self._refuse(ev.REF_IN_COUP)
         if not self.table:
-            return self._refuse(_REF_NO_SEANCE)  # S-IDENT: only the séance open closes, with its table
-        self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
+            return self._refuse(ev.REF_NO_SEANCE)  # S-IDENT: only the séance open closes, with its table
+        self._emit(rec.R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, torn):
         uncertain = self._release
-        self._emit(R_BOOT, 0, 0, 0, 0)
+        self._emit(rec.R_BOOT, 0, 0, 0, 0)
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
-            self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))
+            self._emit(rec.R_RECOVERY, 0, 0, uncertain, rec.pack_torn(torn))
         if torn and not uncertain:
             # S-FORCED: the record torn while the gate was locked may have been a card forced past it; its alarm
             # stands until a supervisor has looked (a released card's loss is the uncertain release above).
@@ -297,41 +234,41 @@ class Controller:
 
     def _on_firmware(self, matches):
         self._files_ok = bool(matches)  # with the approved files back, the supervisor may clear the fault
-        if not matches and not self.raised(FAULT_FIRMWARE):
-            self._cmd(CMD_GATE_CLOSE, 0)
-            self._raise(FAULT_FIRMWARE)
+        if not matches and not self.raised(rec.FAULT_FIRMWARE):
+            self._cmd(ev.CMD_GATE_CLOSE, 0)
+            self._raise(rec.FAULT_FIRMWARE)
 
     def _on_fault(self, code):
-        if code < 1 or code > ALARM_MAX:
-            return self._refuse(_REF_BAD_FAULT)
-        self._cmd(CMD_GATE_CLOSE, 0)
+        if code < 1 or code > rec.ALARM_MAX:
+            return self._refuse(ev.REF_BAD_FAULT)
+        self._cmd(ev.CMD_GATE_CLOSE, 0)
         if self._release:
             # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
-            self._emit(R_RECOVERY, 0, 0, self._release, 0)
+            self._emit(rec.R_RECOVERY, 0, 0, self._release, 0)
         self._raise(code)
 
     def _on_release_request(self, kind):
         if self._release or self._settling():
-            return self._refuse(_REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.alarms:
-            return self._refuse(_REF_ALARM)
+            return self._refuse(ev.REF_ALARM)
         if self.phase == IDLE:
-            return self._refuse(_REF_NO_SHOE)
+            return self._refuse(ev.REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(_REF_CLOSED)
+            return self._refuse(ev.REF_CLOSED)
         if kind == REL_DEAL and self.phase != DEALING:
-            return self._refuse(_REF_LOCKED)  # S-LOCK
+            return self._refuse(ev.REF_LOCKED)  # S-LOCK
         if kind == REL_BURN and self.in_coup:
-            return self._refuse(_REF_IN_COUP)  # S-BURN: between coups only
+            return self._refuse(ev.REF_IN_COUP)  # S-BURN: between coups only
         self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
-        self._cmd(CMD_GATE_OPEN, 0)
+        self._cmd(ev.CMD_GATE_OPEN, 0)
 
     def _on_card(self, card):
         if card < 0 or card >= KINDS:
             card = UNKNOWN  # a code no card has (a reader's error): a card left all the same, its face not read
         # Whatever happens, the gate shuts first (S-ONE, S-FAILSAFE); the board's interrupt already did.
-        self._cmd(CMD_GATE_CLOSE, 0)
+        self._cmd(ev.CMD_GATE_CLOSE, 0)
         kind = self._release
         if kind:
             self._card_at = self.now
@@ -349,7 +286,7 @@ class Controller:
         if card != STOP and not self.stop_seen and self.position >= self._stop_at:
             # S-STOP: the virtual cut card. No stop card where it must have come out: the coup finishes, then
             # the shoe closes as after the stop card.
-            self._emit(R_FINDING, 0, 0, 0, F_NO_STOP)
+            self._emit(R_FINDING, 0, 0, 0, rec.F_NO_STOP)
             if not self.in_coup:
                 self._emit(R_CLOSED, 0, 0, 0, 0)
         if card == STOP:
@@ -372,43 +309,43 @@ class Controller:
     def _on_stand(self, hand):
         hands = self.hands
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if not self.in_coup:
-            return self._refuse(_REF_NOT_IN_COUP)
+            return self._refuse(ev.REF_NOT_IN_COUP)
         if (not hands.known or hand >= hands.hands or hands.next_hand() != hand or hands.counts[hand] != 2
                 or hands.stood[hand] or hands.rule(hand) != OPTIONAL):
-            return self._refuse(_REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
+            return self._refuse(ev.REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
         self._emit(R_STAND, 0, 0, 0, hand)
         if hands.next_hand() == NONE:
             self._end_coup(END_TABLEAU)
 
     def _on_no_more_bets(self):
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.alarms:
-            return self._refuse(_REF_ALARM)
+            return self._refuse(ev.REF_ALARM)
         if self.phase == IDLE:
-            return self._refuse(_REF_NO_SHOE)
+            return self._refuse(ev.REF_NO_SHOE)
         if self.phase == CLOSED:
-            return self._refuse(_REF_CLOSED)  # S-STOP
+            return self._refuse(ev.REF_CLOSED)  # S-STOP
         if self.phase == DEALING:
-            return self._refuse(_REF_IN_COUP)
+            return self._refuse(ev.REF_IN_COUP)
         self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
 
     def _on_load(self, game):
         if game < 0 or game >= len(games.GAMES):
-            return self._refuse(_REF_BAD_GAME)
+            return self._refuse(ev.REF_BAD_GAME)
         if self._release:
-            return self._refuse(_REF_BUSY)
+            return self._refuse(ev.REF_BUSY)
         if self.alarms:
-            return self._refuse(_REF_ALARM)
+            return self._refuse(ev.REF_ALARM)
         if self.in_coup:
-            return self._refuse(_REF_IN_COUP)
+            return self._refuse(ev.REF_IN_COUP)
         if not self.table:
-            return self._refuse(_REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
+            return self._refuse(ev.REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
-            return self._refuse(_REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
+            return self._refuse(ev.REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
         self._emit(R_LOAD, 0, 0, 0, game)
 
     def _end_coup(self, how):
@@ -423,24 +360,24 @@ class Controller:
 
     def _raise(self, code):
         self._emit(R_ALARM, 0, 0, 0, code)
-        self._cmd(CMD_BUZZER, BUZZ_ALARM)
+        self._cmd(ev.CMD_BUZZER, ev.BUZZ_ALARM)
 
     def _refuse(self, why):
         self.refused = why
-        self._cmd(CMD_BUZZER, BUZZ_REFUSED)
+        self._cmd(ev.CMD_BUZZER, ev.BUZZ_REFUSED)
 
     def _show(self):
         if self.alarms:
-            shown = IND_ALARM
+            shown = ev.IND_ALARM
         elif self.phase == DEALING:
-            shown = IND_DEALING
+            shown = ev.IND_DEALING
         elif self.phase == CLOSED:
-            shown = IND_CLOSED
+            shown = ev.IND_CLOSED
         else:
-            shown = IND_LOCKED
+            shown = ev.IND_LOCKED
         if shown != self._shown:
             self._shown = shown
-            self._cmd(CMD_INDICATOR, shown)
+            self._cmd(ev.CMD_INDICATOR, shown)
 
     def _cmd(self, command, arg):
         i = 2 * self.n_cmds
@@ -504,7 +441,7 @@ class Controller:
         elif rtype == R_ALARM:
             self._release = REL_NONE  # whatever was under way, the gate is shut
             self.alarms |= 1 << code - 1  # a fault never replaces an alarm
-            if code == FAULT_ROLLBACK:
+            if code == rec.FAULT_ROLLBACK:
                 # What the journal lost is unknown (a stop card's coup, a closed shoe): no other coup from this
                 # shoe; a new one, loaded after the supervisor's clear, starts from known state.
                 self.in_coup = False
@@ -512,10 +449,10 @@ class Controller:
                     self.phase = CLOSED
             elif self.phase == DEALING:
                 self.phase = BETS  # the coup pauses; "no more bets" resumes it after the clear
-        elif rtype == R_CLEAR:
+        elif rtype == rec.R_CLEAR:
             self.alarms &= ~(1 << code - 1)
         elif rtype == R_FINDING:
-            if code == F_NO_STOP:
+            if code == rec.F_NO_STOP:
                 self.stop_seen = True  # the virtual cut card came out
         elif rtype == R_LOAD:
             self.game = code
@@ -531,12 +468,12 @@ class Controller:
             self.table = code
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
-        elif rtype == R_SEANCE_CLOSE:
+        elif rtype == rec.R_SEANCE_CLOSE:
             self.table = 0
             self.phase = IDLE  # no load, no coup outside a séance
-        elif rtype == R_RECOVERY:
+        elif rtype == rec.R_RECOVERY:
             self._release = REL_NONE
-        elif rtype == R_BOOT:
+        elif rtype == rec.R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
 

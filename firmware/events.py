@@ -1,36 +1,54 @@
-"""The queue from a board's interrupt handlers to its main loop: (event, argument) byte pairs in a fixed ring.
-
-put() allocates nothing, so a hard interrupt handler may call it; one producer at a time (a board that has
-several interrupt sources masks interrupts around put, or gives each its own ring).
+"""What a board and the shoe's core say to each other: the events a board hands the controller, the commands it
+carries out, the codes of a refused input. Drivers and boards import these from here, not from
+firmware/controller.py. Names only: the sim loads this module, and every name in it costs heap on the VM (H-SIM);
+the queue that carries the events is firmware/runtime.py's.
 """
 
+from firmware.compat import const
 
-class EventRing:
-    def __init__(self, size=32):
-        self._buf = bytearray(2 * size)
-        self._size = size
-        self._head = 0
-        self._tail = 0
-        self.lost = 0  # events dropped because the ring was full: the main loop turns them into a fault
-        self.arg = 0  # the argument of the event take() returned last
+# Events, with their argument.
+EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
+EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
+EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
+EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
+EV_COUP_END = const(5)
+EV_BURN = const(6)  # burn button: release one card to burn, between coups only
+EV_DRAW = const(7)  # the dealer asks for a card (card request pad at the mouth)
+EV_CARD = const(8)  # the mouth sensor saw a card pass; arg: card code
+EV_TICK = const(9)  # the timer the board runs for deadline()
+EV_CLEAR = const(10)  # supervisor key
+EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal write failed or full, events lost,
+# the journal rolled back, the development key)
+EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
+EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
+EV_SEANCE_CLOSE = const(14)
 
-    def put(self, event, arg):
-        head = self._head
-        following = head + 1 if head + 1 < self._size else 0
-        if following == self._tail:
-            self.lost += 1
-            return False
-        self._buf[2 * head] = event
-        self._buf[2 * head + 1] = arg
-        self._head = following
-        return True
+# Commands to the devices: (command, argument) pairs in cmds[].
+CMD_GATE_OPEN = const(1)  # release exactly one card
+CMD_GATE_CLOSE = const(2)
+CMD_INDICATOR = const(3)  # arg: IND_*
+CMD_BUZZER = const(4)  # arg: BUZZ_*
 
-    def take(self):
-        """The oldest event, its argument in self.arg; 0 when the ring is empty."""
-        tail = self._tail
-        if tail == self._head:
-            return 0
-        event = self._buf[2 * tail]
-        self.arg = self._buf[2 * tail + 1]
-        self._tail = tail + 1 if tail + 1 < self._size else 0
-        return event
+IND_LOCKED = const(0)
+IND_DEALING = const(1)
+IND_ALARM = const(2)
+IND_CLOSED = const(3)
+BUZZ_REFUSED = const(1)
+BUZZ_ALARM = const(2)
+
+# Why an input was refused (refused is 0 when it was accepted). Every input checks, in this order, what applies
+# to it: its argument, a release under way, an alarm, the shoe (none, closed), the coup, then its own rule.
+REF_NO_SHOE = const(1)
+REF_LOCKED = const(2)
+REF_CLOSED = const(3)
+REF_ALARM = const(4)
+REF_BUSY = const(5)
+REF_IN_COUP = const(6)
+REF_NOT_IN_COUP = const(7)
+REF_TAILLES = const(8)
+REF_NO_ALARM = const(9)
+REF_BAD_GAME = const(10)
+REF_NOT_OPTIONAL = const(11)
+REF_FIRMWARE = const(12)
+REF_BAD_FAULT = const(13)
+REF_NO_SEANCE = const(14)

@@ -9,49 +9,16 @@ import struct
 from binascii import crc32
 from hashlib import sha256
 
+from firmware import layout
 from firmware.compat import const
+from firmware.layout import BODY_AT, BODY_SECONDS, CRC_AT, LINK_AT, LINK_SIZE, SEQ_AT, TAG_AT, TAG_SIZE
 
-MAGIC = b"SBJ"
-VERSION = const(3)
-
-# Record body: type, time (seconds since 2020-01-01 UTC and milliseconds), séance, taille, coup, position in
-# the shoe, card, disposition, condition, code. The 2020 epoch keeps seconds a small int on 32-bit ports.
-BODY = "<BIHHHHHBBBH"
-BODY_SIZE = const(20)
-FIELDS = ("type", "seconds", "ms", "seance", "taille", "coup", "position", "card", "disposition", "condition",
-          "code")
-EPOCH_2020 = 1577836800  # 2020-01-01T00:00:00Z in Unix seconds
-
-# Frame: sync, body length, sequence number, body, link (previous chain value's first bytes), tag, CRC-32.
-SYNC = const(0xA5)
-SEQ_AT = const(2)
-BODY_AT = const(6)
-LINK_AT = const(26)
-TAG_AT = const(34)
-CRC_AT = const(50)
-FRAME_SIZE = const(54)
-LINK_SIZE = const(8)
-TAG_SIZE = const(16)
-# CRC-32 of any bytes followed by their own CRC-32 (little-endian): an intact frame, header or ring entry checks to
-# this small int, where the CRC itself (most values over 2**30) would be a long int allocated on a 32-bit board.
-CRC_RESIDUE = const(0x2144DF1C)
-
-# Segment header: fixed fields, the controller's snapshot, tag, CRC-32.
-HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key id, firmware, previous chain,
-HEADER_FIXED = const(76)  # previous segment's valid length, sequence number of the record before this segment
-_PREVIOUS_CHAIN_AT = const(36)
-_PREVIOUS_CHAIN_END = const(68)
-SNAPSHOT = "<HHHBBHBBHBHBB"  # see Controller.snapshot()
-SNAPSHOT_FIXED = const(19)  # then one count a card code (S-COUNT), 54 bytes
-SNAPSHOT_HANDS = const(73)  # then the coup's hands, 13 bytes (tableau.Coup.save)
-SNAPSHOT_SIZE = const(86)
-HEADER_TAG_AT = const(162)
-HEADER_CRC_AT = const(178)
-HEADER_SIZE = const(182)
+# A record's write imports the offsets it uses; the rest of firmware/layout.py is read through the module: on the
+# MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 64 KB).
 
 SEGMENT_RECORDS = const(4096)
-RESERVE_BYTES = const(64 * FRAME_SIZE)  # flash kept free for a coup under way and its faults; no coup starts below
-NO_CHAIN = bytes(32)
+RESERVE_BYTES = 64 * layout.FRAME_SIZE  # flash kept free for a coup under way and its faults; no coup starts below
+NO_CHAIN = bytes(layout.CHAIN_SIZE)
 
 
 class JournalError(Exception):
@@ -88,25 +55,28 @@ def chained(chain, data):
 
 def pack_body(buf, rtype, seance, taille, coup, position, card, disposition, condition, code):
     """The controller's side of a body; the journal stamps the time when it writes it."""
-    struct.pack_into(BODY, buf, 0, rtype, 0, 0, seance, taille, coup, position, card, disposition, condition, code)
+    struct.pack_into(layout.BODY, buf, 0, rtype, 0, 0, seance, taille, coup, position, card, disposition, condition,
+                     code)
 
 
 def parse_header(data):
     """The header's fields as a tuple (HEADER's, then the snapshot bytes), or JournalError."""
-    if len(data) < 4 or data[:3] != MAGIC:
+    if len(data) < 4 or data[:3] != layout.MAGIC:
         raise JournalError("not a sabot journal (no SBJ magic)")
-    if data[3] != VERSION:
-        raise JournalError("journal format version %d; this reads version %d" % (data[3], VERSION))
-    if len(data) < HEADER_SIZE:
+    if data[3] != layout.VERSION:
+        raise JournalError("journal format version %d; this reads version %d" % (data[3], layout.VERSION))
+    if len(data) < layout.HEADER_SIZE:
         raise JournalError("journal header cut short")
-    if crc32(memoryview(data)[:HEADER_SIZE]) != CRC_RESIDUE:
+    if crc32(memoryview(data)[:layout.HEADER_SIZE]) != layout.CRC_RESIDUE:
         raise JournalError("journal header damaged (CRC)")
-    return struct.unpack_from(HEADER, data, 0) + (bytes(data[HEADER_FIXED:HEADER_FIXED + SNAPSHOT_SIZE]),)
+    snapshot = data[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE]
+    return struct.unpack_from(layout.HEADER, data, 0) + (bytes(snapshot),)
 
 
 def header_chain(data):
     """The chain value a segment's records start from: its previous chain and its header, tag excluded."""
-    return chained(bytes(data[_PREVIOUS_CHAIN_AT:_PREVIOUS_CHAIN_END]), memoryview(data)[:HEADER_TAG_AT])
+    previous = data[layout.PREVIOUS_CHAIN_AT:layout.PREVIOUS_CHAIN_AT + layout.CHAIN_SIZE]
+    return chained(bytes(previous), memoryview(data)[:layout.HEADER_TAG_AT])
 
 
 class Frame:
@@ -114,9 +84,9 @@ class Frame:
     (firmware/ring.py) are the same bytes by the same code."""
 
     def __init__(self):
-        self.buf = bytearray(FRAME_SIZE)
-        self.buf[0] = SYNC
-        self.buf[1] = BODY_SIZE
+        self.buf = bytearray(layout.FRAME_SIZE)
+        self.buf[0] = layout.SYNC
+        self.buf[1] = layout.BODY_SIZE
         self.body = memoryview(self.buf)[BODY_AT:LINK_AT]
         self.to_tag = memoryview(self.buf)[:TAG_AT]  # a view a record would allocate on 32-bit
         self._to_crc = memoryview(self.buf)[:CRC_AT]
@@ -125,16 +95,18 @@ class Frame:
         """Sets the frame's seq and link to the chain before it; returns the chain value after it."""
         frame = self.buf
         struct.pack_into("<I", frame, SEQ_AT, seq)
+        at = LINK_AT  # a local: an imported offset is a global, looked up at each use; a const once folded
         for i in range(LINK_SIZE):  # byte by byte: a slice would be a new object a record
-            frame[LINK_AT + i] = previous[i]
+            frame[at + i] = previous[i]
         return chained(previous, self.to_tag)
 
     def sign(self, chain, key):
         """The tag of the chain value link() returned, then the CRC-32."""
         frame = self.buf
         tag = key.tag(chain, 32)
+        at = TAG_AT
         for i in range(TAG_SIZE):
-            frame[TAG_AT + i] = tag[i]
+            frame[at + i] = tag[i]
         struct.pack_into("<I", frame, CRC_AT, crc32(self._to_crc))
 
 
@@ -175,23 +147,23 @@ class Journal:
             return 0
         last = segments[-1]
         with self.storage.reader(last) as stream:
-            header = stream.read(HEADER_SIZE)
+            header = stream.read(layout.HEADER_SIZE)
             fields = parse_header(header)
             if fields[5] != self.key.id:
                 raise JournalError("journal written under another key")
             if fields[3] != self.sabot:
                 raise JournalError("journal of another sabot number")  # remote.number() begins this one's
             self.chain = header_chain(header)
-            if self.key.tag(self.chain) != header[HEADER_TAG_AT:HEADER_CRC_AT]:
+            if self.key.tag(self.chain) != header[layout.HEADER_TAG_AT:layout.HEADER_CRC_AT]:
                 raise JournalError("journal header fails its HMAC")
             ctl.load_snapshot(fields[10])
             self.seq = fields[9]
             self.records = 0
             frame = self._frame
-            while stream.readinto(frame) == FRAME_SIZE and self._accept():
+            while stream.readinto(frame) == layout.FRAME_SIZE and self._accept():
                 ctl.restore(self.body)
                 self.records += 1
-        valid = HEADER_SIZE + self.records * FRAME_SIZE
+        valid = layout.HEADER_SIZE + self.records * layout.FRAME_SIZE
         cut = self.storage.size(last) - valid + self.storage.torn()
         if cut or fields[6] != self.firmware:
             self._start(last + 1, ctl, valid, True)  # a torn tail stays as it is; new firmware, a new header names it
@@ -205,7 +177,7 @@ class Journal:
         """Whether the frame read is the next intact record; if so, the chain and seq move on to it. Its CRC and tag
         are compared as bytes, through views made once: no long int, no slice of the frame."""
         frame = self._frame
-        if frame[0] != SYNC or frame[1] != BODY_SIZE or crc32(frame) != CRC_RESIDUE:
+        if frame[0] != layout.SYNC or frame[1] != layout.BODY_SIZE or crc32(frame) != layout.CRC_RESIDUE:
             return False
         if struct.unpack_from("<I", frame, SEQ_AT)[0] != self.seq + 1:
             return False
@@ -223,7 +195,7 @@ class Journal:
         return self.records >= self.segment_records
 
     def rotate(self, ctl):
-        self._start(self.segment + 1, ctl, HEADER_SIZE + self.records * FRAME_SIZE)
+        self._start(self.segment + 1, ctl, layout.HEADER_SIZE + self.records * layout.FRAME_SIZE)
 
     def free(self):
         return self.storage.free()
@@ -235,13 +207,13 @@ class Journal:
 
     def _start(self, segment, ctl, previous_valid, staged=False):
         self.sync()
-        header = bytearray(HEADER_SIZE)
-        struct.pack_into(HEADER, header, 0, MAGIC, VERSION, HEADER_SIZE, self.sabot, segment, self.key.id,
-                         self.firmware, self.chain, previous_valid, self.seq)
-        ctl.snapshot(memoryview(header)[HEADER_FIXED:HEADER_FIXED + SNAPSHOT_SIZE])
+        header = bytearray(layout.HEADER_SIZE)
+        struct.pack_into(layout.HEADER, header, 0, layout.MAGIC, layout.VERSION, layout.HEADER_SIZE, self.sabot,
+                         segment, self.key.id, self.firmware, self.chain, previous_valid, self.seq)
+        ctl.snapshot(memoryview(header)[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE])
         self.chain = header_chain(header)
-        header[HEADER_TAG_AT:HEADER_CRC_AT] = self.key.tag(self.chain)
-        struct.pack_into("<I", header, HEADER_CRC_AT, crc32(memoryview(header)[:HEADER_CRC_AT]))
+        header[layout.HEADER_TAG_AT:layout.HEADER_CRC_AT] = self.key.tag(self.chain)
+        struct.pack_into("<I", header, layout.HEADER_CRC_AT, crc32(memoryview(header)[:layout.HEADER_CRC_AT]))
         self.segment = segment
         self.records = 0
         self._open = True
@@ -273,7 +245,7 @@ class Journal:
         wall = self.wall
         wall.stamp()
         frame[BODY_AT:LINK_AT] = body
-        struct.pack_into("<IH", frame, BODY_AT + 1, wall.seconds, wall.ms)
+        struct.pack_into("<IH", frame, BODY_AT + BODY_SECONDS, wall.seconds, wall.ms)
         sealer = self._sealer
         chain = sealer.link(self.seq + 1, self.chain)
         sealer.sign(chain, self.key)

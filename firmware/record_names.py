@@ -1,36 +1,26 @@
-"""What a reader of the journal needs beside firmware/records.py: the codes as identifiers (tuples indexed by
-its constants: the words of the sim's trace and timeline and of `sabot log export`, part of the format) and
-the packed fields unpacked, each the inverse of its records.pack_* (documented there). Kept apart from
-records.py so that a shoe's controller does not load them: on the device every name costs heap."""
+"""What a reader of the journal needs beside firmware/records.py and firmware/layout.py: the packed fields
+unpacked, each the inverse of its records.pack_* (documented there), and the snapshot's fields located. Kept apart
+so that a shoe's controller does not load them: on the device every name costs heap. The codes' identifiers and
+words are boards/sim/words.py's."""
 
-from firmware import records
+import struct
+
+from firmware.layout import SNAPSHOT
 from firmware.records import NO_HAND
 
 
-def _identifiers(prefix):
-    """records.py's constants named prefix + NAME as identifiers ("name") indexed by their codes: a new record type
-    is its R_ constant alone, here as in the export and the trace."""
-    found = {}
-    for attr in dir(records):
-        if attr.startswith(prefix):
-            found[getattr(records, attr)] = attr[len(prefix):].lower()
-    return tuple(found.get(code, "") for code in range(max(found) + 1))
+def _spans(layout):
+    """(start, end) of each field of a struct layout, little-endian and unpadded."""
+    spans = []
+    at = 0
+    for code in layout[1:]:
+        end = at + struct.calcsize("<" + code)
+        spans.append((at, end))
+        at = end
+    return tuple(spans)
 
 
-RECORD_NAMES = _identifiers("R_")
-DISPOSITION_NAMES = ("dealt", "burned", "stop")
-CONDITION_NAMES = ("normal", "forced", "double_feed")
-ALARM_NAMES = ("", "forced", "double_feed", "jam", "journal", "journal_full", "overrun", "firmware", "rollback",
-               "development_key")
-FINDING_NAMES = ("", "stop_position", "foreign_card", "short_coup", "no_stop")
-END_NAMES = ("button", "maximum", "tableau")
-RELEASE_NAMES = ("", "deal", "burn")
-WINNER_NAMES = ("", "ponte", "banque", "egalite")
-
-
-def name(names, code):
-    """A code's identifier, or "code N" for one this version does not know (a newer or damaged journal)."""
-    return names[code] if 0 <= code < len(names) else "code %d" % code
+SNAPSHOT_FIELDS = _spans(SNAPSHOT)  # the snapshot's fixed fields, in Controller.snapshot()'s order
 
 
 def unpack_hand(code):

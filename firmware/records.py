@@ -1,11 +1,10 @@
-"""The journal's vocabulary: every code a record carries, and how its packed fields are packed.
+"""The journal's vocabulary: every code a record carries, which fields each record type uses, and how its packed
+fields are packed.
 
 One place for what the controller writes and every reader reads (the verifier, `log show`/`export`, the
-report, the sim); docs/journal-format.md gives the same table for people. The codes' identifiers are in
-firmware/record_names.py, which a device's controller does not load; words for people are the host's
-(host_tools/sabot/words.py). Adding a record type: its R_ constant here (record_names.py derives its identifier),
-its _apply() case in firmware/controller.py, its words in words.py (tests/host/test_export.py fails without them),
-its line in docs/journal-format.md.
+report, the sim); firmware/layout.py places the bytes; docs/journal-format.md gives the same table for people.
+The codes' identifiers and words are boards/sim/words.py's, which a device does not load. Adding a record type:
+docs/architecture.md ("The vocabulary") lists every file it needs.
 """
 
 from firmware.compat import const
@@ -27,6 +26,13 @@ R_RECOVERY = const(12)  # code: torn bytes cut (pack_torn); condition: the relea
 R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
 R_RESULT = const(14)  # code: pack_result; card: pack_counts; disposition: the number of hands
 R_SEANCE_CLOSE = const(15)  # code: the table
+
+# Which fields other than séance, taille, coup and position a record of each type uses, bit t for type t; the
+# others are 0 (docs/journal-format.md, "What the shoe writes").
+USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT)
+USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT)
+USES_CONDITION = const(1 << R_SEANCE | 1 << R_RECOVERY)
+NO_CODE = const(1 << R_BOOT | 1 << R_NO_MORE_BETS | 1 << R_CLOSED)  # records whose code is 0
 
 # A card's disposition and condition (J-EVERY).
 DEALT = const(0)

@@ -7,9 +7,10 @@ import json
 import os
 from binascii import hexlify
 
-from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
-from firmware.journal import HEADER_SIZE, JournalError, parse_header
+from firmware.journal import JournalError, parse_header
+from firmware.layout import HEADER_SIZE
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
 from firmware.startup import CONFIG, HEAD, JOURNAL, check_config, load_config, read_key, whole

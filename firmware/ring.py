@@ -15,7 +15,8 @@ import struct
 from binascii import crc32
 
 from firmware.compat import const
-from firmware.journal import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, TAG_AT, chained, header_chain
+from firmware.journal import chained, header_chain
+from firmware.layout import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, TAG_AT
 from firmware.lfs_blocks import block_room
 from firmware.ring_entry import (
     ANCHOR_ENTRY,

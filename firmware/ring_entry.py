@@ -9,7 +9,8 @@ CRC are the shoe's to recompute, from the chain and the key, and the drain rebui
 import struct
 
 from firmware.compat import const
-from firmware.journal import BODY_AT, BODY_SIZE, FRAME_SIZE, HEADER_SIZE, SEQ_AT, Frame, header_chain
+from firmware.journal import Frame, header_chain
+from firmware.layout import BODY_AT, BODY_SIZE, FRAME_SIZE, HEADER_SIZE, SEQ_AT
 
 PAGE = const(256)  # what one program writes: the page's image, 0xFF (left as it is) but for the entry
 KIND_SHIFT = const(20)  # an entry's first 3 bytes: a bit for each body byte that differs, then the entry's kind

@@ -1,8 +1,44 @@
 """The main loop every board runs: events its interrupts queued go to the shell, the controller's timer
-fires at its deadline, the watchdog is fed, and on any way out the gate is locked (S-FAILSAFE)."""
+fires at its deadline, the watchdog is fed, and on any way out the gate is locked (S-FAILSAFE).
 
-from firmware.controller import EV_FAULT, EV_TICK
+The queue from a board's interrupt handlers to the loop holds (event, argument) byte pairs in a fixed ring. put()
+allocates nothing, so a hard interrupt handler may call it; one producer at a time (a board that has several
+interrupt sources masks interrupts around put, or gives each its own queue).
+"""
+
+from firmware.events import EV_FAULT, EV_TICK
 from firmware.records import FAULT_OVERRUN
+
+
+class EventQueue:
+    def __init__(self, size=32):
+        self._buf = bytearray(2 * size)
+        self._size = size
+        self._head = 0
+        self._tail = 0
+        self.lost = 0  # events dropped because the queue was full: the main loop turns them into a fault
+        self.arg = 0  # the argument of the event take() returned last
+
+    def put(self, event, arg):
+        head = self._head
+        following = head + 1 if head + 1 < self._size else 0
+        if following == self._tail:
+            self.lost += 1
+            return False
+        self._buf[2 * head] = event
+        self._buf[2 * head + 1] = arg
+        self._head = following
+        return True
+
+    def take(self):
+        """The oldest event, its argument in self.arg; 0 when the queue is empty."""
+        tail = self._tail
+        if tail == self._head:
+            return 0
+        event = self._buf[2 * tail]
+        self.arg = self._buf[2 * tail + 1]
+        self._tail = tail + 1 if tail + 1 < self._size else 0
+        return event
 
 
 class Runtime:
@@ -10,7 +46,7 @@ class Runtime:
 
     def __init__(self, shell, events, now, feed, idle):
         self.shell = shell
-        self.events = events  # an EventRing filled by the board's interrupt handlers
+        self.events = events  # an EventQueue filled by the board's interrupt handlers
         self.now = now  # time.ticks_ms(): wraps every 2**30 ms, a small int on 32-bit boards (firmware/ticks.py)
         self.feed = feed  # the watchdog: fed once a pass, so a stuck loop resets the board, gate locked
         self.idle = idle  # wait a little for the next interrupt

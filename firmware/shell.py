@@ -4,7 +4,8 @@ A board gives it a gate, an indicator, a buzzer and a Journal; its sensor interr
 then hands the card to handle(EV_CARD, ...). No machine import here: the boards own the pins.
 """
 
-from firmware.controller import (
+from firmware.controller import Controller
+from firmware.events import (
     CMD_BUZZER,
     CMD_GATE_CLOSE,
     CMD_GATE_OPEN,
@@ -15,7 +16,6 @@ from firmware.controller import (
     EV_NO_MORE_BETS,
     EV_POWER_UP,
     EV_SEANCE,
-    Controller,
 )
 from firmware.journal import RESERVE_BYTES, JournalError
 from firmware.records import FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK

@@ -4,6 +4,10 @@ is firmware/lfs_blocks.py: a shoe without the ring never loads it (the sim's sho
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any  # noqa: F401 (read by the type comment below)
+
 _SUFFIX = ".sbj"
 
 
@@ -16,8 +20,12 @@ class Segments:
     create(segment, data), append(segment, frame, chain), torn(), tidy(), close(). A store of files gives
     appender(segment), a file opened to append; firmware/ring.py's RingStorage the same methods over its partition."""
 
-    _stream = None  # the file appended to, and its segment
+    _stream = None  # type: Any  # the file appended to, and its segment
     _open = -1
+
+    def appender(self, segment):
+        """The segment's file opened to append to: a store of files gives it; the ring appends otherwise."""
+        raise NotImplementedError
 
     def append(self, segment, frame, chain):
         """One frame at the segment's end, durable when it returns. chain: the chain value before it, which a file

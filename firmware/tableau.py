@@ -14,7 +14,7 @@ DRAW = const(68)  # b"D"
 OPTIONAL = const(79)  # b"O": the croupier's "stand" input decides; without it the hand may still draw
 _STAND = const(83)  # b"S"
 
-# A coup's hands in a segment header's snapshot (journal.SNAPSHOT_HANDS): counts, totals, third cards' values
+# A coup's hands in a segment header's snapshot (layout.SNAPSHOT_HANDS): counts, totals, third cards' values
 # and "stood" flags, 3 bytes each, then 1 if every card of the coup was read.
 _SAVED_TOTALS = const(3)
 _SAVED_THIRD = const(6)

@@ -21,7 +21,7 @@ import micropython
 from boards.mcu.beam import BeamSensor
 from boards.mcu.gate import Gate
 from boards.mcu.reader import CardReader
-from firmware.events import EventRing
+from firmware.runtime import EventQueue
 
 
 class Pin:
@@ -50,7 +50,7 @@ class Empty:
 
 def setup(mode, n):
     """(handler to call with the pin, reader the loop feeds): every mode builds them all, so that setups cost alike."""
-    ring = EventRing(n + 1)  # never full: every put takes the normal path
+    ring = EventQueue(n + 1)  # never full: every put takes the normal path
     reader = CardReader(None)
     gate = Gate(Pin())
     empty = Empty()

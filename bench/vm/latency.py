@@ -22,8 +22,8 @@ from boards.sim.board import SimBoard
 from boards.sim.nor_flash import TYPICAL, W25Q16JV, WORST, TimedFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.controller import EV_CARD, EV_DRAW
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.events import EV_CARD, EV_DRAW
 from firmware.journal import Key
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage

@@ -24,8 +24,9 @@ from array import array
 
 from boards.sim.board import FIRMWARE, START_S
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall
-from firmware.controller import EV_CARD, Controller
+from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.events import EV_CARD
 from firmware.journal import Journal, Key
 from firmware.shell import Shell
 from firmware.storage import FileStorage

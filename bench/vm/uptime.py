@@ -26,11 +26,10 @@ from boards.mcu.gate import Gate
 from boards.mcu.indicator import Indicator
 from boards.mcu.reader import CardReader
 from boards.sim.board import FIRMWARE, START_S
-from firmware.controller import EV_CARD
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.events import EventRing
+from firmware.events import EV_CARD
 from firmware.journal import Journal, Key
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.shell import Shell
 from firmware.storage import FileStorage
 from firmware.ticks import ticks_add, ticks_diff
@@ -138,7 +137,7 @@ def at_uptime(events, args, times, folder, seconds):
         mark[2] += gc.mem_alloc() - start
         mark[3] += 1
 
-    loop = Runtime(shell, EventRing(), ticks.ticks_ms, nothing, chores)
+    loop = Runtime(shell, EventQueue(), ticks.ticks_ms, nothing, chores)
     ctl = shell.ctl
     handle = shell.handle
     gc.collect()

@@ -5,7 +5,7 @@ S-FAILSAFE, S-STOP)."""
 import time
 
 from firmware.cards import STOP, UNKNOWN
-from firmware.controller import EV_CARD
+from firmware.events import EV_CARD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 class BeamSensor:
     def __init__(self, gate, ring, reader=None, stop_pin: "Pin | None" = None, stop_active=0):
         self._gate = gate
-        self._ring = ring  # firmware.events.EventRing: put() allocates nothing
+        self._ring = ring  # firmware.runtime.EventQueue: put() allocates nothing
         self._reader = reader  # a CardReader, or None when no reader is fitted
         self._stop_pin = stop_pin  # the stop-card detector, or None when none is fitted
         self._stop_active = stop_active

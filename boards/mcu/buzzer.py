@@ -1,7 +1,7 @@
 """The buzzer (an active one: sounding while its pin is high): a short beep when an input is refused, three long
 ones for an alarm. Timed from the main loop, so sound() returns at once."""
 
-from firmware.controller import BUZZ_ALARM, BUZZ_REFUSED
+from firmware.events import BUZZ_ALARM, BUZZ_REFUSED
 from firmware.ticks import ticks_add, ticks_diff
 
 TYPE_CHECKING = False

@@ -17,11 +17,10 @@ from boards.mcu.indicator import Indicator
 from boards.mcu.reader import BAUD, CardReader
 from boards.mcu.watchdog import Watchdog
 from firmware.compat import const
-from firmware.controller import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
-from firmware.events import EventRing
+from firmware.events import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
 from firmware.games import by_name
 from firmware.records import TABLE_MAX, TABLE_MIN, pack_seance
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.startup import make_shell, whole
 
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
@@ -86,7 +85,7 @@ def start(config, pins, attach, ring_partition=None):
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
         # call frames on the C stack meanwhile. Should a decision ever allocate, it raises: the gate locks.
         shell.guard = (micropython.heap_lock, micropython.heap_unlock)
-        ring = EventRing()
+        ring = EventQueue()
         reader = None
         if config.get("reader"):
             uart = UART(pins.READER_UART, baudrate=BAUD, tx=Pin(pins.READER_TX), rx=Pin(pins.READER_RX), timeout=0)

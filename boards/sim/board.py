@@ -9,11 +9,10 @@ virtual clock runs the loop's step at once after each interrupt, so a run is the
 from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall, VirtualClock
 from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
-from firmware.controller import EV_CARD, EV_SEANCE, EV_TICK
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.events import EventRing
+from firmware.events import EV_CARD, EV_SEANCE, EV_TICK
 from firmware.journal import Journal, Key
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.shell import Shell
 from firmware.version import development_identity
 
@@ -37,7 +36,7 @@ class SimBoard:
         self.heap_lock = heap_lock
         self.segment_records = segment_records
         self.shell = None
-        self.events = EventRing()  # what the interrupts queue for the loop, as on a Pico
+        self.events = EventQueue()  # what the interrupts queue for the loop, as on a Pico
         self.runtime = None  # the loop serving the shell while the power is on
         self.unseen = 0  # cards that left while the shoe had no power
         self.reader = True  # a card reader is fitted; without it only the stop card is recognised

@@ -5,12 +5,12 @@ Both are written on CPython and on the MicroPython VM alike, so their outputs ca
 
 import struct
 
-from boards.sim import names
+from boards.sim import words
+from boards.sim.words import EN, ID, said
 from firmware import games, records
 from firmware.cards import name as card_name
-from firmware.controller import CMD_BUZZER, CMD_INDICATOR
-from firmware.journal import BODY
-from firmware.record_names import CONDITION_NAMES, DISPOSITION_NAMES, RECORD_NAMES, RELEASE_NAMES
+from firmware.events import CMD_BUZZER, CMD_INDICATOR
+from firmware.layout import BODY
 
 
 def _clock(seconds, ms):
@@ -49,26 +49,26 @@ class Observer:
     def event(self, event, arg, now, ctl):
         self.now = now
         if self.trace:
-            refused = ',"refused":"%s"' % names.REFUSALS[ctl.refused] if ctl.refused else ""
-            self.trace.write('{"t":%d,"event":"%s","arg":%d%s}\n' % (now, names.EVENTS[event], arg, refused))
+            refused = ',"refused":"%s"' % said(words.REFUSALS, ctl.refused) if ctl.refused else ""
+            self.trace.write('{"t":%d,"event":"%s","arg":%d%s}\n' % (now, said(words.EVENTS, event, ID), arg, refused))
         if ctl.refused and self.timeline:
-            self.timeline.write("%s  refused %s: %s\n" % (self._stamp(), names.EVENTS[event].replace("_", " "),
-                                                         names.REFUSALS[ctl.refused]))
+            self.timeline.write("%s  refused %s: %s\n" % (self._stamp(), said(words.EVENTS, event),
+                                                         said(words.REFUSALS, ctl.refused)))
 
     def command(self, command, arg, now):
         if self.trace:
             word = ""
             if command == CMD_INDICATOR:
-                word = ',"state":"%s"' % names.INDICATOR[arg]
+                word = ',"state":"%s"' % said(words.INDICATORS, arg, ID)
             elif command == CMD_BUZZER:
                 word = ',"pattern":%d' % arg
-            self.trace.write('{"t":%d,"cmd":"%s"%s}\n' % (now, names.COMMANDS[command], word))
+            self.trace.write('{"t":%d,"cmd":"%s"%s}\n' % (now, said(words.COMMANDS, command, ID), word))
 
     def record(self, body, seq):
         rtype, seconds, ms, seance, taille, coup, position, card, disposition, condition, code = struct.unpack(
             BODY, body)
         if self.trace:
-            self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (self.now, RECORD_NAMES[rtype], seq))
+            self.trace.write('{"t":%d,"record":"%s","seq":%d}\n' % (self.now, said(words.RECORDS, rtype, ID), seq))
         if rtype == records.R_CARD:
             self.cards += 1
         elif rtype == records.R_FINDING:
@@ -79,30 +79,31 @@ class Observer:
             return
         if rtype == records.R_CARD:
             where = "coup %d" % coup if disposition == 0 else "       "
-            text = "%s  card %3d  %-4s %s" % (where, position, card_name(card), DISPOSITION_NAMES[disposition])
+            text = "%s  card %3d  %-4s %s" % (where, position, card_name(card),
+                                              said(words.DISPOSITIONS, disposition, ID))
             if code:
-                text += " to %s" % names.HANDS[self.game != 0][code - 1]
+                text += " to %s" % words.HANDS[self.game != 0][code - 1]
             if condition:
-                text += " (%s)" % CONDITION_NAMES[condition].replace("_", " ")
+                text += " (%s)" % said(words.CONDITIONS, condition, EN)
         elif rtype == records.R_RESULT:
-            text = "coup %d result: %s" % (coup, names.result(code, disposition))
+            text = "coup %d result: %s" % (coup, words.result(code, disposition))
         elif rtype == records.R_STAND:
-            text = "coup %d: %s stands (croupier's announcement)" % (coup, names.HANDS[self.game != 0][code])
+            text = "coup %d: %s stands (croupier's announcement)" % (coup, words.HANDS[self.game != 0][code])
         elif rtype == records.R_NO_MORE_BETS:
             text = "coup %d: no more bets, shoe unlocked" % coup
         elif rtype == records.R_COUP_END:
-            text = "coup %d ends: %s, shoe locked" % (coup, names.ENDS[code])
+            text = "coup %d ends: %s, shoe locked" % (coup, said(words.ENDS, code))
         elif rtype == records.R_LOAD:
             self.game = code
             row = games.GAMES[code]
             text = "taille %d: %s shoe loaded, %d decks, stop card before the last %d" % (
                 taille, row[games.NAME], row[games.DECKS], row[games.STOP_BEFORE])
         elif rtype == records.R_ALARM:
-            text = "ALARM %s: shoe locked until the supervisor clears it" % names.ALARMS[code]
+            text = "ALARM %s: shoe locked until the supervisor clears it" % said(words.ALARMS, code)
         elif rtype == records.R_CLEAR:
-            text = "supervisor cleared: %s" % names.ALARMS[code]
+            text = "supervisor cleared: %s" % said(words.ALARMS, code)
         elif rtype == records.R_FINDING:
-            text = "FINDING %s%s" % (names.FINDINGS[code], (" at card %d" % position) if card else "")
+            text = "FINDING %s%s" % (said(words.FINDINGS, code), (" at card %d" % position) if card else "")
         elif rtype == records.R_CLOSED:
             text = "shoe closed: no other coup until a new shoe is loaded"
         elif rtype == records.R_SEANCE:
@@ -114,9 +115,10 @@ class Observer:
         elif rtype == records.R_RECOVERY:
             text = "RECOVERY: %d torn bytes cut from the journal" % code
             if condition:
-                text += "; a %s release was under way: whether a card left is UNKNOWN" % RELEASE_NAMES[condition]
+                text += "; a %s release was under way: whether a card left is UNKNOWN" % said(
+                    words.RELEASES, condition, ID)
         else:
-            text = RECORD_NAMES[rtype]
+            text = said(words.RECORDS, rtype, ID)
         self.timeline.write("%s  %s\n" % (_clock(seconds, ms), text))
 
     def _stamp(self):

@@ -3,7 +3,7 @@
     micropython -m boards.sim.runner SCENARIO --log JOURNAL [--trace TRACE] [--quiet] [--heap-lock] [--receipt]
 
 --receipt writes the simulated shoe's signed head into JOURNAL/receipt.json at the end, as `sabot pull-log`
-does a shoe's; the sim has no inspector to draw a nonce, so its nonce is the scenario file's SHA-256.
+does a shoe's (boards/sim/receipt.py).
 """
 
 import gc
@@ -19,25 +19,15 @@ for _modules in ("firmware.journal", "firmware.controller", "boards.sim.board"):
 from boards.sim.board import SimBoard
 from boards.sim.shoe import shuffled_shoe, with_stop_card
 from boards.sim.steps import decode
+from firmware import events as ev
 from firmware import games
-from firmware.controller import (
-    EV_BURN,
-    EV_CLEAR,
-    EV_COUP_END,
-    EV_DRAW,
-    EV_LOAD,
-    EV_NO_MORE_BETS,
-    EV_SEANCE,
-    EV_SEANCE_CLOSE,
-    EV_STAND,
-)
 from firmware.storage import FileStorage
 
 GAP_MS = 500  # the croupier's rhythm between two actions
 _WAIT_STEP_MS = 1 << 29  # a wait of any length goes by in steps of at most half the ticks' period
 
-_BUTTONS = {"no_more_bets": EV_NO_MORE_BETS, "coup_end": EV_COUP_END, "clear_alarm": EV_CLEAR,
-            "seance_close": EV_SEANCE_CLOSE}
+_BUTTONS = {"no_more_bets": ev.EV_NO_MORE_BETS, "coup_end": ev.EV_COUP_END, "clear_alarm": ev.EV_CLEAR,
+            "seance_close": ev.EV_SEANCE_CLOSE}
 
 
 def run(steps, board):
@@ -58,17 +48,17 @@ def act(board, game, command, a, b):
         board.advance(GAP_MS)
         board.shoe.load(shuffled_shoe(game, a) if command == "shoe_seed"
                         else (bytearray(a) if b < 0 else with_stop_card(a, b)))
-        board.press(EV_LOAD, game)
+        board.press(ev.EV_LOAD, game)
     elif command == "seance":
         board.advance(GAP_MS)
-        board.press(EV_SEANCE, a)
+        board.press(ev.EV_SEANCE, a)
     elif command in _BUTTONS:
         board.advance(GAP_MS)
         board.press(_BUTTONS[command])
     elif command == "draw" or command == "burn":
         for _ in range(a):
             board.advance(GAP_MS)
-            board.press(EV_DRAW if command == "draw" else EV_BURN)
+            board.press(ev.EV_DRAW if command == "draw" else ev.EV_BURN)
             board.shoe.pull()
     elif command == "force":
         for _ in range(a):
@@ -76,7 +66,7 @@ def act(board, game, command, a, b):
             board.shoe.force()
     elif command == "stand":
         board.advance(GAP_MS)
-        board.press(EV_STAND, a)
+        board.press(ev.EV_STAND, a)
     elif command == "reader":
         board.reader = a
     elif command == "double":
@@ -91,28 +81,13 @@ def act(board, game, command, a, b):
     elif command == "power_cut":
         board.advance(GAP_MS)
         board.power_cut()
-        _note(board, "power cut: gate de-energised, locked")
+        if board.observer:
+            board.observer.note(board.clock.now, "power cut: gate de-energised, locked")
     elif command == "power_on":
         board.advance(GAP_MS)
         if not board.shell:
             board.power_on()
     return game
-
-
-def _note(board, text):
-    if board.observer:
-        board.observer.note(board.clock.now, text)
-
-
-def _write_receipt(board, path, log):
-    from hashlib import sha256
-
-    from firmware.receipt import receipt
-
-    with open(path, "rb") as f:
-        nonce = sha256(f.read()).digest()
-    with open(log + "/receipt.json", "w") as f:
-        f.write(receipt(board.shell.journal, nonce) + "\n")
 
 
 def _checked(path):
@@ -177,7 +152,9 @@ def main(argv):
     try:
         run(decode(steps), board)
         if receipt and board.shell:  # a shoe left without power signs nothing: verify will say so
-            _write_receipt(board, path, log)
+            from boards.sim.receipt import write_receipt  # only then: it costs RAM on a small heap
+
+            write_receipt(board, path, log)
     finally:
         board.close()
         if trace:

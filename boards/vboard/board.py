@@ -18,10 +18,9 @@ from boards.sim.devices import SimWall
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.events import EventRing
 from firmware.head import FileHead
-from firmware.journal import BODY_AT, FRAME_SIZE, HEADER_SIZE
-from firmware.runtime import Runtime
+from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
+from firmware.runtime import EventQueue, Runtime
 from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
 
@@ -65,7 +64,7 @@ def reboot():
 
 
 def _runtime(board):
-    return Runtime(board.shell, EventRing(), board.clock.ticks, lambda: None, _idle_until_ctrl_c())
+    return Runtime(board.shell, EventQueue(), board.clock.ticks, lambda: None, _idle_until_ctrl_c())
 
 
 def _board(observer):
@@ -120,7 +119,7 @@ def _rtc_start():
     frames = (len(data) - HEADER_SIZE) // FRAME_SIZE
     if frames < 1:
         return start
-    seconds = struct.unpack_from("<I", data, HEADER_SIZE + (frames - 1) * FRAME_SIZE + BODY_AT + 1)[0]
+    seconds = struct.unpack_from("<I", data, HEADER_SIZE + (frames - 1) * FRAME_SIZE + BODY_AT + BODY_SECONDS)[0]
     return max(start, seconds + 1)
 
 

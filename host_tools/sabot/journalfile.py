@@ -1,7 +1,7 @@
 """Reads journal segments on the host and checks their integrity: framing, CRCs, the SHA-256 chain, the HMAC
 tags, sequence continuity and time order (J-TAMPER). Written apart from the firmware's writer, so that one
 bug cannot hide itself (tests/host/test_integrity_core.py checks the C core against CPython's hmac); the numbers
-come from firmware.journal.
+come from firmware.layout.
 
 The frames are checked by sabot._frames, in C: one by one in Python, the interpreter cost a hundred times the
 hashing (docs/journal-format.md, "Verifying"). Each segment's header states where its chain starts, so
@@ -17,7 +17,8 @@ from hashlib import sha256
 from pathlib import Path
 from zlib import crc32
 
-from firmware import journal as fmt
+from firmware import layout as fmt
+from firmware.journal import NO_CHAIN, Key
 from firmware.records import R_BOOT, R_RECOVERY, pack_torn
 from sabot import _frames
 
@@ -123,13 +124,13 @@ class Reader:
     def __init__(self, segments, key):
         self.segments = segments
         self.key = key
-        self.key_id = fmt.Key(key).id
+        self.key_id = Key(key).id
         self._checker = _frames.Checker(key)
         self.findings = []
         self.records = 0
         self.first_seq = 0
         self.seq = 0  # the last record's
-        self.chain = fmt.NO_CHAIN
+        self.chain = NO_CHAIN
         self.last_time = 0
         self.previous = None  # the last segment read
         self.valid = 0  # its length up to the end of its last intact frame
@@ -184,7 +185,7 @@ class Reader:
         second = first + fmt.FRAME_SIZE
         torn = pack_torn(self.torn)
         if (len(data) < second + fmt.BODY_SIZE or data[first] != R_BOOT or data[second] != R_RECOVERY
-                or struct.unpack_from("<H", data, second + 18)[0] != torn):
+                or struct.unpack_from("<H", data, second + fmt.BODY_CODE)[0] != torn):
             self._finding(self.seq, "%d bytes after the last record of %s that no recovery at power-up cut: "
                           "appended after it was written" % (self.torn, self.previous.path.name))
 

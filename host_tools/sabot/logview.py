@@ -6,9 +6,10 @@ import csv
 import json
 import sys
 
-from firmware import cards, games, record_names, records
+from boards.sim import words
+from firmware import cards, games, records
 from firmware.record_names import unpack_employee, unpack_hand
-from sabot import progress, times, words
+from sabot import progress, times
 from sabot.journalfile import (
     ALL_TYPES,
     CARD,
@@ -68,14 +69,7 @@ def result(code, hands, lang=words.EN):
     """A result record in words, or "code N" when it names more hands than a game has (a damaged record)."""
     if not 2 <= hands <= _HANDS_MOST:
         return "code %d" % code
-    if lang == words.EN:
-        return words.result(code, hands)
-    names = words.HANDS[hands == 3]
-    totals = ", ".join("%s %d" % (names[h], t) for h, t in enumerate(record_names.unpack_totals(code, hands)))
-    winners = [words.said(words.WINNERS, w, lang) for w in record_names.unpack_winners(code, hands)]
-    if hands == 2:
-        return totals + " ; gagnant : " + winners[0]
-    return totals + " ; tableau1 : %s, tableau2 : %s" % (winners[0], winners[1])
+    return words.result(code, hands, lang)
 
 
 def row(record, game):
@@ -85,12 +79,12 @@ def row(record, game):
     return {
         "seq": record.seq,
         "time": iso_time(record),
-        "event": record_names.name(record_names.RECORD_NAMES, f[TYPE]),
+        "event": words.said(words.RECORDS, f[TYPE], words.ID),
         "seance": f[SEANCE], "taille": f[TAILLE], "coup": f[COUP], "position": f[POSITION],
         "card": (None if card == cards.UNKNOWN else cards.name(card)) if is_card else None,
         "hand": words.hand(game, unpack_hand(f[CODE])) if is_card and f[CODE] else None,
-        "disposition": record_names.name(record_names.DISPOSITION_NAMES, f[DISPOSITION]) if is_card else None,
-        "condition": record_names.name(record_names.CONDITION_NAMES, f[CONDITION]) if is_card else None,
+        "disposition": words.said(words.DISPOSITIONS, f[DISPOSITION], words.ID) if is_card else None,
+        "condition": words.said(words.CONDITIONS, f[CONDITION], words.ID) if is_card else None,
         "detail": detail(f, game),
     }
 
@@ -230,7 +224,7 @@ def show(paths, key_file, out=sys.stdout, lang="fr"):
             if french:
                 name = words.said(words.RECORDS, kind, index)
             else:
-                name = record_names.name(record_names.RECORD_NAMES, kind)
+                name = words.said(words.RECORDS, kind, words.ID)
             if kind in _LOUD:
                 name = name.upper()
             out.write("  %s  seq %d  %s%s\n" % (when, record.seq, name, (" : " if french else ": ") + said

@@ -10,7 +10,7 @@ import json
 import struct
 from pathlib import Path
 
-from firmware import journal as fmt
+from firmware import layout as fmt
 from sabot.journalfile import Finding, Unusable
 
 NAME = "receipt.json"  # in a pulled journal's folder, beside the segments

@@ -16,8 +16,7 @@ import threading
 import tty
 from pathlib import Path
 
-from boards.sim.names import REFUSALS
-from firmware.record_names import ALARM_NAMES
+from boards.sim import words
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.boards import names, platforms
@@ -228,7 +227,8 @@ def fault(port, answer):
         return ("the shoe on %s is in fault and journalled nothing: its journal is sabot %d's under key id %s, not "
                 "the shoe's as configured; `sabot number set --port %s N` or `sabot key install` begins its own "
                 "journal (that one kept)" % (port, other["sabot"], other["key"], port))
-    names = [ALARM_NAMES[code] for code in range(1, len(ALARM_NAMES)) if answer.get("fault", 0) >> code - 1 & 1]
+    names = [words.said(words.ALARMS, code, words.ID) for code in sorted(words.ALARMS)
+             if answer.get("fault", 0) >> code - 1 & 1]
     return "the shoe on %s is in fault (%s) and journalled nothing%s" % (
         port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
 
@@ -248,7 +248,7 @@ def seance_command(port, action, table, game, by, out=sys.stdout):
         print("sabot seance: error: %s" % e, file=sys.stderr)
         return 2
     if "seq" not in answer:
-        return _failed("seance", "the shoe on %s refused: %s" % (port, REFUSALS[answer["refused"]])
+        return _failed("seance", "the shoe on %s refused: %s" % (port, words.said(words.REFUSALS, answer["refused"]))
                        if "refused" in answer else fault(port, answer))
     out.write("seance %d %s at table %d, record %d\n" % (
         answer["seance"], "closed" if action == "close" else "opened", answer["table"], answer["seq"]))

@@ -4,7 +4,7 @@ for French readers (the casinos' and the inspectors' clock), so that a time read
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from firmware.journal import EPOCH_2020
+from firmware.layout import EPOCH_2020
 
 PARIS = ZoneInfo("Europe/Paris")  # the IANA database: Python's zoneinfo reads the system's (Debian's tzdata)
 _EPOCH = datetime.fromtimestamp(EPOCH_2020, UTC)

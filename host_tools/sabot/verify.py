@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from firmware import games
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_LOAD
 from sabot import _frames, progress, receipts

@@ -8,10 +8,10 @@ from boards.sim.flash import MemoryStorage
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal
+from firmware import journal, layout
 from firmware.records import R_ALARM, R_CARD, R_FINDING
 
-FIELDS = journal.FIELDS
+FIELDS = layout.FIELDS
 
 
 def journal_records(storage):
@@ -21,9 +21,9 @@ def journal_records(storage):
     for segment in storage.segments():
         data = storage.files[segment]
         journal.parse_header(data)
-        for at in range(journal.HEADER_SIZE, len(data) - journal.FRAME_SIZE + 1, journal.FRAME_SIZE):
-            seq = struct.unpack_from("<I", data, at + journal.SEQ_AT)[0]
-            fields = struct.unpack_from(journal.BODY, data, at + journal.BODY_AT)
+        for at in range(layout.HEADER_SIZE, len(data) - layout.FRAME_SIZE + 1, layout.FRAME_SIZE):
+            seq = struct.unpack_from("<I", data, at + layout.SEQ_AT)[0]
+            fields = struct.unpack_from(layout.BODY, data, at + layout.BODY_AT)
             found.append(dict(zip(("seq",) + FIELDS, (seq,) + fields)))
     return found
 

@@ -3,10 +3,9 @@ device's /config.json (firmware/startup.py), a technician's séance (firmware/re
 these checks, "sabot": 70000 was journalled as 4464 on MicroPython and crashed CPython's struct."""
 
 from boards.sim.scenario import ScenarioError, parse
-from firmware.events import EventRing
 from firmware.records import EMPLOYEE_MAX, R_SEANCE, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.remote import seance
-from firmware.runtime import Runtime
+from firmware.runtime import EventQueue, Runtime
 from firmware.startup import check_config
 from tests.core.play import play
 from tests.core.req import covers
@@ -78,7 +77,7 @@ def test_a_technicians_seance_out_of_range_is_refused_before_the_shoe_hears_of_i
 def test_a_technicians_seance_at_the_limits_is_journalled_as_given():
     played = play("shoe seed=3")
     board = played.board
-    runtime = Runtime(board.shell, EventRing(), board.clock.ticks, board.clock.ticks, board.clock.ticks)
+    runtime = Runtime(board.shell, EventQueue(), board.clock.ticks, board.clock.ticks, board.clock.ticks)
     Runtime.current = runtime
     try:
         seance(TABLE_MAX, "chemin_de_fer", EMPLOYEE_MAX)

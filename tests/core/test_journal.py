@@ -1,6 +1,6 @@
 """The journal when flash fills or fails, and across power cuts: no card is dealt unlogged (J-DURABLE)."""
 
-from firmware.controller import EV_CLEAR, EV_DRAW, EV_NO_MORE_BETS
+from firmware.events import EV_CLEAR, EV_DRAW, EV_NO_MORE_BETS
 from firmware.records import (
     ALARM_FORCED,
     FAULT_JOURNAL,

@@ -2,8 +2,9 @@
 32-bit board, and its timers must work across the wrap (S-ONE). Runs on CPython and under tests/mp_runner.py on
 both MicroPython VMs; tests/host/test_micropython.py runs the bundled long_uptime scenario under the heap lock."""
 
-from firmware.controller import ALARM_FORCED, FAULT_DOUBLE_FEED, FAULT_JAM, JAM_MS
-from firmware.journal import EPOCH_2020
+from firmware.controller import JAM_MS
+from firmware.layout import EPOCH_2020
+from firmware.records import ALARM_FORCED, FAULT_DOUBLE_FEED, FAULT_JAM
 from firmware.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from tests.core.play import Played, play
 from tests.core.req import covers

@@ -3,8 +3,9 @@
 Runs under pytest on CPython and under tests/mp_runner.py on the MicroPython VM.
 """
 
-from firmware import cards, games, journal
-from firmware.controller import BETS, CLOSED, EV_DRAW, EV_NO_MORE_BETS, JAM_MS
+from firmware import cards, games, layout
+from firmware.controller import BETS, CLOSED, JAM_MS
+from firmware.events import EV_DRAW, EV_NO_MORE_BETS
 from firmware.records import (
     ALARM_FORCED,
     BURNED,
@@ -235,4 +236,4 @@ def test_a_seance_records_its_table_and_every_card_record_says_where_it_belongs(
     assert [r["coup"] for r in records] == [0, 1, 1, 1, 1]
     times = [r["seconds"] * 1000 + r["ms"] for r in records]
     assert times == sorted(times) and len(set(times)) == len(times)
-    assert times[0] // 1000 + journal.EPOCH_2020 > 1764460800  # after 2025-11-30: a wall clock, not uptime
+    assert times[0] // 1000 + layout.EPOCH_2020 > 1764460800  # after 2025-11-30: a wall clock, not uptime

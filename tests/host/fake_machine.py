@@ -9,7 +9,7 @@ import time
 import types
 
 from boards.mcu.reader import CardReader
-from firmware.events import EventRing
+from firmware.runtime import EventQueue
 
 PERIOD = 1 << 30  # MicroPython's ticks period on rp2 and esp32
 
@@ -64,7 +64,7 @@ class LoggedGate:
         self.log.entries.append("close")
 
 
-class LoggedRing(EventRing):
+class LoggedRing(EventQueue):
     def __init__(self, log):
         super().__init__()
         self.log = log

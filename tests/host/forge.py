@@ -7,7 +7,7 @@ from boards.sim.devices import SimWall
 from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal
+from firmware import journal, layout
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.storage import FileStorage
@@ -44,7 +44,7 @@ def forge(folder, records, sabot_from=None):
     log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), wall)
     ctl = Controller()  # the records replayed, for the new segment header's snapshot
     log.recover(ctl)
-    body = bytearray(journal.BODY_SIZE)
+    body = bytearray(layout.BODY_SIZE)
     for i, r in enumerate(records):
         if i == sabot_from:
             log.sabot = 2

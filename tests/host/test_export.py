@@ -57,24 +57,29 @@ def test_show_reads_coup_by_coup(incidents):
 
 @pytest.mark.req("H-EXPORT")
 def test_every_code_a_record_carries_has_words_in_english_and_french():
-    """A code added to firmware/records.py without its words would read "code N" in `log show` and the report."""
-    from firmware import records
-    from sabot import words
+    """A code added to firmware/records.py or firmware/events.py without its words would read "code N" in `log
+    show`, the report, the sim's timeline and the web page; the journal's codes have an identifier too, for the
+    export's columns and the trace."""
+    from boards.sim import words
+    from firmware import events, records
 
     prefixes = {"R_": words.RECORDS, "ALARM_": words.ALARMS, "FAULT_": words.ALARMS, "F_": words.FINDINGS,
-                "END_": words.ENDS, "REL_": words.RELEASES, "WIN_": words.WINNERS}
+                "END_": words.ENDS, "REL_": words.RELEASES, "WIN_": words.WINNERS, "EV_": words.EVENTS,
+                "CMD_": words.COMMANDS, "IND_": words.INDICATORS, "REF_": words.REFUSALS}
     codes = {id(table): set() for table in prefixes.values()}
-    for name, value in vars(records).items():
+    for name, value in list(vars(records).items()) + list(vars(events).items()):
         for prefix, table in prefixes.items():
-            if name.startswith(prefix) and name != "REL_NONE":
+            if name.startswith(prefix) and name not in ("REL_NONE", "ALARM_MAX"):
                 codes[id(table)].add(value)
     for table in prefixes.values():
         assert set(table) == codes[id(table)]  # every code has words, and no words stand for no code
     assert set(words.DISPOSITIONS) == {records.DEALT, records.BURNED, records.STOP_CARD}
     assert set(words.CONDITIONS) == {records.NORMAL, records.FORCED, records.DOUBLE_FEED}
     for table in (*prefixes.values(), words.DISPOSITIONS, words.CONDITIONS):
-        for code, (english, french) in table.items():
+        for code, entry in table.items():
+            english, french = entry[:2]
             assert english and french and words.said(table, code, words.FR) == french, (code, english)
+            assert table is words.REFUSALS or entry[words.ID].isidentifier(), entry
     assert words.said(words.ALARMS, 99) == "code 99"
 
 
@@ -89,7 +94,7 @@ def test_show_and_export_of_a_record_forged_with_its_crc_recomputed_warn_and_exi
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from firmware import journal as fmt
+    from firmware import layout as fmt
     from sabot.logview import export, show
 
     segment = max(incidents.glob("*.sbj"), key=lambda p: p.stat().st_size)

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from firmware import journal
+from firmware import journal, layout
 from firmware.receipt import receipt
 from sabot import receipts
 from sabot.fleet import ingest, store, synth
@@ -75,7 +75,7 @@ def test_the_same_segments_twice_add_nothing_and_a_grown_journal_adds_only_its_n
 def signed_at_its_end(folder, keys):
     """The receipt a pull of the shoe would have fetched when its journal ended where the folder's does."""
     last = load_segments([folder])[-1]
-    end = last.seq_before + (len(last.data) - journal.HEADER_SIZE) // journal.FRAME_SIZE
+    end = last.seq_before + (len(last.data) - layout.HEADER_SIZE) // layout.FRAME_SIZE
     head = type("Head", (), {"sabot": last.sabot, "segment": last.number, "seq": end,
                              "chain": receipts.chain_at(last, end),
                              "key": journal.Key(read_key(keys / ("sabot-%04d.key" % last.sabot)))})

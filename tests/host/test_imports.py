@@ -144,7 +144,7 @@ def test_the_sim_board_and_the_virtual_board_import_each_other_not_even_inside_a
     assert [c for c in cycles(both) if any(m.startswith("boards.sim.") for m in c)] == []
 
 
-WORDS = {"boards.sim.names", "boards.sim.words"}  # the words table, data alone (boards/sim/__init__.py is empty)
+WORDS = {"boards.sim.words"}  # the words table, data alone (boards/sim/__init__.py is empty)
 
 
 @pytest.mark.req("H-SIM")

@@ -13,7 +13,7 @@ from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import cards
 from firmware.controller import DEALING
-from firmware.journal import BODY, FIELDS
+from firmware.layout import BODY, FIELDS
 from firmware.records import DEALT, R_ALARM, R_CARD, R_CLEAR, R_COUP_END, R_LOAD, R_NO_MORE_BETS
 from tests.core.play import journal_records
 from tests.core.req import covers

@@ -8,8 +8,8 @@ import pytest
 from boards.mcu.beam import BeamSensor
 from boards.mcu.gate import Gate
 from firmware import cards
-from firmware.controller import EV_CARD, EV_NO_MORE_BETS
-from firmware.events import EventRing
+from firmware.events import EV_CARD, EV_NO_MORE_BETS
+from firmware.runtime import EventQueue
 from sabot.boards import hardware
 from tests.conftest import ROOT, micropython
 from tests.host.fake_machine import FakePin, Log, LoggedGate, LoggedRing, reader_with
@@ -49,7 +49,7 @@ def test_the_beam_handler_shuts_the_gate_first_and_builds_nothing():
 
 @pytest.mark.req("S-STOP")
 def test_without_a_reader_a_card_is_unknown_unless_the_stop_detector_sees_the_stop_card():
-    ring = EventRing()
+    ring = EventQueue()
     stop = FakePin(1)
     beam = BeamSensor(Gate(FakePin()), ring, None, stop, stop_active=0)
     beam.on_break(FakePin(0))
@@ -60,7 +60,7 @@ def test_without_a_reader_a_card_is_unknown_unless_the_stop_detector_sees_the_st
 
 @pytest.mark.req("S-STOP", "S-COUNT")
 def test_the_readers_identity_goes_with_the_card_and_the_stop_detector_wins_over_any_line(ticks):
-    ring = EventRing()
+    ring = EventQueue()
     reader = reader_with(b"KH\n", b"KH\n", b"??\n", at=ticks.ticks_ms())  # the second KH: a duplicated line
     stop = FakePin(1)
     beam = BeamSensor(Gate(FakePin()), ring, reader, stop, stop_active=0)
@@ -78,7 +78,7 @@ from boards.mcu.beam import BeamSensor
 from boards.mcu.button import Button
 from boards.mcu.gate import Gate
 from boards.mcu.reader import CardReader
-from firmware.events import EventRing
+from firmware.runtime import EventQueue
 import %s  # every hardware board's board.py loads on the VM
 
 
@@ -92,7 +92,7 @@ class Pin:
         self.level = v
 
 
-ring = EventRing()
+ring = EventQueue()
 reader = CardReader(None)
 for byte in b"AS\n":
     reader.feed(byte, time.ticks_ms())

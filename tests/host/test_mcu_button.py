@@ -3,8 +3,8 @@
 import pytest
 
 from boards.mcu.button import Button
-from firmware.controller import EV_NO_MORE_BETS
-from firmware.events import EventRing
+from firmware.events import EV_NO_MORE_BETS
+from firmware.runtime import EventQueue
 from tests.host.fake_machine import PERIOD, FakePin
 from tests.host.handler_source import assert_builds_nothing, function
 
@@ -19,7 +19,7 @@ def _edges(button, ticks, pin, steps):
 
 @pytest.mark.req("S-LOCK")
 def test_a_bouncing_press_and_release_make_one_event(ticks):
-    ring = EventRing()
+    ring = EventQueue()
     button = Button(ring, EV_NO_MORE_BETS)
     pin = FakePin(1)
     bounce = [(100, 0), (1, 1), (1, 0), (2, 1), (1, 0)]  # press and chatter
@@ -30,7 +30,7 @@ def test_a_bouncing_press_and_release_make_one_event(ticks):
 
 @pytest.mark.req("S-LOCK")
 def test_a_spike_on_a_quiet_line_is_no_press(ticks):
-    ring = EventRing()
+    ring = EventQueue()
     button = Button(ring, EV_NO_MORE_BETS)
     _edges(button, ticks, FakePin(1), [(100, 1)])  # an edge, but the pin reads released by the handler's time
     assert ring.take() == 0
@@ -38,7 +38,7 @@ def test_a_spike_on_a_quiet_line_is_no_press(ticks):
 
 @pytest.mark.req("S-LOCK")
 def test_a_press_after_days_of_quiet_counts(ticks):
-    ring = EventRing()
+    ring = EventQueue()
     button = Button(ring, EV_NO_MORE_BETS, 0)
     _edges(button, ticks, FakePin(1), [(PERIOD // 2 + 10, 0)])  # ticks_diff is negative past half a period
     assert ring.take() == EV_NO_MORE_BETS

@@ -6,7 +6,7 @@ import pytest
 from boards.mcu.buzzer import SEQUENCES, Buzzer
 from boards.mcu.indicator import PATTERNS, Indicator
 from boards.mcu.watchdog import Watchdog
-from firmware.controller import BUZZ_ALARM, BUZZ_REFUSED, IND_ALARM, IND_CLOSED, IND_DEALING, IND_LOCKED
+from firmware.events import BUZZ_ALARM, BUZZ_REFUSED, IND_ALARM, IND_CLOSED, IND_DEALING, IND_LOCKED
 from tests.host.fake_machine import FakePin
 
 pytestmark = pytest.mark.usefixtures("ticks")

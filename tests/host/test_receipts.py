@@ -14,7 +14,7 @@ import pytest
 from boards.sim.board import SimBoard
 from boards.sim.runner import act, run
 from boards.sim.scenario import parse
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware.receipt import receipt
 from firmware.storage import FileStorage
 from sabot.receipts import NO_RECEIPT

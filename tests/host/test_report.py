@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware import journal as journal_format
+from firmware import layout as journal_format
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot import _frames
 from sabot.journalfile import Finding, load_segments
@@ -224,9 +224,9 @@ def test_quotations_are_the_regulations_own_words():
 
 
 def english_words():
-    """The words of the English catalogue (sabot.words' English, the report's English text, the English of the
+    """The words of the English catalogue (boards/sim/words.py's English, the report's English text, the English of the
     verifier's findings on this journal) that are not French words too."""
-    from sabot import words
+    from boards.sim import words
     from sabot.report.findings_fr import ISSUES_FR, SEGMENTS_FR
     from sabot.report.text import TEXT
 
@@ -234,12 +234,12 @@ def english_words():
         return {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ]{3,}", text)}
 
     tables = [v for v in vars(words).values() if isinstance(v, dict) and v and all(
-        isinstance(p, tuple) and len(p) == 2 for p in v.values())]
+        isinstance(p, tuple) and len(p) >= 2 for p in v.values())]
     english = of(p[0] for table in tables for p in table.values()) | of(
         v for v in TEXT["en"].values() if isinstance(v, str))
     french = of(p[1] for table in tables for p in table.values()) | of(
         v if isinstance(v, str) else " ".join(v) for v in TEXT["fr"].values()) | of(QUOTES[r][1] for r in QUOTES) | of(
-        ISSUES_FR.values()) | of(f for _, f in SEGMENTS_FR) | of(words.GAMES.values())
+        ISSUES_FR.values()) | of(f for _, f in SEGMENTS_FR)
     return english - french - {"sha", "hmac", "crc", "stop"}
 
 

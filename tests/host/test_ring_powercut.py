@@ -97,7 +97,7 @@ def reference(request):
     board.close()  # an orderly stop: the last drain, in the sweep too
     archive = board.storage.archive
     _, records = _records(archive.files)
-    frames = {r.seq: bytes(r.segment.data[r.offset:r.offset + fmt.FRAME_SIZE]) for r in records}
+    frames = {r.seq: bytes(r.segment.data[r.offset:r.offset + layout.FRAME_SIZE]) for r in records}
     assert sorted(frames) == list(range(1, written + 1))
     return log.ops, log.durable, frames, board.clock.now, written, segment_records
 
@@ -169,7 +169,7 @@ def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_reco
     cuts = uncertain = failures = 0
     kinds = {"program": 0, "erase": 0, "create": 0, "write": 0}
     for op, durable in zip(ops, durables):
-        last_type = frames[durable][fmt.BODY_AT] if durable else None
+        last_type = frames[durable][layout.BODY_AT] if durable else None
         kinds[op[0]] += 1
         size = op[2] if op[0] == "erase" else _torn(op[2]) * 2 if op[0] == "program" else len(op[2])
         for part in (0, size // 2) if op[0] != "create" else (0,):
@@ -183,7 +183,7 @@ def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_reco
             assert reader.torn == 0
             by_seq = {r.seq: r for r in records}
             assert set(range(1, durable + 1)) <= set(by_seq)  # no durable record lost, each as written
-            assert all(bytes(r.segment.data[r.offset:r.offset + fmt.FRAME_SIZE]) == frames[r.seq]
+            assert all(bytes(r.segment.data[r.offset:r.offset + layout.FRAME_SIZE]) == frames[r.seq]
                        for r in records if r.seq <= durable)
             tail = [r for r in records if r.seq > durable]
             released = last_type == R_RELEASE
@@ -207,7 +207,7 @@ def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_reco
               cuts, kinds["program"], kinds["erase"], kinds["create"], kinds["write"], written, failures, uncertain))
     assert failures == 0
     drained = sum(len(op[2]) for op in ops if op[0] == "write")
-    assert durables[-1] == written and drained == written * fmt.FRAME_SIZE and uncertain > 300  # each drained once
+    assert durables[-1] == written and drained == written * layout.FRAME_SIZE and uncertain > 300  # each drained once
     if segment_records:
         assert kinds["erase"] > SECTORS and kinds["create"] > 30  # the ring went round, headers through it
     else:
@@ -279,7 +279,7 @@ def test_a_full_ring_refuses_the_write_rather_than_erase_an_undrained_entry():
     board = SimBoard(RingStorage(flash, archive, KEY))
     board.power_on()
     journal = board.shell.journal
-    body = bytearray(fmt.BODY_SIZE)
+    body = bytearray(layout.BODY_SIZE)
     with pytest.raises(OSError) as refused:
         for code in range(100000):
             fmt.pack_body(body, R_BOOT, 0, 0, 0, 0, 0, 0, 0, code & 0xFFFF)
@@ -388,7 +388,7 @@ def test_a_second_cut_during_recovery_leaves_no_tamper_finding(reference):
                     tamper = [f.message for f in reader.findings if f.id == "J-TAMPER"]
                     by_seq = {r.seq: r for r in records}
                     lost = [s for s in range(1, durable + 1) if s not in by_seq or bytes(
-                        by_seq[s].segment.data[by_seq[s].offset:by_seq[s].offset + fmt.FRAME_SIZE]) != frames[s]]
+                        by_seq[s].segment.data[by_seq[s].offset:by_seq[s].offset + layout.FRAME_SIZE]) != frames[s]]
                     if broken or tamper or lost or reader.torn:
                         failures += 1
                         if failures < 4:

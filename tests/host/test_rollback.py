@@ -11,9 +11,10 @@ import pytest
 from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware import records as rec
-from firmware.controller import CLOSED, EV_CLEAR, EV_NO_MORE_BETS, IDLE
+from firmware.controller import CLOSED, IDLE
+from firmware.events import EV_CLEAR, EV_NO_MORE_BETS
 from firmware.head import FileHead
 from firmware.storage import FileStorage
 

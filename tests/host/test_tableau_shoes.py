@@ -104,7 +104,7 @@ def test_every_coup_of_whole_shoes_matches_an_independent_deal(game, deal, seeds
 def _rogue_journal(folder, cards, result):
     """A journal as a shoe that ignores the tableau would write it, signed with the development key: one
     chemin de fer coup of (hand, card) pairs, then the result record given."""
-    from firmware import journal
+    from firmware import journal, layout
     from firmware.cards import parse as card
     from firmware.controller import Controller
     from firmware.devkey import DEVELOPMENT_KEY
@@ -114,7 +114,7 @@ def _rogue_journal(folder, cards, result):
     wall = SimWall(lambda: 1000, 0)
     log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), wall)
     log.recover(Controller())
-    body = bytearray(journal.BODY_SIZE)
+    body = bytearray(layout.BODY_SIZE)
 
     def record(kind, position=0, code=0, card_code=0, disposition=0, condition=NORMAL, taille=1, coup=1, seance=1):
         journal.pack_body(body, kind, seance, taille, coup, position, card_code, disposition, condition, code)

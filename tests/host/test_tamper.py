@@ -13,7 +13,7 @@ from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Key
 from sabot.journalfile import Unusable

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from firmware import journal as fmt
+from firmware import layout as fmt
 from firmware import records as rec
 from firmware.controller import CLOSED, IDLE
 from firmware.devkey import DEVELOPMENT_KEY
@@ -25,7 +25,7 @@ STATUS = ("import json\nfrom firmware.runtime import Runtime\nfrom firmware impo
           "s = Runtime.current.shell\nc = s.ctl\n"
           "print(json.dumps({'rollback': bool(c.raised(r.FAULT_ROLLBACK)), 'forced': bool(c.raised(r.ALARM_FORCED)),"
           " 'locked': c.locked(), 'phase': c.phase, 'gate open': s.gate.is_open, 'refused': c.refused}))")
-PRESS = "from boards.vboard import board as vboard\nfrom firmware.controller import %s\nvboard.BOARD.press(%s)"
+PRESS = "from boards.vboard import board as vboard\nfrom firmware.events import %s\nvboard.BOARD.press(%s)"
 
 
 def play(board, tmp_path, text):

@@ -232,7 +232,7 @@ def test_events_lost_in_a_release_are_an_uncertain_release_then_the_fault_and_no
     from boards.sim.flash import MemoryStorage
     from boards.sim.runner import act, run
     from boards.sim.scenario import parse
-    from firmware.controller import EV_CLEAR, EV_FAULT
+    from firmware.events import EV_CLEAR, EV_FAULT
 
     storage = MemoryStorage(1 << 22)
     board = SimBoard(storage)
@@ -276,7 +276,7 @@ def test_a_card_code_no_card_has_is_journalled_unread_and_the_journal_verifies(t
     from boards.sim.runner import run
     from boards.sim.scenario import parse
     from firmware.cards import UNKNOWN
-    from firmware.controller import EV_CARD, EV_DRAW
+    from firmware.events import EV_CARD, EV_DRAW
 
     storage = MemoryStorage(1 << 22)
     board = SimBoard(storage)

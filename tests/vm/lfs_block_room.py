@@ -15,7 +15,7 @@ except ImportError:
     vfs = os  # MicroPython before 1.23
 
 from boards.sim.ramflash import RamFlash
-from firmware.journal import HEADER_SIZE
+from firmware.layout import HEADER_SIZE
 from firmware.lfs_blocks import block_room
 
 MOUNT = "/flash"

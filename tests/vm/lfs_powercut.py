@@ -31,6 +31,7 @@ from boards.sim.ramflash import ERASE, PROGRAM, OpLog, RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
+from firmware import layout
 from firmware.controller import Controller
 from firmware.records import R_BOOT, R_RECOVERY
 from firmware.storage import FileStorage, segment_name
@@ -38,9 +39,9 @@ from firmware.storage import FileStorage, segment_name
 MOUNT = "/flash"
 FOLDER = MOUNT + "/journal"
 SCENARIO = "boards/sim/scenarios/full_shoe_chemin_de_fer.txt"
-FRAME = fmt.FRAME_SIZE
-HEADER = fmt.HEADER_SIZE
-SNAP = fmt.SNAPSHOT_SIZE
+FRAME = layout.FRAME_SIZE
+HEADER = layout.HEADER_SIZE
+SNAP = layout.SNAPSHOT_SIZE
 POWER_BACK_MS = 1000  # after a cut; the wall clock (a board's RTC) kept running meanwhile
 USAGE = ("usage: lfs_powercut.py [--out FOLDER] [--blocks N] [--segment-records N] [--shard I/N] [--sample N] "
          "[--scenario PATH]")
@@ -144,7 +145,7 @@ class Uncut:
         self.snapshots = bytearray(SNAP * (self.records + 1))
         ctl.snapshot(self.snapshot(0))
         for s in range(1, self.records + 1):
-            ctl.restore(memoryview(self.frames)[(s - 1) * FRAME + fmt.BODY_AT:(s - 1) * FRAME + fmt.LINK_AT])
+            ctl.restore(memoryview(self.frames)[(s - 1) * FRAME + layout.BODY_AT:(s - 1) * FRAME + layout.LINK_AT])
             ctl.snapshot(self.snapshot(s))
 
     def snapshot(self, seq):
@@ -152,7 +153,7 @@ class Uncut:
 
     def release(self, seq):
         """The release under way after record seq: the last of the snapshot's fixed fields."""
-        return struct.unpack_from(fmt.SNAPSHOT, self.snapshots, seq * SNAP)[-1]
+        return struct.unpack_from(layout.SNAPSHOT, self.snapshots, seq * SNAP)[-1]
 
 
 def intact_frames(data, seq, known):
@@ -170,9 +171,9 @@ def intact_frames(data, seq, known):
     offset = HEADER + n * FRAME
     while offset + FRAME <= len(data):
         frame = memoryview(data)[offset:offset + FRAME]
-        if (frame[0] != fmt.SYNC or frame[1] != fmt.BODY_SIZE
-                or crc32(frame[:fmt.CRC_AT]) != struct.unpack_from("<I", frame, fmt.CRC_AT)[0]
-                or struct.unpack_from("<I", frame, fmt.SEQ_AT)[0] != seq + n + 1):
+        if (frame[0] != layout.SYNC or frame[1] != layout.BODY_SIZE
+                or crc32(frame[:layout.CRC_AT]) != struct.unpack_from("<I", frame, layout.CRC_AT)[0]
+                or struct.unpack_from("<I", frame, layout.SEQ_AT)[0] != seq + n + 1):
             break
         n += 1
         offset += FRAME
@@ -227,7 +228,7 @@ def recovered(uncut, k, tally):
         for s in range(1, end + 1):
             if frames[(s - 1) * FRAME:s * FRAME] != uncut.frames[(s - 1) * FRAME:s * FRAME]:
                 return "record seq %d is missing or differs from the uncut run's" % s
-    tail = [struct.unpack(fmt.BODY, frames[at + fmt.BODY_AT:at + fmt.LINK_AT])
+    tail = [struct.unpack(layout.BODY, frames[at + layout.BODY_AT:at + layout.LINK_AT])
             for at in range(end * FRAME, len(frames), FRAME)]
     uncertain = uncut.release(end)
     want = [R_BOOT] + ([R_RECOVERY] if torn or uncertain else [])
@@ -240,7 +241,7 @@ def recovered(uncut, k, tally):
     ctl = Controller()
     ctl.load_snapshot(uncut.snapshot(end))
     for at in range(end * FRAME, len(frames), FRAME):
-        ctl.restore(memoryview(frames)[at + fmt.BODY_AT:at + fmt.LINK_AT])
+        ctl.restore(memoryview(frames)[at + layout.BODY_AT:at + layout.LINK_AT])
     expected = bytearray(SNAP)
     ctl.snapshot(expected)
     if expected != state:

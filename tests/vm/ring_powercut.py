@@ -23,13 +23,14 @@ from boards.sim.ramflash import ERASE, OpLog, RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
+from firmware import layout
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 
-FRAME = fmt.FRAME_SIZE
-HEADER = fmt.HEADER_SIZE
+FRAME = layout.FRAME_SIZE
+HEADER = layout.HEADER_SIZE
 POWER_BACK_MS = 1000
 KEY = fmt.Key(DEVELOPMENT_KEY)  # the sim board's
 RING = 0  # the chips, as the op order names them
@@ -144,14 +145,14 @@ def check(uncut, k, images, torn, copy_to=None):
     finally:
         os.umount(MOUNT)
     end = len(frames) // FRAME
-    while end and frames[(end - 1) * FRAME + fmt.BODY_AT] in (R_BOOT, R_RECOVERY, R_ALARM) and end > durable:
+    while end and frames[(end - 1) * FRAME + layout.BODY_AT] in (R_BOOT, R_RECOVERY, R_ALARM) and end > durable:
         end -= 1
     if end != durable and end != durable + 1:
         return "the journal holds records to seq %d, the run had made seq %d durable" % (end, durable)
     if frames[:end * FRAME] != uncut.frames[:end * FRAME]:
         return "a record up to seq %d is missing or differs from the uncut run's" % end
-    uncertain = frames[(end - 1) * FRAME + fmt.BODY_AT] == R_RELEASE if end else False
-    tail = [frames[at + fmt.BODY_AT] for at in range(end * FRAME, len(frames), FRAME)]
+    uncertain = frames[(end - 1) * FRAME + layout.BODY_AT] == R_RELEASE if end else False
+    tail = [frames[at + layout.BODY_AT] for at in range(end * FRAME, len(frames), FRAME)]
     want = [R_BOOT] + [R_RECOVERY] * (uncertain or torn) + [R_ALARM] * (torn and not uncertain)
     if tail != want:
         return "after seq %d the journal holds record types %s, not %s" % (end, tail, want)

@@ -5,7 +5,7 @@ imported here and nowhere else in the package."""
 from importlib import resources
 
 from firmware import games
-from firmware.journal import EPOCH_2020
+from firmware.layout import EPOCH_2020
 from firmware.records import (  # the record types and dispositions (docs/journal-format.md)
     BURNED,
     DEALT,

@@ -17,7 +17,8 @@ from boards.sim import runner
 from boards.sim.board import SimBoard
 from boards.sim.devices import SimWall
 from firmware import games
-from firmware.controller import CLOSED, EV_SEANCE
+from firmware.controller import CLOSED
+from firmware.events import EV_SEANCE
 from firmware.journal import Key
 from firmware.receipt import receipt
 from firmware.records import pack_seance

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from firmware.identity import MANIFEST
-from firmware.journal import EPOCH_2020
+from firmware.layout import EPOCH_2020
 from sabot import progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
 from sabot.report.model import Story

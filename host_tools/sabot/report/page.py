@@ -5,10 +5,11 @@ number (CSS page margin boxes)."""
 from html import escape
 from importlib.resources import files
 
+from boards.sim import words
 from firmware import games
 from firmware.record_names import unpack_totals, unpack_winners
 from firmware.records import END_TABLEAU
-from sabot import times, tool_version, words
+from sabot import times, tool_version
 from sabot.journalfile import CODE, COUP, DISPOSITION, SEANCE, TAILLE
 from sabot.report.cardwords import full, is_red, short
 from sabot.report.chart import chart

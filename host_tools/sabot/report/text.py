@@ -1,7 +1,7 @@
 """The report's own words in French and English, and Words: them, a requirement's title and sabot.words' words
 for a journal's codes, in the report's language."""
 
-from sabot import words
+from boards.sim import words
 from sabot.report.regulation import TITLES
 
 # The report's own words, by language.

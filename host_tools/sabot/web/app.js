@@ -4,8 +4,8 @@
 import { loadMicroPython } from "./micropython.mjs";
 import { checkJournal } from "./journal.js";
 import { shoeDrawing } from "./shoe.js";
-import { CARD, CODE, COUP, DISPOSITION, MS, R_CARD, R_LOAD, R_RESULT, SECONDS, TAILLE, TYPE, WORDS, cardName, clock,
-  isRed, recordText, resultText } from "./words.js";
+import { WORDS, cardName, clock, isRed, recordText, resultText } from "./text.js";
+import { CARD, CODE, COUP, DISPOSITION, MS, RECORDS, SECONDS, TAILLE, TYPE } from "./words.js";
 import { zip } from "./zip.js";
 
 const GAMES = ["chemin_de_fer", "deux_tableaux_limitee", "deux_tableaux_ouverte"];
@@ -83,12 +83,12 @@ function apply(answer) {
   for (const item of answer.items) {
     if (item.r) {
       const r = item.r;
-      if (r[TYPE] === R_LOAD) shoeGame = r[CODE];
+      if (r[TYPE] === RECORDS.R_LOAD) shoeGame = r[CODE];
       entries.push({ kind: "record", r, game: shoeGame });
-      if (r[TYPE] === R_CARD) {
+      if (r[TYPE] === RECORDS.R_CARD) {
         lastCard = r[CARD];
         if (r[DISPOSITION] === 0 && r[CODE]) coupOf(r).hands[r[CODE] - 1].push(r[CARD]);
-      } else if (r[TYPE] === R_RESULT) {
+      } else if (r[TYPE] === RECORDS.R_RESULT) {
         coupOf(r).result = [r[CODE], r[DISPOSITION]];
       }
     } else if (item.refused) {
@@ -152,7 +152,8 @@ function entryText(e, w) {
   switch (e.kind) {
     case "record": {
       const text = recordText(e.r, e.game, w, lang);
-      return text === null ? null : [clock(e.r[SECONDS], e.r[MS]) + "  " + text, e.r[TYPE] === 7 || e.r[TYPE] === 9 ? "alarm" : ""];
+      const alarm = e.r[TYPE] === RECORDS.R_ALARM || e.r[TYPE] === RECORDS.R_FINDING;
+      return text === null ? null : [clock(e.r[SECONDS], e.r[MS]) + "  " + text, alarm ? "alarm" : ""];
     }
     case "action": return [`▶ ${w.action} : ${e.line}`, "action"];
     case "refused": return [`${w.refused} : ${w.events[e.event]} (${w.refusals[e.why]})`, "refused"];

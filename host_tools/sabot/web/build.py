@@ -1,16 +1,24 @@
-"""Writes the page: its HTML, CSS and JavaScript (this package's data), the MicroPython WebAssembly port from
-node_modules, and the firmware's and sim board's sources the page puts into the VM's filesystem (sources.js)."""
+"""Writes the page: its HTML, CSS and JavaScript (this package's data), the words of the firmware's numbers
+(words.js, from boards/sim/words.py and firmware/layout.py), the MicroPython WebAssembly port from node_modules,
+and the firmware's and sim board's sources the page puts into the VM's filesystem (sources.js)."""
 
 import json
 from importlib import resources
 from pathlib import Path
 
 import firmware
+from boards.sim import words
+from firmware import layout, records
 
 ROOT = Path(firmware.__file__).resolve().parent.parent
 PORT = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 VM_FILES = ("micropython.mjs", "micropython.wasm")
-ASSETS = ("index.html", "page.css", "app.js", "words.js", "shoe.js", "journal.js", "zip.js")
+ASSETS = ("index.html", "page.css", "app.js", "text.js", "shoe.js", "journal.js", "zip.js")
+# The page's name of each table of boards/sim/words.py, each written as a list indexed by the code.
+TABLES = {"events": words.EVENTS, "refusals": words.REFUSALS, "alarms": words.ALARMS, "findings": words.FINDINGS,
+          "ends": words.ENDS, "dispositions": words.DISPOSITIONS, "conditions": words.CONDITIONS,
+          "releases": words.RELEASES, "winners": words.WINNERS, "games": words.GAMES, "indicators": words.INDICATORS,
+          "phases": words.PHASES}
 SOURCE_DIRS = ("firmware", "boards/sim")
 
 
@@ -29,7 +37,7 @@ def sources():
 
 
 MANIFEST = "sabot-web.json"  # the names of the files the last build wrote: all that --serve serves
-PAGE = VM_FILES + ASSETS + ("sources.js",)
+PAGE = VM_FILES + ASSETS + ("sources.js", "words.js")  # the last two written from the sources
 
 
 def written(folder):
@@ -42,6 +50,21 @@ def written(folder):
         if not names <= set(PAGE) or not names >= set(VM_FILES + ("sources.js",)):
             return set()
     return {name for name in names if name in PAGE}
+
+
+def words_js():
+    """words.js: the words of every code by language, the record types, and the index of each body field in a
+    record as the page's reader unpacks it (firmware/layout.py's FIELDS)."""
+    codes = {}
+    for lang, index in words.LANGUAGES.items():
+        codes[lang] = {name: [words.said(table, code, index) if code in table else ""
+                              for code in range(max(table) + 1)] for name, table in TABLES.items()}
+        codes[lang]["hands"] = words.HANDS
+    types = {name: value for name, value in sorted(vars(records).items()) if name.startswith("R_")}
+    fields = ", ".join("%s = %d" % (name.upper(), i) for i, name in enumerate(layout.FIELDS))
+    return ("// Written by `sabot web` from boards/sim/words.py and firmware/layout.py (host_tools/sabot/web/build.py):"
+            " change those, not this.\nexport const CODES = %s;\nexport const RECORDS = %s;\nexport const %s;\n" % (
+                json.dumps(codes, ensure_ascii=False, indent=1), json.dumps(types, indent=1), fields))
 
 
 def write(out, force=False, replace=False):
@@ -68,6 +91,7 @@ def write(out, force=False, replace=False):
     package = resources.files(__package__)
     for name in ASSETS:
         (out / name).write_bytes(package.joinpath(name).read_bytes())
+    (out / "words.js").write_text(words_js(), encoding="utf-8")
     text = "globalThis.SABOT_SOURCES = %s;\n" % json.dumps(sources(), indent=0, sort_keys=True)
     (out / "sources.js").write_text(text, encoding="utf-8")
     (out / MANIFEST).write_text(json.dumps({"files": list(PAGE)}, indent=1) + "\n", encoding="utf-8")

@@ -11,7 +11,7 @@ from boards.sim.board import SimBoard
 from boards.sim.runner import GAP_MS, act
 from boards.sim.scenario import ScenarioError, commands
 from firmware import games
-from firmware.journal import BODY
+from firmware.layout import BODY
 from firmware.storage import FileStorage
 
 JOURNAL = "/journal"

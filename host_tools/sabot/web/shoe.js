@@ -1,7 +1,7 @@
 // The drawing of the shoe: the cards left behind the gate, the gate at the mouth, the indicator and the buzzer,
 // and the last card out; redrawn from the board's state after each action.
 
-import { cardName, isRed } from "./words.js";
+import { cardName, isRed } from "./text.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const LAMP = ["#d98b00", "#1e9e3a", "#d11a1a", "#3a5fcd"]; // locked, dealing, alarm, closed

@@ -1,7 +1,10 @@
-// What the page says, in French (the default) and English; and the journal's records put into words. The tables
-// are indexed by the firmware's numbers (docs/journal-format.md), as boards/sim/names.py's are.
+// What the page says, in French (the default) and English; and the journal's records put into words. The words
+// of the firmware's numbers and the record's fields are words.js's, which `sabot web` writes from boards/sim/words.py
+// and firmware/layout.py (host_tools/sabot/web/build.py).
 
-export const WORDS = {
+import { CARD, CODE, CODES, CONDITION, COUP, DISPOSITION, POSITION, RECORDS, SEANCE, TAILLE, TYPE } from "./words.js";
+
+const PAGE = {
   fr: {
     title: "Sabot de baccara : le firmware dans le navigateur",
     subtitle: "Le firmware du sabot et la carte simulée, tels que sabot sim les joue, sur MicroPython (WebAssembly).",
@@ -24,29 +27,8 @@ export const WORDS = {
     check_ok: "Journal vérifié dans la page : %s segment(s), %s enregistrement(s) ; en-têtes, CRC-32, chaîne SHA-256 et HMAC intacts.",
     check_bad: "JOURNAL INVALIDE : %s", check_empty: "Pas encore de journal.",
     refused: "refusé", action: "croupier", colon: " : ", semi: " ; ",
-    games: ["chemin de fer", "deux tableaux à banque limitée", "deux tableaux à banque ouverte"],
-    hands: [["ponte", "banque"], ["tableau 1", "tableau 2", "banque"]],
-    winners: ["", "ponte", "banque", "égalité"],
-    indicators: ["verrouillé", "distribution", "alarme", "fermé"],
-    phase: "Phase", phases: ["pas de sabot", "mises ouvertes", "coup en cours", "fermé après la carte d'arrêt"],
+    phase: "Phase",
     alarm_now: "Alarme", none: "aucune", coup_now: "Coup", power_off_phase: "hors tension",
-    events: ["", "mise sous tension", "séance", "chargement", "rien ne va plus", "fin du coup", "brûlage", "carte",
-      "carte", "minuterie", "clé du superviseur", "défaut", "annonce", "firmware", "clôture de séance"],
-    refusals: ["", "pas de sabot chargé", "sabot verrouillé", "sabot fermé après la carte d'arrêt", "alarme en cours",
-      "une libération est en cours", "un coup est en cours", "aucun coup en cours",
-      "déjà deux tailles dans cette séance", "aucune alarme à lever", "jeu inconnu",
-      "le tableau ne laisse pas le choix à cette main",
-      "un défaut de firmware ne se lève qu'en déployant la version approuvée", "aucun défaut de ce code",
-      "aucune séance ouverte"],
-    alarms: ["", "extraction forcée", "double alimentation", "bourrage", "journal impossible à écrire",
-      "flash du journal presque pleine", "événements d'interruption perdus", "firmware différent de la version approuvée",
-      "journal plus court que la tête conservée à part", "clé de développement : pas de clé propre au sabot"],
-    findings: ["", "carte d'arrêt mal placée (S-STOPPOS)", "identité au-delà du nombre de jeux (S-COUNT)",
-      "coup sous le minimum du jeu", "pas de carte d'arrêt là où elle doit sortir (S-STOP)"],
-    ends: ["bouton fin du coup", "maximum atteint", "aucune main ne peut tirer"],
-    dispositions: ["distribuée", "brûlée", "carte d'arrêt"],
-    conditions: ["", "forcée", "double alimentation"],
-    releases: ["", "de distribution", "de brûlage"],
     notes: {"power cut: gate de-energised, locked": "coupure de courant : porte hors tension, verrouillée"},
     r: {
       boot: "mise sous tension : porte verrouillée, en attente du croupier",
@@ -60,7 +42,7 @@ export const WORDS = {
       finding: (f, p) => `CONSTAT ${f}` + (p ? ` à la carte ${p}` : ""),
       closed: "sabot fermé : plus de coup avant un nouveau sabot",
       recovery: (n, r) => `REPRISE : ${n} octet(s) déchiré(s) coupé(s) du journal` +
-        (r ? `; une libération ${r} était en cours : sortie d'une carte INCONNUE` : ""),
+        (r ? `; une libération (${r}) était en cours : sortie d'une carte INCONNUE` : ""),
       stand: (c, h) => `coup ${c} : ${h} reste (annonce du croupier)`,
       result: (c, t) => `résultat du coup ${c} : ${t}`, winner: "gagnant",
       seance_close: (s) => `séance ${s} close`,
@@ -88,27 +70,8 @@ export const WORDS = {
     check_ok: "Journal checked in the page: %s segment(s), %s record(s); headers, CRC-32, SHA-256 chain and HMAC intact.",
     check_bad: "JOURNAL INVALID: %s", check_empty: "No journal yet.",
     refused: "refused", action: "croupier", colon: ": ", semi: "; ",
-    games: ["chemin de fer", "deux tableaux, banque limitée", "deux tableaux, banque ouverte"],
-    hands: [["ponte", "banque"], ["tableau 1", "tableau 2", "banque"]],
-    winners: ["", "ponte", "banque", "tie"],
-    indicators: ["locked", "dealing", "alarm", "closed"],
-    phase: "Phase", phases: ["no shoe", "bets open", "coup under way", "closed after the stop card"],
+    phase: "Phase",
     alarm_now: "Alarm", none: "none", coup_now: "Coup", power_off_phase: "no power",
-    events: ["", "power up", "séance", "load", "no more bets", "coup end", "burn", "draw", "card", "tick",
-      "clear alarm", "fault", "stand", "firmware", "séance close"],
-    refusals: ["", "no shoe loaded", "shoe locked", "shoe closed after the stop card", "alarm raised",
-      "a release is under way", "a coup is under way", "no coup under way", "two tailles already in this séance",
-      "no alarm to clear", "unknown game", "the tableau leaves this hand no choice",
-      "a firmware fault clears only when the approved release is deployed", "no such fault", "no séance open"],
-    alarms: ["", "forced extraction", "double feed", "jam", "journal cannot be written", "journal flash nearly full",
-      "interrupt events lost", "firmware differs from the approved release",
-      "journal shorter than the head kept beside it", "development key: the shoe has no key of its own"],
-    findings: ["", "stop card misplaced (S-STOPPOS)", "identity over the deck count (S-COUNT)",
-      "coup under the game's minimum", "no stop card where it must come out (S-STOP)"],
-    ends: ["coup end pressed", "maximum reached", "no hand may draw"],
-    dispositions: ["dealt", "burned", "stop card"],
-    conditions: ["", "forced", "double feed"],
-    releases: ["", "deal", "burn"],
     notes: {},
     r: {
       boot: "power-up: gate locked, waiting for the croupier",
@@ -130,10 +93,8 @@ export const WORDS = {
   },
 };
 
-// A record body's fields, as struct BODY unpacks them (firmware/journal.py).
-export const TYPE = 0, SECONDS = 1, MS = 2, SEANCE = 3, TAILLE = 4, COUP = 5, POSITION = 6, CARD = 7,
-  DISPOSITION = 8, CONDITION = 9, CODE = 10;
-export const R_CARD = 5, R_RELEASE = 11, R_RESULT = 14, R_LOAD = 3;
+/** The page's words in each language, with the firmware's numbers' words. */
+export const WORDS = { fr: { ...PAGE.fr, ...CODES.fr }, en: { ...PAGE.en, ...CODES.en } };
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUITS = ["♠", "♥", "♦", "♣"];
@@ -163,26 +124,26 @@ export function resultText(code, hands, w) {
 export function recordText(r, game, w, lang) {
   const hands = w.hands[game ? 1 : 0];
   switch (r[TYPE]) {
-    case 1: return w.r.boot;
-    case 2: return w.r.seance(r[SEANCE], r[CODE]);
-    case 3: return w.r.load(r[TAILLE], w.games[r[CODE]]);
-    case 4: return w.r.nmb(r[COUP]);
-    case 5: {
+    case RECORDS.R_BOOT: return w.r.boot;
+    case RECORDS.R_SEANCE: return w.r.seance(r[SEANCE], r[CODE]);
+    case RECORDS.R_LOAD: return w.r.load(r[TAILLE], w.games[r[CODE]]);
+    case RECORDS.R_NO_MORE_BETS: return w.r.nmb(r[COUP]);
+    case RECORDS.R_CARD: {
       let text = w.r.card(r[COUP], r[POSITION], cardName(r[CARD], lang), w.dispositions[r[DISPOSITION]]);
       if (r[CODE]) text += w.r.to(hands[r[CODE] - 1]);
       if (r[CONDITION]) text += ` (${w.conditions[r[CONDITION]]})`;
       return text;
     }
-    case 6: return w.r.end(r[COUP], w.ends[r[CODE]]);
-    case 7: return w.r.alarm(w.alarms[r[CODE]]);
-    case 8: return w.r.clear(w.alarms[r[CODE]]);
-    case 9: return w.r.finding(w.findings[r[CODE]], r[CARD] ? r[POSITION] : 0);
-    case 10: return w.r.closed;
-    case 11: return null;
-    case 12: return w.r.recovery(r[CODE], w.releases[r[CONDITION]]);
-    case 13: return w.r.stand(r[COUP], hands[r[CODE]]);
-    case 14: return w.r.result(r[COUP], resultText(r[CODE], r[DISPOSITION], w));
-    case 15: return w.r.seance_close(r[SEANCE]);
+    case RECORDS.R_COUP_END: return w.r.end(r[COUP], w.ends[r[CODE]]);
+    case RECORDS.R_ALARM: return w.r.alarm(w.alarms[r[CODE]]);
+    case RECORDS.R_CLEAR: return w.r.clear(w.alarms[r[CODE]]);
+    case RECORDS.R_FINDING: return w.r.finding(w.findings[r[CODE]], r[CARD] ? r[POSITION] : 0);
+    case RECORDS.R_CLOSED: return w.r.closed;
+    case RECORDS.R_RELEASE: return null;
+    case RECORDS.R_RECOVERY: return w.r.recovery(r[CODE], w.releases[r[CONDITION]]);
+    case RECORDS.R_STAND: return w.r.stand(r[COUP], hands[r[CODE]]);
+    case RECORDS.R_RESULT: return w.r.result(r[COUP], resultText(r[CODE], r[DISPOSITION], w));
+    case RECORDS.R_SEANCE_CLOSE: return w.r.seance_close(r[SEANCE]);
     default: return `record ${r[TYPE]}`;
   }
 }

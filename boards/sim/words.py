@@ -1,0 +1,174 @@
+"""The one table of words for the shoe's numbers, keyed by their constants: (English, French, identifier).
+
+The identifier is a name for machines, part of a format (`sabot log export`'s columns, the sim's trace); English
+and French are words for people, free to improve: the sim's timeline says the English, `sabot log show` and the
+report their reader's language (host_tools/sabot/words.py), the web page both (its words.js is written from this
+table by `sabot web`, host_tools/sabot/web/build.py). Refusals, games and phases have no identifier. A new code:
+its constant (firmware/records.py, firmware/events.py), its line here; tests/host/test_export.py fails without it.
+Plain tuples and dicts, so that the sim's observer loads it on the MicroPython VM too.
+"""
+
+from firmware import events as e
+from firmware import games
+from firmware import records as r
+from firmware.controller import BETS, CLOSED, DEALING, IDLE
+from firmware.record_names import unpack_totals, unpack_winners
+
+EN = 0
+FR = 1
+ID = 2
+
+RECORDS = {
+    r.R_BOOT: ("boot", "mise sous tension", "boot"),
+    r.R_SEANCE: ("seance", "séance ouverte", "seance"),
+    r.R_LOAD: ("load", "sabot chargé", "load"),
+    r.R_NO_MORE_BETS: ("no more bets", "rien ne va plus", "no_more_bets"),
+    r.R_CARD: ("card", "carte", "card"),
+    r.R_COUP_END: ("coup end", "fin du coup", "coup_end"),
+    r.R_ALARM: ("alarm", "alarme", "alarm"),
+    r.R_CLEAR: ("clear", "alarme levée par le superviseur", "clear"),
+    r.R_FINDING: ("finding", "constat du sabot", "finding"),
+    r.R_CLOSED: ("closed", "sabot fermé après le coup de la carte d'arrêt", "closed"),
+    r.R_RELEASE: ("release", "libération d'une carte", "release"),
+    r.R_RECOVERY: ("recovery", "reprise après coupure", "recovery"),
+    r.R_STAND: ("stand", "annonce : la main reste", "stand"),
+    r.R_RESULT: ("result", "résultat", "result"),
+    r.R_SEANCE_CLOSE: ("seance close", "séance close", "seance_close"),
+}
+DISPOSITIONS = {
+    r.DEALT: ("dealt", "donnée", "dealt"),
+    r.BURNED: ("burned", "brûlée", "burned"),
+    r.STOP_CARD: ("stop card", "carte d'arrêt", "stop"),
+}
+CONDITIONS = {
+    r.NORMAL: ("normal", "normale", "normal"),
+    r.FORCED: ("forced", "forcée", "forced"),
+    r.DOUBLE_FEED: ("double feed", "sortie double", "double_feed"),
+}
+ALARMS = {  # alarms and faults
+    r.ALARM_FORCED: ("forced extraction", "extraction forcée", "forced"),
+    r.FAULT_DOUBLE_FEED: ("double feed", "sortie double", "double_feed"),
+    r.FAULT_JAM: ("jam", "bourrage : aucune carte sortie", "jam"),
+    r.FAULT_JOURNAL: ("journal cannot be written", "journal impossible à écrire", "journal"),
+    r.FAULT_JOURNAL_FULL: ("journal flash nearly full", "mémoire du journal presque pleine", "journal_full"),
+    r.FAULT_OVERRUN: ("interrupt events lost", "événements perdus", "overrun"),
+    r.FAULT_FIRMWARE: ("firmware differs from the approved release", "logiciel différent de la version agréée",
+                       "firmware"),
+    r.FAULT_ROLLBACK: ("journal shorter than the head kept beside it (rollback)",
+                       "journal plus court que la tête conservée à part (retour en arrière)", "rollback"),
+    r.FAULT_DEVKEY: ("development key: the shoe has no key of its own",
+                     "clé de développement : le sabot n'a pas de clé propre", "development_key"),
+}
+FINDINGS = {  # the shoe's own findings (R_FINDING); the verifier's are sabot.rules'
+    r.F_STOP_POSITION: ("stop card misplaced (S-STOPPOS)", "carte d'arrêt mal placée (S-STOPPOS)", "stop_position"),
+    r.F_FOREIGN_CARD: ("identity over the deck count (S-COUNT)", "carte au-delà du nombre de jeux (S-COUNT)",
+                       "foreign_card"),
+    r.F_SHORT_COUP: ("coup under the game's minimum", "coup sous le minimum du jeu", "short_coup"),
+    r.F_NO_STOP: ("no stop card where it must come out: the shoe closes after the coup (S-STOP)",
+                  "pas de carte d'arrêt là où elle doit sortir : le sabot se ferme après le coup (S-STOP)", "no_stop"),
+}
+ENDS = {
+    r.END_BUTTON: ("coup end pressed", "fin de coup annoncée", "button"),
+    r.END_MAXIMUM: ("maximum reached", "maximum atteint", "maximum"),
+    r.END_TABLEAU: ("no hand may draw", "aucune main ne peut tirer", "tableau"),
+}
+RELEASES = {
+    r.REL_DEAL: ("deal", "donne", "deal"),
+    r.REL_BURN: ("burn", "brûlage", "burn"),
+}
+WINNERS = {  # the games' own words, the same in both languages
+    r.WIN_PONTE: ("ponte", "ponte", "ponte"),
+    r.WIN_BANQUE: ("banque", "banque", "banque"),
+    r.WIN_EGALITE: ("égalité", "égalité", "egalite"),
+}
+EVENTS = {
+    e.EV_POWER_UP: ("power up", "mise sous tension", "power_up"),
+    e.EV_SEANCE: ("seance", "séance", "seance"),
+    e.EV_LOAD: ("load", "chargement", "load"),
+    e.EV_NO_MORE_BETS: ("no more bets", "rien ne va plus", "no_more_bets"),
+    e.EV_COUP_END: ("coup end", "fin du coup", "coup_end"),
+    e.EV_BURN: ("burn", "brûlage", "burn"),
+    e.EV_DRAW: ("draw", "carte", "draw"),
+    e.EV_CARD: ("card", "carte", "card"),
+    e.EV_TICK: ("tick", "minuterie", "tick"),
+    e.EV_CLEAR: ("clear alarm", "clé du superviseur", "clear_alarm"),
+    e.EV_FAULT: ("fault", "défaut", "fault"),
+    e.EV_STAND: ("stand", "annonce", "stand"),
+    e.EV_FIRMWARE: ("firmware", "firmware", "firmware"),
+    e.EV_SEANCE_CLOSE: ("seance close", "clôture de séance", "seance_close"),
+}
+COMMANDS = {
+    e.CMD_GATE_OPEN: ("gate open", "porte ouverte", "gate_open"),
+    e.CMD_GATE_CLOSE: ("gate close", "porte fermée", "gate_close"),
+    e.CMD_INDICATOR: ("indicator", "voyant", "indicator"),
+    e.CMD_BUZZER: ("buzzer", "avertisseur", "buzzer"),
+}
+INDICATORS = {
+    e.IND_LOCKED: ("locked", "verrouillé", "locked"),
+    e.IND_DEALING: ("dealing", "distribution", "dealing"),
+    e.IND_ALARM: ("alarm", "alarme", "alarm"),
+    e.IND_CLOSED: ("closed", "fermé", "closed"),
+}
+REFUSALS = {  # why the controller refused an input (Controller.refused)
+    e.REF_NO_SHOE: ("no shoe loaded", "pas de sabot chargé"),
+    e.REF_LOCKED: ("shoe locked", "sabot verrouillé"),
+    e.REF_CLOSED: ("shoe closed after the stop card", "sabot fermé après la carte d'arrêt"),
+    e.REF_ALARM: ("alarm raised", "alarme en cours"),
+    e.REF_BUSY: ("a release is under way", "une libération est en cours"),
+    e.REF_IN_COUP: ("a coup is under way", "un coup est en cours"),
+    e.REF_NOT_IN_COUP: ("no coup under way", "aucun coup en cours"),
+    e.REF_TAILLES: ("two tailles already in this séance", "déjà deux tailles dans cette séance"),
+    e.REF_NO_ALARM: ("no alarm to clear", "aucune alarme à lever"),
+    e.REF_BAD_GAME: ("unknown game", "jeu inconnu"),
+    e.REF_NOT_OPTIONAL: ("the tableau leaves this hand no choice", "le tableau ne laisse pas le choix à cette main"),
+    e.REF_FIRMWARE: ("a firmware fault clears only when the approved release is deployed",
+                     "un défaut de firmware ne se lève qu'en déployant la version approuvée"),
+    e.REF_BAD_FAULT: ("no such fault", "aucun défaut de ce code"),
+    e.REF_NO_SEANCE: ("no séance open", "aucune séance ouverte"),
+}
+PHASES = {
+    IDLE: ("no shoe", "pas de sabot"),
+    BETS: ("bets open", "mises ouvertes"),
+    DEALING: ("coup under way", "coup en cours"),
+    CLOSED: ("closed after the stop card", "fermé après la carte d'arrêt"),
+}
+GAMES = {  # the games' French names, the same in both languages
+    games.CHEMIN_DE_FER: ("chemin de fer", "chemin de fer"),
+    games.DEUX_TABLEAUX_LIMITEE: ("baccara à deux tableaux, banque limitée", "baccara à deux tableaux, banque limitée"),
+    games.DEUX_TABLEAUX_OUVERTE: ("baccara à deux tableaux, banque ouverte", "baccara à deux tableaux, banque ouverte"),
+}
+HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer's, then deux tableaux'
+
+# Words around a record's other fields: (English, French) formats.
+STANDS = ("%s stands", "%s reste")  # R_STAND: the hand
+TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
+UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
+_RESULT = (("; winner: ", "; tableau1: %s, tableau2: %s"), (" ; gagnant : ", " ; tableau1 : %s, tableau2 : %s"))
+LANGUAGES = {"en": EN, "fr": FR}
+
+
+def said(table, code, lang=EN):
+    """A code's words (EN, FR) or identifier (ID), or "code N" for one this version does not know (a newer or
+    damaged journal)."""
+    entry = table.get(code)
+    return entry[lang] if entry and lang < len(entry) else "code %d" % code
+
+
+def game(code):
+    return said(GAMES, code) if code in GAMES else "game %d" % code
+
+
+def hand(game_code, number):
+    """A hand's name in a game (pack_hand's number, unpacked)."""
+    hands = HANDS[game_code != games.CHEMIN_DE_FER]
+    return hands[number] if number < len(hands) else "hand %d" % number
+
+
+def result(code, hands, lang=EN):
+    """A result record as people say it (docs/journal-format.md): each hand's total, then who won each tableau."""
+    names = HANDS[hands == 3]
+    text = ", ".join("%s %d" % (names[h], total) for h, total in enumerate(unpack_totals(code, hands)))
+    winners = [said(WINNERS, w, lang) for w in unpack_winners(code, hands)]
+    if hands == 2:
+        return text + _RESULT[lang][0] + winners[0]
+    return text + _RESULT[lang][1] % (winners[0], winners[1])
