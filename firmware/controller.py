@@ -61,6 +61,8 @@ from firmware.records import (
     pack_counts,
     pack_hand,
     pack_torn,
+    power_up_cause,
+    power_up_torn,
     seance_employee,
     seance_game,
     seance_table,
@@ -69,7 +71,7 @@ from firmware.tableau import NONE, OPTIONAL, Coup
 from firmware.ticks import ticks_diff
 
 # Events, with their argument.
-EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
+EV_POWER_UP = const(1)  # arg: records.pack_power_up of the torn bytes recovery cut and the boot's cause
 EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
 EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
 EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
@@ -284,9 +286,10 @@ class Controller:
             return self._refuse(_REF_NO_SEANCE)  # S-IDENT: only the séance open closes, with its table
         self._emit(R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
-    def _on_power_up(self, torn):
+    def _on_power_up(self, arg):
         uncertain = self._release
-        self._emit(R_BOOT, 0, 0, 0, 0)
+        torn = power_up_torn(arg)
+        self._emit(R_BOOT, 0, 0, 0, power_up_cause(arg))
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
             self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))

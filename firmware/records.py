@@ -11,7 +11,7 @@ its line in docs/journal-format.md.
 from firmware.compat import const
 
 # Record types: the body's first byte.
-R_BOOT = const(1)
+R_BOOT = const(1)  # code: why the shoe booted, BOOT_*
 R_SEANCE = const(2)  # code: table; card: game; disposition, condition: the employee (pack_employee)
 R_LOAD = const(3)  # code: game
 R_NO_MORE_BETS = const(4)
@@ -27,6 +27,13 @@ R_RECOVERY = const(12)  # code: torn bytes cut (pack_torn); condition: the relea
 R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
 R_RESULT = const(14)  # code: pack_result; card: pack_counts; disposition: the number of hands
 R_SEANCE_CLOSE = const(15)  # code: the table
+
+# Why the shoe booted: R_BOOT's code. Only a power-up may follow a power cut; a restart and a watchdog's reset
+# kept the power on (the board tells which: boards/mcu/service.py, boards/vboard/board.py).
+BOOT_POWER = const(0)
+BOOT_RESTART = const(1)  # a reset with the power on: MicroPython's soft reset, the reset button, `sabot clock set`
+BOOT_WATCHDOG = const(2)  # the watchdog reset a loop that stopped feeding it
+_BOOT_SHIFT = const(20)  # EV_POWER_UP's argument: the torn bytes below this bit, the cause from it
 
 # A card's disposition and condition (J-EVERY).
 DEALT = const(0)
@@ -127,3 +134,16 @@ def pack_result(totals, winner_1, winner_2):
 def pack_torn(torn):
     """R_RECOVERY's code: the torn bytes cut, at most 65535."""
     return torn if torn < _TORN_MAX else _TORN_MAX
+
+
+def pack_power_up(torn, cause):
+    """EV_POWER_UP's argument: the torn bytes recovery cut (pack_torn) and why the shoe booted (BOOT_*)."""
+    return pack_torn(torn) | cause << _BOOT_SHIFT
+
+
+def power_up_torn(arg):
+    return arg & (1 << _BOOT_SHIFT) - 1
+
+
+def power_up_cause(arg):
+    return arg >> _BOOT_SHIFT

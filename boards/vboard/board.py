@@ -21,6 +21,7 @@ from boards.sim.scenario import commands
 from firmware.events import EventRing
 from firmware.head import FileHead
 from firmware.journal import BODY_AT, FRAME_SIZE, HEADER_SIZE
+from firmware.records import BOOT_RESTART
 from firmware.runtime import Runtime
 from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
@@ -59,7 +60,7 @@ def reboot():
     controller waiting for a technician's command (remote.resume() serves again)."""
     global BOARD
     BOARD = _board(None)
-    BOARD.power_on()
+    BOARD.power_on(BOOT_RESTART)  # the power stayed on: its boot record says a restart, not a power cut
     Runtime.current = _runtime(BOARD)
     print("controller recovered from journal/, gate locked")
 

@@ -28,6 +28,12 @@ RECORDS = {
     records.R_RESULT: ("result", "résultat"),
     records.R_SEANCE_CLOSE: ("seance close", "séance close"),
 }
+BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
+    records.BOOT_POWER: ("power-up", "mise sous tension"),
+    records.BOOT_RESTART: ("restart, no power cut", "redémarrage, sans coupure de courant"),
+    records.BOOT_WATCHDOG: ("restart by the watchdog, no power cut", "redémarrage par le chien de garde, sans coupure "
+                            "de courant"),
+}
 DISPOSITIONS = {
     records.DEALT: ("dealt", "donnée"),
     records.BURNED: ("burned", "brûlée"),
@@ -82,6 +88,7 @@ HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de f
 # Words around a record's other fields: (English, French) formats.
 STANDS = ("%s stands", "%s reste")  # R_STAND: the hand
 TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
+POWER_CUT = ("power cut, then power back", "coupure de courant, puis remise sous tension")  # a power-up not the first
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
 
 

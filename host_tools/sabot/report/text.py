@@ -141,7 +141,7 @@ TEXT = {
         "sign_fields": ("Nom et qualité", "Fait à", "Le", "Signature"),
         "condensed": "%d taille(s) sans incident ni constat, la carte d'arrêt à sa place, tiennent chacune en une "
                      "ligne ci-dessous ; les autres sont détaillées coup par coup plus loin.",
-        "power_cut": "coupure de courant, puis remise sous tension",
+        "restart_coup": "redémarrage pendant ce coup, sans coupure de courant : le coup reprend",
         "power_cut_coup": "coupure de courant pendant ce coup, puis remise sous tension : le coup reprend",
         "seq_n": "n° %d",
         "stop_label": "ARRÊT",
@@ -279,7 +279,7 @@ TEXT = {
         "sign_fields": ("Name and office", "At", "On", "Signature"),
         "condensed": "%d taille(s) with no incident nor finding, the stop card in its place, take one line each "
                      "below; the others follow coup by coup.",
-        "power_cut": "power cut, then power back",
+        "restart_coup": "restart during this coup, no power cut: the coup goes on",
         "power_cut_coup": "power cut during this coup, then power back: the coup goes on",
         "seq_n": "seq %d",
         "stop_label": "STOP",

@@ -4,7 +4,6 @@ sabot.rules takes them from here."""
 
 from firmware.records import (
     R_ALARM,
-    R_BOOT,
     R_CLOSED,
     R_COUP_END,
     R_FINDING,
@@ -33,4 +32,4 @@ _SNAPSHOT_HANDS = 73
 _USES_CARD = (1 << R_SEANCE) | (1 << R_FINDING) | (1 << R_RESULT)
 _USES_DISPOSITION = (1 << R_SEANCE) | (1 << R_RESULT)
 _USES_CONDITION = (1 << R_SEANCE) | (1 << R_RECOVERY)
-_NO_CODE = (1 << R_BOOT) | (1 << R_NO_MORE_BETS) | (1 << R_CLOSED)  # records whose code is 0
+_NO_CODE = (1 << R_NO_MORE_BETS) | (1 << R_CLOSED)  # records whose code is 0 (R_BOOT's: its cause, alarms.py)
