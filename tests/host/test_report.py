@@ -23,6 +23,7 @@ from sabot.report.regulation import QUOTES
 from sabot.rules import ARTICLES
 from sabot.verify import check
 from tests.conftest import ROOT, SCENARIOS
+from tests.host.forge import restarted
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "build" / "artifacts"
@@ -369,6 +370,19 @@ def test_the_first_page_leads_with_verifys_verdict_and_why(clean, tmp_path):
         assert first.index("Verdict") < first.index("Établissement") < first.index("Sabot n°")  # verdict first
     page = tmp_path / "report.html"
     assert report([clean], page, lang="en", force=True) == 0 and "Verdict: DOES NOT CONFORM" in text_of(page)
+
+
+@pytest.mark.req("H-EXPORT", "J-EVENTS")
+def test_the_report_tells_a_restart_from_a_power_cut(tmp_path):
+    journal = restarted(tmp_path / "j")
+    page = tmp_path / "report.html"
+    assert report([journal], page) == 0
+    boots = re.findall(r"entre les coups (.*?) · n° (\d+)", text_of(page))
+    assert boots == [("coupure de courant, puis remise sous tension", "15"),
+                     ("redémarrage, sans coupure de courant", "31")]
+    assert report([journal], page, lang="en", force=True) == 0
+    boots = re.findall(r"between coups (.*?) · seq (\d+)", text_of(page))
+    assert boots == [("power cut, then power back", "15"), ("restart, no power cut", "31")]
 
 
 @pytest.mark.req("H-EXPORT", "S-IDENT")
