@@ -9,7 +9,8 @@ from binascii import hexlify
 
 from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
-from firmware.journal import HEADER_SIZE, JournalError, parse_header
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.journal import HEADER_SIZE, JournalError, Key, parse_header
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
 from firmware.startup import CONFIG, HEAD, JOURNAL, check_config, load_config, read_key, whole
@@ -90,7 +91,7 @@ def _other_journal():
     try:
         key_id = read_key().id
     except (OSError, ValueError):
-        key_id = None
+        key_id = Key(DEVELOPMENT_KEY).id  # no key of its own yet: the virtual board signs with the development key
     try:
         sabot = load_config()["sabot"]
     except (OSError, ValueError):
