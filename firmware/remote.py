@@ -8,8 +8,8 @@ import os
 from binascii import hexlify
 
 from firmware.controller import EV_SEANCE, EV_SEANCE_CLOSE
-from firmware.games import by_name
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.games import by_name
 from firmware.journal import HEADER_SIZE, JournalError, Key, parse_header
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
