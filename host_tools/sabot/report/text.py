@@ -24,6 +24,7 @@ TEXT = {
         "why_dev": "journal signé par la seule clé de DÉVELOPPEMENT, publique : n'importe qui a pu l'écrire ou le "
                    "signer à nouveau ; il faut la clé du sabot",
         "verdict_same": "Le verdict est celui de sabot log verify sur le même journal, avec la même clé.",
+        "written": "%s ; rapport écrit dans %s (%s) : %d enregistrements, %d constat(s)",
         "establishment": "Établissement",
         "not_given": "non renseigné",
         "sabot_others": " (des segments portent le n° %s : voir les constats)",
@@ -163,6 +164,7 @@ TEXT = {
         "why_dev": "signed by the public DEVELOPMENT key alone: anyone can have written or re-signed it; the shoe's "
                    "key is needed",
         "verdict_same": "The verdict is sabot log verify's on the same journal, with the same key.",
+        "written": "%s; report written to %s (%s): %d records, %d finding(s)",
         "establishment": "Establishment",
         "not_given": "not given",
         "sabot_others": " (segments carry no. %s: see the findings)",
@@ -308,3 +310,19 @@ class Words:
     def title(self, rid):
         pair = TITLES.get(rid)
         return pair[self.lang != "fr"] if pair else ""
+
+
+def firmware_words(identity, w, manifests=()):
+    """A segment header's 16 bytes as an inspector reads them: a release by its version (from an approved
+    bundle's manifest: the header holds the digest alone) and its SHA-256 digest; a development build said so."""
+    text = identity.rstrip(b"\0")
+    if text and all(32 <= b < 127 for b in text):  # firmware/version.py's development_identity
+        name = text.decode().split(" ")
+        if len(name) == 3 and name[0] == "sabot":
+            return w["fw_dev"] % (name[1], name[2])
+        return w["fw_dev_text"] % text.decode()
+    start = identity.hex()
+    for manifest in manifests:
+        if manifest["digest"].startswith(start):
+            return w["fw_release"] % (manifest["version"], manifest["board"], manifest["digest"])
+    return w["fw_unnamed"] % start
