@@ -21,6 +21,7 @@ from firmware.journal import (
 from firmware.records import (
     ALARM_FORCED,
     ALARM_MAX,
+    BOOT_SHIFT,
     BURNED,
     DEALT,
     DOUBLE_FEED,
@@ -61,8 +62,6 @@ from firmware.records import (
     pack_counts,
     pack_hand,
     pack_torn,
-    power_up_cause,
-    power_up_torn,
     seance_employee,
     seance_game,
     seance_table,
@@ -71,7 +70,7 @@ from firmware.tableau import NONE, OPTIONAL, Coup
 from firmware.ticks import ticks_diff
 
 # Events, with their argument.
-EV_POWER_UP = const(1)  # arg: records.pack_power_up of the torn bytes recovery cut and the boot's cause
+EV_POWER_UP = const(1)  # arg: the torn bytes recovery cut, the boot's cause (records.BOOT_*) << BOOT_SHIFT
 EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
 EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
 EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
@@ -288,8 +287,8 @@ class Controller:
 
     def _on_power_up(self, arg):
         uncertain = self._release
-        torn = power_up_torn(arg)
-        self._emit(R_BOOT, 0, 0, 0, power_up_cause(arg))
+        torn = arg & (1 << BOOT_SHIFT) - 1
+        self._emit(R_BOOT, 0, 0, 0, arg >> BOOT_SHIFT)
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
             self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))

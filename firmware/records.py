@@ -33,7 +33,7 @@ R_SEANCE_CLOSE = const(15)  # code: the table
 BOOT_POWER = const(0)
 BOOT_RESTART = const(1)  # a reset with the power on: MicroPython's soft reset, the reset button, `sabot clock set`
 BOOT_WATCHDOG = const(2)  # the watchdog reset a loop that stopped feeding it
-_BOOT_SHIFT = const(20)  # EV_POWER_UP's argument: the torn bytes below this bit, the cause from it
+BOOT_SHIFT = const(20)  # EV_POWER_UP's argument: the torn bytes below this bit (pack_torn), the cause from it
 
 # A card's disposition and condition (J-EVERY).
 DEALT = const(0)
@@ -134,16 +134,3 @@ def pack_result(totals, winner_1, winner_2):
 def pack_torn(torn):
     """R_RECOVERY's code: the torn bytes cut, at most 65535."""
     return torn if torn < _TORN_MAX else _TORN_MAX
-
-
-def pack_power_up(torn, cause):
-    """EV_POWER_UP's argument: the torn bytes recovery cut (pack_torn) and why the shoe booted (BOOT_*)."""
-    return pack_torn(torn) | cause << _BOOT_SHIFT
-
-
-def power_up_torn(arg):
-    return arg & (1 << _BOOT_SHIFT) - 1
-
-
-def power_up_cause(arg):
-    return arg >> _BOOT_SHIFT
