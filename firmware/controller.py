@@ -21,8 +21,8 @@ from firmware.journal import (
 from firmware.records import (
     ALARM_FORCED,
     ALARM_MAX,
-    BOOT_SHIFT,
     BURNED,
+    CAUSE_SHIFT,
     DEALT,
     DOUBLE_FEED,
     END_BUTTON,
@@ -70,7 +70,7 @@ from firmware.tableau import NONE, OPTIONAL, Coup
 from firmware.ticks import ticks_diff
 
 # Events, with their argument.
-EV_POWER_UP = const(1)  # arg: the torn bytes recovery cut, the boot's cause (records.BOOT_*) << BOOT_SHIFT
+EV_POWER_UP = const(1)  # arg: the torn bytes recovery cut, the boot's cause (records.BOOT_*) << CAUSE_SHIFT
 EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
 EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
 EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"
@@ -287,8 +287,8 @@ class Controller:
 
     def _on_power_up(self, arg):
         uncertain = self._release
-        torn = arg & (1 << BOOT_SHIFT) - 1
-        self._emit(R_BOOT, 0, 0, 0, arg >> BOOT_SHIFT)
+        torn = arg & (1 << CAUSE_SHIFT) - 1
+        self._emit(R_BOOT, 0, 0, 0, arg >> CAUSE_SHIFT)
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
             self._emit(R_RECOVERY, 0, 0, uncertain, pack_torn(torn))

@@ -33,7 +33,7 @@ R_SEANCE_CLOSE = const(15)  # code: the table
 BOOT_POWER = const(0)
 BOOT_RESTART = const(1)  # a reset with the power on: MicroPython's soft reset, the reset button, `sabot clock set`
 BOOT_WATCHDOG = const(2)  # the watchdog reset a loop that stopped feeding it
-BOOT_SHIFT = const(20)  # EV_POWER_UP's argument: the torn bytes below this bit (pack_torn), the cause from it
+CAUSE_SHIFT = const(20)  # EV_POWER_UP's argument: the torn bytes below this bit (pack_torn), the cause from it
 
 # A card's disposition and condition (J-EVERY).
 DEALT = const(0)

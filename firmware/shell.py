@@ -18,7 +18,7 @@ from firmware.controller import (
     Controller,
 )
 from firmware.journal import RESERVE_BYTES, JournalError
-from firmware.records import BOOT_POWER, BOOT_SHIFT, FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK, pack_torn
+from firmware.records import BOOT_POWER, CAUSE_SHIFT, FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK, pack_torn
 
 
 class Shell:
@@ -47,7 +47,7 @@ class Shell:
             self.handle(EV_FAULT, FAULT_JOURNAL, now)
             return
         rolled_back = self.head is not None and self.head.behind(self.journal)
-        self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << BOOT_SHIFT, now)
+        self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << CAUSE_SHIFT, now)
         if self.firmware_ok is not None:
             self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
         if rolled_back:
