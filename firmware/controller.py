@@ -221,9 +221,10 @@ class Controller:
             return self._refuse(ev.REF_NO_SEANCE)  # S-IDENT: only the séance open closes, with its table
         self._emit(rec.R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
-    def _on_power_up(self, torn):
+    def _on_power_up(self, arg):
         uncertain = self._release
-        self._emit(rec.R_BOOT, 0, 0, 0, 0)
+        torn = arg & (1 << rec.CAUSE_SHIFT) - 1
+        self._emit(rec.R_BOOT, 0, 0, 0, arg >> rec.CAUSE_SHIFT)
         if torn or uncertain:
             # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
             self._emit(rec.R_RECOVERY, 0, 0, uncertain, rec.pack_torn(torn))

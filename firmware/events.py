@@ -7,7 +7,7 @@ the queue that carries the events is firmware/runtime.py's.
 from firmware.compat import const
 
 # Events, with their argument.
-EV_POWER_UP = const(1)  # arg: bytes of a torn journal tail cut by recovery
+EV_POWER_UP = const(1)  # arg: the torn bytes recovery cut, the boot's cause (records.BOOT_*) << CAUSE_SHIFT
 EV_SEANCE = const(2)  # a séance opens (S-IDENT); arg: records.pack_seance(table, game, employee)
 EV_LOAD = const(3)  # a full shoe was loaded; arg: game index
 EV_NO_MORE_BETS = const(4)  # the croupier's "rien ne va plus"

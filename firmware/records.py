@@ -10,7 +10,7 @@ docs/architecture.md ("The vocabulary") lists every file it needs.
 from firmware.compat import const
 
 # Record types: the body's first byte.
-R_BOOT = const(1)
+R_BOOT = const(1)  # code: why the shoe booted, BOOT_*
 R_SEANCE = const(2)  # code: table; card: game; disposition, condition: the employee (pack_employee)
 R_LOAD = const(3)  # code: game
 R_NO_MORE_BETS = const(4)
@@ -32,7 +32,14 @@ R_SEANCE_CLOSE = const(15)  # code: the table
 USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT)
 USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT)
 USES_CONDITION = const(1 << R_SEANCE | 1 << R_RECOVERY)
-NO_CODE = const(1 << R_BOOT | 1 << R_NO_MORE_BETS | 1 << R_CLOSED)  # records whose code is 0
+NO_CODE = const(1 << R_NO_MORE_BETS | 1 << R_CLOSED)  # records whose code is 0 (R_BOOT's: its cause, BOOT_*)
+
+# Why the shoe booted: R_BOOT's code. Only a power-up may follow a power cut; a restart and a watchdog's reset
+# kept the power on (the board tells which: boards/mcu/service.py, boards/vboard/board.py).
+BOOT_POWER = const(0)
+BOOT_RESTART = const(1)  # a reset with the power on: MicroPython's soft reset, the reset button, `sabot clock set`
+BOOT_WATCHDOG = const(2)  # the watchdog reset a loop that stopped feeding it
+CAUSE_SHIFT = const(20)  # EV_POWER_UP's argument: the torn bytes below this bit (pack_torn), the cause from it
 
 # A card's disposition and condition (J-EVERY).
 DEALT = const(0)

@@ -7,9 +7,10 @@ import json
 import os
 from binascii import hexlify
 
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
-from firmware.journal import JournalError, parse_header
+from firmware.journal import JournalError, Key, parse_header
 from firmware.layout import HEADER_SIZE
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
@@ -91,7 +92,7 @@ def _other_journal():
     try:
         key_id = read_key().id
     except (OSError, ValueError):
-        key_id = None
+        key_id = Key(DEVELOPMENT_KEY).id  # no key of its own yet: the virtual board signs with the development key
     try:
         sabot = load_config()["sabot"]
     except (OSError, ValueError):

@@ -18,7 +18,7 @@ from firmware.events import (
     EV_SEANCE,
 )
 from firmware.journal import RESERVE_BYTES, JournalError
-from firmware.records import FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK
+from firmware.records import BOOT_POWER, CAUSE_SHIFT, FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK, pack_torn
 
 
 class Shell:
@@ -35,6 +35,7 @@ class Shell:
         self.panel_seance = 0  # what the board's séance button opens: records.pack_seance of its table and game
         self.head = head  # firmware/head.py's FileHead on a board: the journal's end kept outside its folder
         self.boot_fault = 0  # a fault the board found before boot (the development key), raised at every boot
+        self.boot_cause = BOOT_POWER  # why it boots, as the board knows it: R_BOOT's code (records.BOOT_*)
 
     def boot(self, now):
         """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
@@ -46,7 +47,7 @@ class Shell:
             self.handle(EV_FAULT, FAULT_JOURNAL, now)
             return
         rolled_back = self.head is not None and self.head.behind(self.journal)
-        self.handle(EV_POWER_UP, cut, now)
+        self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << CAUSE_SHIFT, now)
         if self.firmware_ok is not None:
             self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
         if rolled_back:

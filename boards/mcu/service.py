@@ -19,7 +19,7 @@ from boards.mcu.watchdog import Watchdog
 from firmware.compat import const
 from firmware.events import EV_BURN, EV_CLEAR, EV_COUP_END, EV_DRAW, EV_LOAD, EV_NO_MORE_BETS, EV_SEANCE
 from firmware.games import by_name
-from firmware.records import TABLE_MAX, TABLE_MIN, pack_seance
+from firmware.records import BOOT_POWER, BOOT_RESTART, BOOT_WATCHDOG, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import EventQueue, Runtime
 from firmware.startup import make_shell, whole
 
@@ -56,6 +56,17 @@ def _rtc(pins):
     return DS3231(I2C(pins.RTC_I2C, scl=Pin(pins.RTC_SCL), sda=Pin(pins.RTC_SDA), freq=_I2C_HZ))
 
 
+def _boot_cause():
+    """Why the board booted, for its boot record: a power-up, the watchdog's reset, or another reset with the power
+    on (the reset button, machine.reset()). A MicroPython soft reset runs no main.py in mpremote's raw REPL."""
+    import machine
+
+    cause = machine.reset_cause()
+    if cause == machine.PWRON_RESET:
+        return BOOT_POWER
+    return BOOT_WATCHDOG if cause == machine.WDT_RESET else BOOT_RESTART
+
+
 def start(config, pins, attach, ring_partition=None):
     """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE). ring_partition
     gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py)."""
@@ -80,6 +91,7 @@ def start(config, pins, attach, ring_partition=None):
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
         ring = ring_partition() if ring_partition else None
         shell = make_shell(config, gate, indicator, buzzer, wall, ring)
+        shell.boot_cause = _boot_cause()
         shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large

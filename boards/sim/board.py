@@ -12,6 +12,7 @@ from firmware.cards import STOP, UNKNOWN
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_CARD, EV_SEANCE, EV_TICK
 from firmware.journal import Journal, Key
+from firmware.records import BOOT_POWER
 from firmware.runtime import EventQueue, Runtime
 from firmware.shell import Shell
 from firmware.version import development_identity
@@ -50,11 +51,13 @@ class SimBoard:
     def _uptime_ms(self):
         return self.clock.now
 
-    def power_on(self):
+    def power_on(self, cause=BOOT_POWER):
+        """The board boots: after a power cut, or a restart with the power on (the virtual board's soft reset)."""
         journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall)
         if self.segment_records:
             journal.segment_records = self.segment_records
         self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer, self.firmware_ok, self.head)
+        self.shell.boot_cause = cause
         if self.heap_lock:
             import micropython  # the no-allocation test, on the MicroPython VM only
 

@@ -35,6 +35,12 @@ RECORDS = {
     r.R_RESULT: ("result", "résultat", "result"),
     r.R_SEANCE_CLOSE: ("seance close", "séance close", "seance_close"),
 }
+BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
+    r.BOOT_POWER: ("power-up", "mise sous tension", "power"),
+    r.BOOT_RESTART: ("restart, no power cut", "redémarrage, sans coupure de courant", "restart"),
+    r.BOOT_WATCHDOG: ("restart by the watchdog, no power cut", "redémarrage par le chien de garde, sans coupure de "
+                      "courant", "watchdog"),
+}
 DISPOSITIONS = {
     r.DEALT: ("dealt", "donnée", "dealt"),
     r.BURNED: ("burned", "brûlée", "burned"),
@@ -141,6 +147,7 @@ HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de f
 
 # Words around a record's other fields: (English, French) formats.
 STANDS = ("%s stands", "%s reste")  # R_STAND: the hand
+POWER_CUT = ("power cut, then power back", "coupure de courant, puis remise sous tension")  # a power-up not the first
 TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
 _RESULT = (("; winner: ", "; tableau1: %s, tableau2: %s"), (" ; gagnant : ", " ; tableau1 : %s, tableau2 : %s"))

@@ -20,6 +20,7 @@ from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware.head import FileHead
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
+from firmware.records import BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
 from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
@@ -58,7 +59,7 @@ def reboot():
     controller waiting for a technician's command (remote.resume() serves again)."""
     global BOARD
     BOARD = _board(None)
-    BOARD.power_on()
+    BOARD.power_on(BOOT_RESTART)  # the power stayed on: its boot record says a restart, not a power cut
     Runtime.current = _runtime(BOARD)
     print("controller recovered from journal/, gate locked")
 

@@ -38,9 +38,13 @@ def iso_time(record):
     return times.iso(record.time_ms)
 
 
-def detail(f, game=games.CHEMIN_DE_FER, lang=words.EN):
-    """Words for what a record's code means."""
+def detail(f, game=games.CHEMIN_DE_FER, lang=words.EN, booted=False):
+    """Words for what a record's code means; booted: a boot came before this one (a power-up is then a power cut)."""
     kind, code = f[TYPE], f[CODE]
+    if kind == records.R_BOOT and code == records.BOOT_POWER:
+        return words.POWER_CUT[lang] if booted else None  # the journal's first power-up says nothing more
+    if kind == records.R_BOOT:
+        return words.said(words.BOOTS, code, lang)
     if kind == records.R_RESULT:
         return result(code, f[DISPOSITION], lang)
     if kind == records.R_STAND:
@@ -72,7 +76,7 @@ def result(code, hands, lang=words.EN):
     return words.result(code, hands, lang)
 
 
-def row(record, game):
+def row(record, game, booted=False):
     f = record.fields
     is_card = f[TYPE] == records.R_CARD
     card = f[CARD]
@@ -85,17 +89,19 @@ def row(record, game):
         "hand": words.hand(game, unpack_hand(f[CODE])) if is_card and f[CODE] else None,
         "disposition": words.said(words.DISPOSITIONS, f[DISPOSITION], words.ID) if is_card else None,
         "condition": words.said(words.CONDITIONS, f[CONDITION], words.ID) if is_card else None,
-        "detail": detail(f, game),
+        "detail": detail(f, game, booted=booted),
     }
 
 
 def rows(journal):
     """Each record's row, naming hands after the game of the shoe loaded last."""
     game = games.CHEMIN_DE_FER
+    booted = False
     for record in journal:
         if record.fields[TYPE] == records.R_LOAD and record.fields[CODE] < len(games.GAMES):
             game = record.fields[CODE]
-        yield row(record, game)
+        yield row(record, game, booted)
+        booted = booted or record.fields[TYPE] == records.R_BOOT
 
 
 def _open(paths, key_file, command):
@@ -162,6 +168,7 @@ def show(paths, key_file, out=sys.stdout, lang="fr"):
         return SHOW[key][index]
 
     game = games.CHEMIN_DE_FER
+    booted = False  # a boot seen: a power-up after it follows a power cut
     coup = None  # the coup under way: [number, [(hand, card text)]]
     burned = []
 
@@ -220,7 +227,8 @@ def show(paths, key_file, out=sys.stdout, lang="fr"):
                 out.write("\n" + say("seance") % (f[SEANCE], when, f[CODE], words.game(seance_game),
                                                   unpack_employee(f[DISPOSITION], f[CONDITION])) + "\n")
                 continue
-            said = detail(f, game, index)
+            said = detail(f, game, index, booted)
+            booted = booted or kind == records.R_BOOT
             if french:
                 name = words.said(words.RECORDS, kind, index)
             else:

@@ -14,6 +14,7 @@ from sabot import _frames, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import french
+from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
 
 SAME_TABLE = 3  # séances running at one table that make an S-IDENT finding, unless --same-table says otherwise
@@ -112,12 +113,6 @@ def journals_of(paths):
     return folders + ([files] if files else [])
 
 
-def firmware_name(firmware):
-    """The 16 bytes a segment header names its firmware by: a development build's text, or a release's digest."""
-    text = firmware.rstrip(b"\0")
-    return text.decode() if text and all(32 <= b < 127 for b in text) else "release " + firmware.hex()
-
-
 def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), out=sys.stdout,
            allow_development_key=False, lang="fr"):
     """Exit status 0 only for a journal with no finding authenticated by a key the user gave, or by the
@@ -152,10 +147,10 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
                                      **({"journal": label} if many else {})) for label, f in findings]}, out)
         out.write("\n")
         return 0 if ok else 1
-    said = _SAID[lang]
+    said, w = _SAID[lang], Words(lang)
     for label, segments, reader, _, _ in checked:
         first = segments[0]
-        out.write(said["journal"] % (" " + label if many else "", first.sabot, firmware_name(first.firmware),
+        out.write(said["journal"] % (" " + label if many else "", first.sabot, firmware_words(first.firmware, w),
                                      len(segments), reader.records, reader.first_seq, reader.seq))
     if development:
         out.write(said["key"])
@@ -211,7 +206,7 @@ def _record_at(segments, seq):
 
 _SAID = {
     "en": {
-        "journal": "journal%s: sabot %d, firmware %s, %d segment(s), %d records (seq %d to %d)\n",
+        "journal": "journal%s: sabot %d, firmware %s; %d segment(s), %d records (seq %d to %d)\n",
         "key": "key: %s\n" % DEVELOPMENT_WORDS,
         "intact": "integrity: intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order\n",
         "broken": "integrity: BROKEN\n",
@@ -225,7 +220,7 @@ _SAID = {
         "allowed": " (development key allowed)",
     },
     "fr": {
-        "journal": "journal%s : sabot %d, micrologiciel %s, %d segment(s), %d enregistrements (n° %d à %d)\n",
+        "journal": "journal%s : sabot %d, logiciel %s ; %d segment(s), %d enregistrements (n° %d à %d)\n",
         "key": "clé : la clé de DÉVELOPPEMENT, publique, qui signe les journaux du simulateur et des tests, jamais "
                "ceux d'un sabot de casino : n'importe qui a pu écrire ou signer à nouveau ce journal\n",
         "intact": "intégrité : intacte : trames, CRC, chaîne SHA-256, étiquettes HMAC, numérotation et ordre des "

@@ -129,6 +129,16 @@ def test_power_up_journals_a_boot_and_shows_the_shoe_locked():
     assert shoe.refusal(ev.EV_DRAW) == REF_NO_SHOE
 
 
+@covers("J-EVENTS", "S-FAILSAFE")
+def test_the_boot_record_says_whether_the_power_was_cut_or_the_shoe_restarted_with_it_on():
+    assert Shoe().do(ev.EV_POWER_UP).got("type", "code") == [(rec.R_BOOT, rec.BOOT_POWER)]
+    restart = Shoe().do(ev.EV_POWER_UP, 27 | rec.BOOT_RESTART << rec.CAUSE_SHIFT)
+    assert restart.got("type", "code") == [(rec.R_BOOT, rec.BOOT_RESTART), (rec.R_RECOVERY, 27)]
+    watchdog = Shoe().do(ev.EV_POWER_UP, 70000 | rec.BOOT_WATCHDOG << rec.CAUSE_SHIFT)
+    assert watchdog.got("type", "code") == [(rec.R_BOOT, rec.BOOT_WATCHDOG), (rec.R_RECOVERY, 65535)]
+    assert watchdog.ctl.locked()
+
+
 @covers("J-DURABLE", "J-EVENTS")
 def test_power_up_after_a_torn_tail_says_how_many_bytes_recovery_cut():
     shoe = Shoe().do(ev.EV_POWER_UP, 27)

@@ -149,6 +149,7 @@ class Bench:
         self.osf = 0
         self.watchdogs = []
         self.ring = None  # a block device for the journal's write-ahead ring, if the board has its partition
+        self.reset_cause = 1  # machine.reset_cause(): PWRON_RESET, as both ports number it
         self.machine = self._machine(hard_irqs)
 
     def rtc_regs(self):
@@ -226,6 +227,8 @@ class Bench:
 
         machine = types.ModuleType("machine")
         machine.Pin, machine.UART, machine.I2C, machine.WDT = Pin, UART, I2C, WDT
+        machine.PWRON_RESET, machine.HARD_RESET, machine.WDT_RESET = 1, 2, 3  # rp2's and esp32's numbers
+        machine.reset_cause = lambda: bench.reset_cause
         return machine
 
     def install(self, monkeypatch):

@@ -71,3 +71,17 @@ def index(records, rtype, nth=0, **where):
     found = [i for i, r in enumerate(records) if r[journalfile.TYPE] == rtype
              and all(r[getattr(journalfile, k.upper())] == v for k, v in where.items())]
     return found[nth]
+
+
+RESTARTS = ("seance table=1\nshoe seed=3\nno_more_bets\ndraw 6\npower_cut\npower_on\nno_more_bets\ndraw 6\n"
+            "power_cut\npower_on\n")
+
+
+def restarted(folder):
+    """A journal whose shoe lost its power once, then was restarted once with the power on (a soft reset)."""
+    from firmware.records import BOOT_RESTART, R_BOOT
+    from sabot.journalfile import CODE
+
+    records = rows(played(RESTARTS))
+    records[index(records, R_BOOT, 2)][CODE] = BOOT_RESTART
+    return forge(folder, records)

@@ -4,6 +4,7 @@ pull-log, sabot log verify with the casino's key, sabot firmware verify. Then th
 a soft reset reboots the controller (journal recovered, gate locked), and its config and key survive a restart."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -12,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from firmware.journal import Key
-from firmware.records import R_BOOT, R_SEANCE
+from firmware.records import BOOT_POWER, BOOT_RESTART, R_BOOT, R_SEANCE
 from firmware.version import VERSION
-from sabot.journalfile import TYPE, Reader, load_segments
+from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.shoe_link import mpremote
 from sabot.verify import read_key
 from tests.conftest import ROOT
@@ -105,6 +106,8 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key
     assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
     kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
     assert kinds[:3] == [R_BOOT, R_BOOT, R_SEANCE]  # the key's boot, the clock's, then the séance
+    assert [r.fields[CODE] for r in Reader(segments, read_key(key)) if r.fields[TYPE] == R_BOOT][:2] == [
+        BOOT_RESTART, BOOT_RESTART]  # restarts with the power on, no power cut
     # The development key's journal kept aside, whole.
     kept = board.fs / "journal.1"
     assert {s.sabot for s in load_segments([kept])} == {1}  # begun before config.json was there
@@ -122,10 +125,13 @@ def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_
         assert sabot("key", "new", key).returncode == 0
         assert sabot("key", "install", "--port", board.port, key).returncode == 0
         deal(board.port, tmp_path)
-        # mpremote without `resume`: a soft reset, as a technician's plain `mpremote exec` does on a Pico.
-        reset = run(MPREMOTE, "connect", board.port, "exec", "print('after the reset')")
+        # mpremote without `resume`: a soft reset, as a technician's plain `mpremote exec` does on a Pico; through
+        # the link `sabot vboard` printed, which names the live pty across the restart.
+        link = tmp_path / "fs.tty"
+        reset = run(MPREMOTE, "connect", link, "exec", "print('after the reset')")
         assert reset.returncode == 0 and "after the reset" in reset.stdout, reset.stderr
-        assert gate_and_controller(board.port) == ["True", "False"]  # recovered, gate locked
+        assert os.path.realpath(link) == board.port
+        assert gate_and_controller(str(link)) == ["True", "False"]  # recovered, gate locked
     finally:
         board.close()
     again = VirtualBoard(tmp_path)  # the same filesystem: a Pico powered off and on
@@ -139,6 +145,9 @@ def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_
     assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
     kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
     assert kinds.count(R_BOOT) == 4 and kinds[-1] == R_SEANCE  # key install, soft reset, power-up: each a boot
+    causes = [r.fields[CODE] for r in Reader(segments, read_key(key)) if r.fields[TYPE] == R_BOOT]
+    # The key's restart, the scenario's power-on (the sim runner's), the soft reset's restart, `sabot vboard` again.
+    assert causes == [BOOT_RESTART, BOOT_POWER, BOOT_RESTART, BOOT_POWER]
     verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
     assert verified.returncode == 0, verified.stdout
 
@@ -185,5 +194,27 @@ def test_a_config_copied_over_with_another_number_is_a_fault_every_command_repor
         assert sabot("number", "set", "--port", board.port, 42).returncode == 0
         opened = sabot("seance", "open", "--port", board.port, "--table", 12)
         assert opened.returncode == 0 and "seance 1 opened at table 12, record 2" in opened.stdout
+    finally:
+        board.close()
+
+
+@pytest.mark.req("J-TIME", "S-FAILSAFE")
+def test_a_clock_set_before_the_journal_is_refused_and_a_shoe_in_fault_opens_no_seance(tmp_path, mpy_build):
+    board = VirtualBoard(tmp_path)  # its journal begins at the sim's start, 2026-11-30 08:00 UTC
+    try:
+        assert sabot("seance", "open", "--port", board.port, "--table", 3).returncode == 0
+        earlier = sabot("clock", "set", "--port", board.port, "--at", "2026-01-01T00:00:00")
+        assert earlier.returncode == 1 and earlier.stdout == ""
+        assert re.fullmatch(r"sabot clock set: error: the shoe on %s refused 2026-01-01 00:00:00 UTC: its journal's "
+                            r"last record is at 2026-11-30 [:\d]{8} UTC, later\n" % re.escape(board.port),
+                            earlier.stderr), earlier.stderr
+        assert gate_and_controller(board.port)[0] == "True"  # still in service, its clock as it was
+        (tmp_path / "jam.txt").write_text("shoe seed=4\nno_more_bets\ndraw 2\njam\ndraw\nwait 3000\n")
+        mpremote(board.port, "fs", "--no-verbose", "cp", str(tmp_path / "jam.txt"), ":jam.txt")
+        mpremote(board.port, "exec", "from boards.vboard import board as vboard\nvboard.play('jam.txt')")
+        opened = sabot("seance", "open", "--port", board.port, "--table", 4)
+        assert opened.returncode == 1 and opened.stdout == ""
+        assert opened.stderr == "sabot seance: error: the shoe on %s is in fault (jam) and journalled nothing\n" % (
+            board.port)
     finally:
         board.close()

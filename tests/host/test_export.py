@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SCENARIOS
+from tests.host.forge import restarted
 
 SABOT = str(Path(sys.executable).parent / "sabot")
 
@@ -55,6 +56,20 @@ def test_show_reads_coup_by_coup(incidents):
     assert "burned    AH(forced)" in text and "ALARM: forced extraction" in text
 
 
+@pytest.mark.req("H-EXPORT", "J-EVENTS")
+def test_show_and_export_tell_a_restart_from_a_power_cut(tmp_path):
+    journal = restarted(tmp_path / "j")
+    french = [line for line in sabot("log", "show", journal).stdout.splitlines() if "mise sous tension" in line]
+    assert [line.split("mise sous tension", 1)[1] for line in french] == [
+        "", " : coupure de courant, puis remise sous tension", " : redémarrage, sans coupure de courant"]
+    english = [line for line in sabot("log", "show", journal, "--lang", "en").stdout.splitlines() if "boot" in line]
+    assert [line.split("boot", 1)[1] for line in english] == [
+        "", ": power cut, then power back", ": restart, no power cut"]
+    boots = [json.loads(line) for line in sabot("log", "export", journal).stdout.splitlines()]
+    assert [r["detail"] for r in boots if r["event"] == "boot"] == [None, "power cut, then power back",
+                                                                     "restart, no power cut"]
+
+
 @pytest.mark.req("H-EXPORT")
 def test_every_code_a_record_carries_has_words_in_english_and_french():
     """A code added to firmware/records.py or firmware/events.py without its words would read "code N" in `log
@@ -65,7 +80,7 @@ def test_every_code_a_record_carries_has_words_in_english_and_french():
 
     prefixes = {"R_": words.RECORDS, "ALARM_": words.ALARMS, "FAULT_": words.ALARMS, "F_": words.FINDINGS,
                 "END_": words.ENDS, "REL_": words.RELEASES, "WIN_": words.WINNERS, "EV_": words.EVENTS,
-                "CMD_": words.COMMANDS, "IND_": words.INDICATORS, "REF_": words.REFUSALS}
+                "CMD_": words.COMMANDS, "IND_": words.INDICATORS, "REF_": words.REFUSALS, "BOOT_": words.BOOTS}
     codes = {id(table): set() for table in prefixes.values()}
     for name, value in list(vars(records).items()) + list(vars(events).items()):
         for prefix, table in prefixes.items():

@@ -3,6 +3,7 @@ by a real headless Chromium (H-EXPORT, H-VERIFY). The screenshot stays in build/
 person to look at."""
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -21,8 +22,9 @@ from sabot.journalfile import Finding, load_segments
 from sabot.report.cli import report
 from sabot.report.regulation import QUOTES
 from sabot.rules import ARTICLES
-from sabot.verify import check
+from sabot.verify import check, verify
 from tests.conftest import ROOT, SCENARIOS
+from tests.host.forge import restarted
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "build" / "artifacts"
@@ -361,14 +363,31 @@ def test_the_first_page_leads_with_verifys_verdict_and_why(clean, tmp_path):
              (forged, True, "NON CONFORME", "constat(s) du vérificateur")]
     for folder, allow, verdict, why in cases:
         page = tmp_path / "report.html"
-        assert report([folder], page, force=True, allow_development_key=allow) == 0
+        said = io.StringIO()
+        assert report([folder], page, force=True, allow_development_key=allow, out=said) == 0
+        assert said.getvalue().startswith("Verdict : %s ; rapport écrit dans %s (fr) : " % (verdict, page))
         text = text_of(page)
         assert verdict_of(page) == verdict and why in text, (folder.name, allow, text[:600])
         assert (verify_status(folder, *["--allow-development-key"] * allow) == 0) == (verdict == "CONFORME")
         first = text.split("Intégrité du journal")[0]
         assert first.index("Verdict") < first.index("Établissement") < first.index("Sabot n°")  # verdict first
     page = tmp_path / "report.html"
-    assert report([clean], page, lang="en", force=True) == 0 and "Verdict: DOES NOT CONFORM" in text_of(page)
+    said = io.StringIO()
+    assert report([clean], page, lang="en", force=True, out=said) == 0 and "Verdict: DOES NOT CONFORM" in text_of(page)
+    assert said.getvalue().startswith("Verdict: DOES NOT CONFORM; report written to %s (en): " % page)
+
+
+@pytest.mark.req("H-EXPORT", "J-EVENTS")
+def test_the_report_tells_a_restart_from_a_power_cut(tmp_path):
+    journal = restarted(tmp_path / "j")
+    page = tmp_path / "report.html"
+    assert report([journal], page) == 0
+    boots = re.findall(r"entre les coups (.*?) · n° (\d+)", text_of(page))
+    assert boots == [("coupure de courant, puis remise sous tension", "15"),
+                     ("redémarrage, sans coupure de courant", "31")]
+    assert report([journal], page, lang="en", force=True) == 0
+    boots = re.findall(r"between coups (.*?) · seq (\d+)", text_of(page))
+    assert boots == [("power cut, then power back", "15"), ("restart, no power cut", "31")]
 
 
 @pytest.mark.req("H-EXPORT", "S-IDENT")
@@ -426,6 +445,11 @@ def test_the_firmware_is_named_by_its_version_and_digest_a_development_build_sai
     board.close()
     assert report([tmp_path / "release"], page, force=True) == 0
     assert "Logiciel version publiée, empreinte sha256 %s…" % digest[:32] in text_of(page)
+    for folder, named in ((tmp_path / "release", "version publiée, empreinte sha256 %s…" % digest[:32]),
+                          (clean, "version %s, version de développement (carte « sim »)" % VERSION)):
+        said = io.StringIO()  # sabot log verify's header names it as the report does
+        verify([folder], None, False, out=said, allow_development_key=True)
+        assert said.getvalue().startswith("journal : sabot 1, logiciel %s" % named), said.getvalue()
     bundle = tmp_path / ("rpi_pico-%s" % VERSION)
     bundle.mkdir()
     (bundle / "manifest.json").write_text(json.dumps({"version": VERSION, "board": "rpi_pico", "digest": digest,

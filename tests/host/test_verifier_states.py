@@ -5,12 +5,15 @@ the integrity of the bytes."""
 import pytest
 
 from firmware.records import (
+    BOOT_RESTART,
+    BOOT_WATCHDOG,
     F_NO_STOP,
     FAULT_DEVKEY,
     FAULT_FIRMWARE,
     FAULT_OVERRUN,
     FAULT_ROLLBACK,
     R_ALARM,
+    R_BOOT,
     R_CARD,
     R_CLEAR,
     R_CLOSED,
@@ -91,6 +94,7 @@ CASES = {  # name: (scenario, edit, requirement, words of the finding)
     "a gap in card positions": (COUP, _gap, "J-EVERY", "cards without a record"),
     "a power cut in a release, the recovery missing": (CUT, _drop(R_RECOVERY), "J-DURABLE", "the recovery record"),
     "an unknown game code": (COUP, _set(R_LOAD, CODE, 3), "J-EVENTS", "unknown game code 3"),
+    "a boot of unknown cause": (POWER, _set(R_BOOT, CODE, 3, 1), "J-EVENTS", "a boot of unknown cause 3"),
     "an alarm of code 0": (JAM, _set(R_ALARM, CODE, 0), "J-EVENTS", "alarm of unknown code 0"),
     "a forced alarm with no forced card": (JAM, _set(R_ALARM, CODE, 1), "S-FORCED", "with no forced card"),
     "a coup that does not end where the tableau ends it": (COUP, _drop(6), "T-CF", "no record of the coup's end"),
@@ -126,6 +130,15 @@ def test_a_clock_set_back_across_a_power_up_is_its_own_finding_not_tampering(tmp
     records = rows(played(POWER))
     records[index(records, R_CARD, 3)][TIME] -= 5000
     assert "J-TAMPER" in [f for f, _ in findings(forge(tmp_path / "k", records))]
+
+
+@pytest.mark.req("J-EVENTS", "S-FAILSAFE")
+def test_a_restart_and_a_watchdog_reset_are_boots_the_shoe_writes(tmp_path):
+    records = rows(played(POWER))
+    records[index(records, R_BOOT, 1)][CODE] = BOOT_RESTART
+    assert findings(forge(tmp_path / "restart", records)) == []
+    records[index(records, R_BOOT, 1)][CODE] = BOOT_WATCHDOG
+    assert findings(forge(tmp_path / "watchdog", records)) == []
 
 
 @pytest.mark.req("S-IDENT", "J-TAMPER")

@@ -18,9 +18,11 @@ from sabot.fleet.assignment import assignment_findings
 from sabot.fleet.store import Unusable
 from sabot.journalfile import ALL_TYPES, Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
+from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
-from sabot.verify import firmware_name, journals_of, read_key
+from sabot.verify import journals_of, read_key
 
+_FRENCH = Words("fr")  # the firmware as the fleet's pages and the report say it
 _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "
            "strftime(make_timestamp((time_ms + %d) * 1000), '%%Y-%%m'), seance, taille, coup, position, "
            "card, disposition, condition, code FROM batch" % schema.EPOCH_MS)
@@ -79,7 +81,7 @@ def _new_rows(stored, casino, segment, rows):
     first = rows[0][0] if rows else segment.seq_before
     last = rows[-1][0] if rows else segment.seq_before
     entry = (casino, segment.sabot, segment.number, len(data), hashlib.sha256(data).hexdigest(), first, last,
-             len(rows), segment.key_id.hex(), firmware_name(segment.firmware), str(segment.path),
+             len(rows), segment.key_id.hex(), firmware_words(segment.firmware, _FRENCH), str(segment.path),
              int(time.time() * 1000), receipt_of(segment.path.parent))
     return rows, entry
 

@@ -99,7 +99,8 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
     except Unusable as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2
-    page = render(journal, Words(lang), int((time.time() - EPOCH_2020) * 1000))
+    w = Words(lang)
+    page = render(journal, w, int((time.time() - EPOCH_2020) * 1000))
     try:
         if output.suffix.lower() == ".pdf":
             print_pdf(page, output)
@@ -113,8 +114,8 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
     except PdfError as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2
-    out.write("report written to %s (%s): %d records, %d finding(s)\n" % (output, lang, journal.reader.records,
-                                                                       len(journal.findings)))
+    verdict = w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]  # as the first page
+    out.write(w["written"] % (verdict, output, lang, journal.reader.records, len(journal.findings)) + "\n")
     return 0
 
 

@@ -166,8 +166,10 @@ class Story:
 def _event_words(f, w, after_a_cut=False):
     kind, code = f[TYPE], f[CODE]
     word = w.of(words.RECORDS, kind)
+    if kind == records.R_BOOT and code != records.BOOT_POWER:
+        return w.of(words.BOOTS, code)  # a restart with the power on: no power cut
     if kind == records.R_BOOT and after_a_cut:
-        return w["power_cut"]
+        return w.phrase(words.POWER_CUT)
     if kind in (records.R_ALARM, records.R_CLEAR):
         return w["colon"].join((word, w.of(words.ALARMS, code)))
     if kind == records.R_FINDING:
@@ -205,7 +207,9 @@ def _feed(t, record, w, after_a_cut):
     elif kind in (records.R_CLEAR, records.R_FINDING):
         t.note("alarm" if kind == records.R_FINDING else "", _event_words(f, w), seq)
     elif kind == records.R_BOOT:  # inside the coup it cut, or between coups
-        t.note("power", w["power_cut_coup"] if t.coup else _event_words(f, w, after_a_cut), seq, "power")
+        cut = f[CODE] == records.BOOT_POWER
+        said = (w["power_cut_coup"] if cut else w["restart_coup"]) if t.coup else _event_words(f, w, after_a_cut)
+        t.note("power", said, seq, "power")
     elif kind == records.R_RECOVERY:
         t.note("alarm" if f[CONDITION] else "power", _event_words(f, w), seq)
     elif kind != records.R_RELEASE:

@@ -15,6 +15,7 @@ from sabot.report.cardwords import full, is_red, short
 from sabot.report.chart import chart
 from sabot.report.model import INCIDENTS, PlayedCoup, stop_check
 from sabot.report.regulation import quote
+from sabot.report.text import firmware_words
 
 CSS = files(__package__).joinpath("report.css").read_text(encoding="utf-8")
 
@@ -212,22 +213,6 @@ def _verdict_html(journal, w):
     return '<div class="verdict %s"><b>%s</b><ul>%s</ul><span class="sub">%s</span></div>' % (
         "ok" if journal.ok else "bad", _e(w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]),
         "".join("<li>%s</li>" % _e(reason) for reason in reasons), _e(w["verdict_same"]))
-
-
-def firmware_words(identity, w, manifests=()):
-    """A segment header's 16 bytes as an inspector reads them: a release by its version (from an approved
-    bundle's manifest: the header holds the digest alone) and its SHA-256 digest; a development build said so."""
-    text = identity.rstrip(b"\0")
-    if text and all(32 <= b < 127 for b in text):  # firmware/version.py's development_identity
-        name = text.decode().split(" ")
-        if len(name) == 3 and name[0] == "sabot":
-            return w["fw_dev"] % (name[1], name[2])
-        return w["fw_dev_text"] % text.decode()
-    start = identity.hex()
-    for manifest in manifests:
-        if manifest["digest"].startswith(start):
-            return w["fw_release"] % (manifest["version"], manifest["board"], manifest["digest"])
-    return w["fw_unnamed"] % start
 
 
 def _seances_html(story, w):

@@ -24,6 +24,7 @@ TEXT = {
         "why_dev": "journal signé par la seule clé de DÉVELOPPEMENT, publique : n'importe qui a pu l'écrire ou le "
                    "signer à nouveau ; il faut la clé du sabot",
         "verdict_same": "Le verdict est celui de sabot log verify sur le même journal, avec la même clé.",
+        "written": "%s ; rapport écrit dans %s (%s) : %d enregistrements, %d constat(s)",
         "establishment": "Établissement",
         "not_given": "non renseigné",
         "sabot_others": " (des segments portent le n° %s : voir les constats)",
@@ -141,7 +142,7 @@ TEXT = {
         "sign_fields": ("Nom et qualité", "Fait à", "Le", "Signature"),
         "condensed": "%d taille(s) sans incident ni constat, la carte d'arrêt à sa place, tiennent chacune en une "
                      "ligne ci-dessous ; les autres sont détaillées coup par coup plus loin.",
-        "power_cut": "coupure de courant, puis remise sous tension",
+        "restart_coup": "redémarrage pendant ce coup, sans coupure de courant : le coup reprend",
         "power_cut_coup": "coupure de courant pendant ce coup, puis remise sous tension : le coup reprend",
         "seq_n": "n° %d",
         "stop_label": "ARRÊT",
@@ -163,6 +164,7 @@ TEXT = {
         "why_dev": "signed by the public DEVELOPMENT key alone: anyone can have written or re-signed it; the shoe's "
                    "key is needed",
         "verdict_same": "The verdict is sabot log verify's on the same journal, with the same key.",
+        "written": "%s; report written to %s (%s): %d records, %d finding(s)",
         "establishment": "Establishment",
         "not_given": "not given",
         "sabot_others": " (segments carry no. %s: see the findings)",
@@ -279,7 +281,7 @@ TEXT = {
         "sign_fields": ("Name and office", "At", "On", "Signature"),
         "condensed": "%d taille(s) with no incident nor finding, the stop card in its place, take one line each "
                      "below; the others follow coup by coup.",
-        "power_cut": "power cut, then power back",
+        "restart_coup": "restart during this coup, no power cut: the coup goes on",
         "power_cut_coup": "power cut during this coup, then power back: the coup goes on",
         "seq_n": "seq %d",
         "stop_label": "STOP",
@@ -308,3 +310,19 @@ class Words:
     def title(self, rid):
         pair = TITLES.get(rid)
         return pair[self.lang != "fr"] if pair else ""
+
+
+def firmware_words(identity, w, manifests=()):
+    """A segment header's 16 bytes as an inspector reads them: a release by its version (from an approved
+    bundle's manifest: the header holds the digest alone) and its SHA-256 digest; a development build said so."""
+    text = identity.rstrip(b"\0")
+    if text and all(32 <= b < 127 for b in text):  # firmware/version.py's development_identity
+        name = text.decode().split(" ")
+        if len(name) == 3 and name[0] == "sabot":
+            return w["fw_dev"] % (name[1], name[2])
+        return w["fw_dev_text"] % text.decode()
+    start = identity.hex()
+    for manifest in manifests:
+        if manifest["digest"].startswith(start):
+            return w["fw_release"] % (manifest["version"], manifest["board"], manifest["digest"])
+    return w["fw_unnamed"] % start

@@ -4,6 +4,7 @@ alarm, what may clear it, and what a power-up and its recovery record say of a r
 from firmware.records import (
     ALARM_FORCED,
     ALARM_MAX,
+    BOOT_WATCHDOG,
     FAULT_DEVKEY,
     FAULT_DOUBLE_FEED,
     FAULT_FIRMWARE,
@@ -66,6 +67,8 @@ def on_clear(s, f):
 
 
 def on_boot(s, f):
+    if f[CODE] > BOOT_WATCHDOG:
+        s._find("J-EVENTS", f[SEQ], "a boot of unknown cause %d: 0 power-up, 1 restart, 2 watchdog" % f[CODE])
     s.dealing = False  # S-FAILSAFE: power-up never resumes dealing by itself
     s.released_card = False
     s.firmware_unchecked = False  # this boot checked the files: raised again, or found approved
