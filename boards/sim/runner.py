@@ -9,21 +9,15 @@ does a shoe's (boards/sim/receipt.py).
 import gc
 import sys
 
-# MicroPython's heap never moves an object: code loaded from .mpy files between the loader's temporaries leaves
-# holes that a 64 KB heap cannot spare (H-SIM). Loaded a few modules at a time, each load's garbage collected
-# before the next, the shoe runs in 61 KB where it needed 63 (bench/memory.py).
-for _modules in ("firmware.journal", "firmware.controller", "boards.sim.board"):
-    __import__(_modules)
-    gc.collect()
-
-from boards.sim.board import SimBoard
 from boards.sim.shoe import shuffled_shoe, with_stop_card
 from boards.sim.steps import decode
 from firmware import events as ev
 from firmware import games
-from firmware.storage import FileStorage
 
 GAP_MS = 500  # the croupier's rhythm between two actions
+# A collection every 4 KB allocated rather than when the heap is full: the garbage of the journal's hashing never
+# spreads through a small heap between the objects that live, so a whole shoe needs 2 KB less (bench/memory.py).
+_GC_EVERY = 4096
 _WAIT_STEP_MS = 1 << 29  # a wait of any length goes by in steps of at most half the ticks' period
 
 _BUTTONS = {"no_more_bets": ev.EV_NO_MORE_BETS, "coup_end": ev.EV_COUP_END, "clear_alarm": ev.EV_CLEAR,
@@ -90,6 +84,25 @@ def act(board, game, command, a, b):
     return game
 
 
+def _sim_board():
+    """The sim board's class, its firmware loaded after the scenario's check has let go of the parser (H-SIM: the
+    check and the shoe's code never share a 64 KB heap). MicroPython's heap never moves an object: code loaded from
+    .mpy files between the loader's temporaries leaves holes a small heap cannot spare, so a few modules at a time,
+    each load's garbage collected before the next."""
+    for name in ("firmware.journal", "firmware.controller", "boards.sim.board"):
+        __import__(name)
+        gc.collect()
+    from boards.sim.board import SimBoard
+
+    return SimBoard
+
+
+def _storage():
+    from firmware.storage import FileStorage
+
+    return FileStorage
+
+
 def _checked(path):
     """The scenario's steps as compact bytes (boards.sim.steps), or None once its fault is said. The checker's module
     is let go after: a small heap runs the shoe without it."""
@@ -136,6 +149,8 @@ def main(argv):
     if path is None or log is None:
         print(usage)
         return 2
+    if sys.implementation.name == "micropython":
+        gc.threshold(_GC_EVERY)
     steps = _checked(path)  # the whole file is checked before anything runs
     if steps is None:
         return 2
@@ -146,7 +161,7 @@ def main(argv):
         from boards.sim.observer import Observer  # only when someone looks: it costs RAM on a small heap
 
         observer = Observer(None if quiet else sys.stdout, trace)
-    board = SimBoard(FileStorage(log), observer=observer, heap_lock=heap_lock)
+    board = _sim_board()(_storage()(log), observer=observer, heap_lock=heap_lock)
     if observer:
         observer.wall_ms = board.wall_ms
     try:

@@ -49,7 +49,7 @@ def test_figures_inside_every_budget_pass_the_check(tmp_path, capsys):
 
 @pytest.mark.parametrize("name,value", [
     pytest.param("heap_per_card.controller_step", 16, marks=pytest.mark.req("S-ONE", "H-SIM"), id="card-path-heap"),
-    pytest.param("heap.whole_shoe_in_64k", False, marks=pytest.mark.req("H-SIM"), id="64k-heap"),
+    pytest.param("heap.whole_shoe_in_budget", False, marks=pytest.mark.req("H-SIM"), id="budgeted-heap"),
     pytest.param("uptime_heap.micropython32.10y.decide_per_card", 32, marks=pytest.mark.req("S-ONE", "H-SIM"),
                  id="32-bit-card-path-heap-at-ten-years"),
     pytest.param("uptime_heap.micropython32.13d.loop_pass", 16, marks=pytest.mark.req("H-SIM"), id="32-bit-idle-pass"),

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from bench import vmrun
+from bench import memory, vmrun
 from bench.vmrun import link
 from tests.conftest import ROOT, SCENARIOS, VMS, micropython, patched_build
 from tests.core.req import COVERED, KNOWN
@@ -79,12 +79,14 @@ def _cpython_journal(tmp_path):
 
 
 @pytest.mark.req("H-SIM", "G-CF")
-def test_a_whole_shoe_runs_from_the_mpy_build_in_a_64k_heap(mpy_build, tmp_path):
-    """On the unix port only: the 32-bit VM's heap grows when full, so -X heapsize caps nothing there. Run exactly as
+def test_a_whole_shoe_runs_from_the_mpy_build_in_its_budgeted_heap(mpy_build, tmp_path):
+    """In the heap bench/budgets.json allows (bench/memory.py's HEAP_KB). On the unix port only: the 32-bit VM's heap
+    grows when full, so -X heapsize caps nothing there. Run exactly as
     the bench measures the smallest heap (bench/memory.py): the VM, the build and the drivers through the same short
     links, the same file names, so that what the VM keeps in its heap is the same wherever the clone is."""
     shutil.copy(FULL_SHOE, tmp_path / "shoe.txt")
-    command = vmrun.micropython_command(["-m", "boards.sim.runner", "shoe.txt", "--log", "journal", "--quiet"], "64K")
+    command = vmrun.micropython_command(["-m", "boards.sim.runner", "shoe.txt", "--log", "journal", "--quiet"],
+                                        "%dK" % memory.HEAP_KB)
     run = vmrun.run(command, vmrun.vm_env(tmp_path, mpy_build), tmp_path, check=False)
     journal = tmp_path / "journal"
     assert run.returncode == 0, run.stdout + run.stderr
@@ -97,7 +99,7 @@ def test_a_whole_shoe_runs_from_the_mpy_build_in_a_64k_heap(mpy_build, tmp_path)
 @pytest.mark.parametrize("vm", VMS)
 def test_the_card_path_allocates_nothing_over_a_whole_shoe(vm, mpy_build, tmp_path):
     """Every controller decision of a whole shoe (a sensed card to the gate's command) under heap_lock()."""
-    run, journal = _run_full_shoe(mpy_build, tmp_path, "--heap-lock", heapsize="128K", vm=vm)  # 64K: its own test
+    run, journal = _run_full_shoe(mpy_build, tmp_path, "--heap-lock", heapsize="128K", vm=vm)
     assert run.returncode == 0, run.stdout + run.stderr
     assert _segments(journal) == _cpython_journal(tmp_path)
 
