@@ -31,7 +31,8 @@ _TITLES = {"F-ASSIGN": "Sabot affecté à la même table séance après séance"
            "F-INVENTORY": "Sabot muet",
            "F-RESULTS": "Résultats hors des probabilités exactes",
            "F-REPEAT": "Taille dans l'ordre d'une taille antérieure",
-           "F-DEAL": "Coups ou cartes brûlées hors des règles du jeu"}
+           "F-DEAL": "Coups ou cartes brûlées hors des règles du jeu",
+           "F-LEVY": "Cagnotte : prélèvements d'une table ou d'un croupier hors de la ligne du casino"}
 
 
 def _e(text):

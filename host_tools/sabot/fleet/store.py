@@ -56,6 +56,7 @@ def open_database(path, create=True):
     if not exists:
         con.execute("BEGIN")
         con.execute(schema.sql("tables"))
+        con.execute(schema.sql("table_levies"))
         fill_constants(con)
         create_views(con)
         con.execute("INSERT INTO fleet_meta VALUES ('schema_version', ?)", [str(schema.SCHEMA_VERSION)])
@@ -70,4 +71,5 @@ def open_database(path, create=True):
         con.close()
         raise Unusable("%s: fleet database schema version %s; this sabot reads version %d or older" % (
             path, version[0] if version else "unknown", schema.SCHEMA_VERSION))
+    con.execute(schema.sql("table_levies"))  # a database of a sabot before the ledgers: the table added
     return con
