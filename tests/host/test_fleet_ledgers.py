@@ -162,6 +162,10 @@ def test_the_casino_page_shows_the_levy_findings_in_french(planted, tmp_path):
         engine.close()
     page = (tmp_path / "pages" / report.page_name(under_casino)).read_text(encoding="utf-8")
     assert 'id="F-LEVY"' in page and "Cagnotte" in page and "croupier %d" % croupier in page
+    # the cagnotte's table: the croupier's row in red, his rate under the others'
+    row = next(r for r in page.split('<table id="cagnotte">')[1].split("</table>")[0].split("<tr")
+               if "<td>croupier %d</td>" % croupier in r)
+    assert row.startswith(' class="alerte"') and "\u202f%" in row
 
 
 @covers("F-LEVY")
