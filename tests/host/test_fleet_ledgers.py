@@ -182,3 +182,21 @@ def test_an_export_made_before_the_ledgers_reads_as_no_levies(planted, tmp_path)
         assert checks.levies(engine, Decimal("0.98"), 10) == []
     finally:
         engine.close()
+
+
+@covers("F-LEVY")
+def test_fleet_check_takes_the_levy_rule_s_ratio_and_coups(planted):
+    plan, db, _, _ = planted
+    under_casino, croupier = plan["planted"]["under_levy"]
+
+    def croupier_flagged(*options):
+        run = sabot("check", "--db", db, "--json", *options)
+        assert run.returncode == 1, run.stderr
+        return any(f["id"] == "F-LEVY" and f["message"].startswith("croupier %d :" % croupier)
+                   for f in json.loads(run.stdout)["findings"])
+
+    assert croupier_flagged()
+    assert not croupier_flagged("--levy-ratio", "0.5")
+    assert not croupier_flagged("--levy-coups", "100000")
+    bad = sabot("check", "--db", db, "--levy-ratio", "beaucoup")
+    assert bad.returncode == 2 and "--levy-ratio" in bad.stderr
