@@ -23,8 +23,9 @@ def planted(tmp_path_factory):
     return plan, db, statuses, tmp / "fleet-11"
 
 
-def _levy_findings(db, **options):
-    engine = engines.DuckDB.database(db)
+def _levy_findings(db, engine=None, **options):
+    """F-LEVY's findings on the database db, or on engine (closed after)."""
+    engine = engine or engines.DuckDB.database(db)
     try:
         return checks.levies(engine, options.get("ratio", checks.DEFAULTS["levy_ratio"]),
                              options.get("least", checks.DEFAULTS["levy_coups"]))
@@ -177,11 +178,7 @@ def test_an_export_made_before_the_ledgers_reads_as_no_levies(planted, tmp_path)
     older = json.loads(manifest.read_text())
     del older["partitions"]["levies"]
     manifest.write_text(json.dumps(older))
-    engine = engines.DuckDB.parquet(tmp_path / "pq")
-    try:
-        assert checks.levies(engine, Decimal("0.98"), 10) == []
-    finally:
-        engine.close()
+    assert _levy_findings(None, engines.DuckDB.parquet(tmp_path / "pq")) == []
 
 
 @covers("F-LEVY")

@@ -63,16 +63,11 @@ def rows(casino, sabot, coups, where, entries):
 def store_rows(con, casino, sabot, found):
     """The sabot's levies replaced by these, in one transaction: a ledger ingested again replaces its earlier one."""
     table = pa.table({name: pa.array([r[i] for r in found], type=kind) for i, (name, kind) in enumerate(_COLUMNS)})
-    con.execute("BEGIN")
-    try:
+    with store.transaction(con):
         con.execute("DELETE FROM levies WHERE casino = ? AND sabot = ?", [casino, sabot])
         con.register("ledger_rows", table)
         con.execute("INSERT INTO levies SELECT * FROM ledger_rows")
         con.unregister("ledger_rows")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
 
 
 def _money(amount):

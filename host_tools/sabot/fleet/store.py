@@ -2,6 +2,7 @@
 database or is of a newer version, so nothing is ever written into a layout this code does not know."""
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -40,6 +41,18 @@ def fill_constants(con):
     for name, (columns, rows) in schema.constants().items():
         con.executemany("INSERT INTO %s (%s) VALUES (%s)" % (name, ", ".join(columns), ", ".join("?" * len(columns))),
                         rows)
+
+
+@contextmanager
+def transaction(con):
+    """BEGIN, then COMMIT, or ROLLBACK on any exception: all of it written or none."""
+    con.execute("BEGIN")
+    try:
+        yield con
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
 
 
 def open_database(path, create=True):
