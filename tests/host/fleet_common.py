@@ -4,7 +4,7 @@ import io
 import json
 from pathlib import Path
 
-from sabot.fleet import ingest, synth
+from sabot.fleet import ingest, ledger, synth
 
 
 def journals_of(root, casino):
@@ -21,10 +21,21 @@ def ingest_fleet(root, db):
                           out=io.StringIO(), err=io.StringIO()) for casino in plan["casinos"]]
 
 
-def fleet(tmp, seed, sabots, anomalies=True, **options):
-    """(plan, database) of a new fleet under tmp."""
+def ingest_ledgers(root, db):
+    """Every sabot's cagnotte ledger of a generated fleet into db: {(casino, sabot): ingest-ledger's status}."""
+    root = Path(root)
+    plan = json.loads((root / "plan.json").read_text(encoding="utf-8"))
+    return {(casino, int(path.stem[len("sabot-"):])): ledger.ingest_ledger(
+        str(path), str(db), casino, int(path.stem[len("sabot-"):]), out=io.StringIO(), err=io.StringIO())
+        for casino in plan["casinos"] for path in sorted((root / casino / "ledgers").iterdir())}
+
+
+def fleet(tmp, seed, sabots, anomalies=True, ledgers=False, **options):
+    """(plan, database) of a new fleet under tmp; with `ledgers`, its cagnotte ledgers ingested too."""
     root = Path(tmp) / ("fleet-%d" % seed)
     plan = synth.generate(root, seed, sabots, anomalies=anomalies, **options)
     db = Path(tmp) / ("fleet-%d.duckdb" % seed)
     assert ingest_fleet(root, db) == [0] * len(plan["casinos"])
+    if ledgers:
+        ingest_ledgers(root, db)
     return plan, db

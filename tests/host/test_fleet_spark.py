@@ -1,5 +1,6 @@
-"""The checks on Apache Spark (local mode, one session for the module, a small fleet): the same SQL as DuckDB, on
-the same Parquet files, gives the same findings, planted anomalies included (F-SPARK)."""
+"""The checks on Apache Spark (local mode, one session for the module, a small fleet with its cagnotte ledgers): the
+same SQL as DuckDB, on the same Parquet files, gives the same findings, planted anomalies included (F-SPARK,
+F-LEVY)."""
 
 import pytest
 
@@ -12,7 +13,7 @@ from tests.host.test_fleet_ingest import sabot
 @pytest.fixture(scope="module")
 def parquet(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("spark")
-    plan, db = fleet(tmp, 7, 24)
+    plan, db = fleet(tmp, 7, 24, ledgers=True)
     export.export(db, tmp / "parquet")
     return plan, tmp / "parquet"
 
@@ -25,7 +26,7 @@ def session():
     spark.stop()
 
 
-@covers("F-SPARK")
+@covers("F-SPARK", "F-LEVY")
 def test_duckdb_and_spark_give_the_same_findings_on_the_same_parquet_files(parquet, session):
     plan, folder = parquet
     duck = engines.DuckDB.parquet(folder)
@@ -33,9 +34,12 @@ def test_duckdb_and_spark_give_the_same_findings_on_the_same_parquet_files(parqu
     duck.close()
     on_spark = checks.run(engines.Spark.parquet(folder, session))
     assert on_spark == on_duckdb
-    assert {f["id"] for f in on_spark} >= {"F-ASSIGN", "F-INVENTORY", "F-RESULTS", "F-REPEAT"}
+    assert {f["id"] for f in on_spark} >= {"F-ASSIGN", "F-INVENTORY", "F-RESULTS", "F-REPEAT", "F-LEVY"}
     biased = plan["planted"]["biased"]
     assert any(f["id"] == "F-RESULTS" and f["where"][0]["sabot"] == biased[1] for f in on_spark)
+    under = plan["planted"]["under_levy"]
+    assert any(f["id"] == "F-LEVY" and f["casino"] == under[0] and f["message"].startswith("croupier %d :" % under[1])
+               for f in on_spark)
 
 
 @covers("F-SPARK")

@@ -4,11 +4,12 @@ the casinos, sabots and séances concerned. The results' counts come from SQL; t
 sabot.fleet.stats, on the same integers whichever engine counted them."""
 
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 from sabot.fleet import schema, stats, store
 
 ARTICLES = {"F-ASSIGN": "Article 58", "F-INVENTORY": "Article 58", "F-RESULTS": "Article 59",
-            "F-REPEAT": "Article 58", "F-DEAL": "Article 58"}
+            "F-REPEAT": "Article 58", "F-DEAL": "Article 58", "F-LEVY": "Articles 59, 60"}
 DEFAULTS = schema.DEFAULTS
 _EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 _WHO = {"banque": "la banque gagnante", "ponte": "le ponte gagnant", "egalite": "égalité"}
@@ -105,11 +106,40 @@ def deal(engine, max_burns):
     return found
 
 
+def levies(engine, ratio, least):
+    """Each table and croupier of a casino's ledgers: its levied / due on the coups the bank won against the casino's
+    (exact decimals, whichever engine summed them), out of line under `ratio` times it over at least `least` such
+    coups; and any coup the bank won with nothing levied."""
+    groups = engine.query(statement("check_levies"))
+    casinos = {}
+    for casino, kind, _group, _coups, _won, due, levied, _missing in groups:
+        if kind == "table":
+            total = casinos.setdefault(casino, [Decimal(0), Decimal(0)])
+            total[0] += due
+            total[1] += levied
+    found = []
+    for casino, kind, group, _coups, won, due, levied, missing in groups:
+        name = "%s %d" % (kind, group)
+        casino_due, casino_levied = casinos[casino]
+        if won >= least and due and casino_due and levied * casino_due < Decimal(ratio) * due * casino_levied:
+            found.append(finding("F-LEVY", casino, [(casino, None, None)],
+                                 "%s : %s prélevés pour %s dus sur %d coups gagnés par la banque, soit %s\u202f%% "
+                                 "du dû, quand le casino en prélève %s\u202f%% (seuil : %s fois celui du casino)" % (
+                                     name, nombre(levied, 2), nombre(due, 2), won, nombre(100 * levied / due, 1),
+                                     nombre(100 * casino_levied / casino_due, 1), nombre(Decimal(ratio), 2))))
+        if missing:
+            found.append(finding("F-LEVY", casino, [(casino, None, None)],
+                                 "%s : %d coup(s) gagné(s) par la banque sans aucun prélèvement, sur %d" % (
+                                     name, missing, won)))
+    return found
+
+
 def run(engine, options=None):
     """Every check's findings, sorted: the same list from DuckDB and from Spark on the same files."""
     o = dict(DEFAULTS, **(options or {}))
     found = (assignment(engine, o["same_table"]) + silent(engine, o["silent_days"]) + results(engine, o["alarm"])
-             + repeats(engine, o["window"]) + deal(engine, o["max_burns"]))
+             + repeats(engine, o["window"]) + deal(engine, o["max_burns"])
+             + levies(engine, o["levy_ratio"], o["levy_coups"]))
     return sorted(found, key=lambda f: (f["id"], f["casino"], f["message"]))
 
 

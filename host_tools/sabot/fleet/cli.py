@@ -3,6 +3,7 @@ line and exit 2; check exits 1 when it finds something."""
 
 import json
 import sys
+from decimal import Decimal, InvalidOperation
 
 from sabot.fleet import schema, stats
 
@@ -17,6 +18,14 @@ def add_arguments(parser):
     load.add_argument("--casino", required=True, help="the casino the journals come from, as the regulator names it: "
                       "ASCII letters, digits, '-' and '_'")
     load.add_argument("--keys", help="folder of the shoes' keys, sabot-NNNN.key; without it, the development key")
+    levy = actions.add_parser("ingest-ledger", help="a sabot's cagnotte ledger, checked against its ingested "
+                              "journal, into the fleet database; exit 0 agrees, 1 findings, 2 unusable")
+    levy.add_argument("ledger", metavar="LEDGER", help="CSV: seance,taille,coup,stake_1,stake_2,levy,tickets "
+                      "(docs/cagnotte.md)")
+    levy.add_argument("--db", required=True, help="the fleet database holding the sabot's journal")
+    levy.add_argument("--casino", required=True, help="the casino, as its journals were ingested")
+    levy.add_argument("--sabot", required=True, type=int, metavar="N", help="the sabot whose journal the ledger "
+                      "follows")
     out = actions.add_parser("export", help="the database's tables as Parquet, by casino and month")
     out.add_argument("--db", required=True, help="the fleet database file to export")
     out.add_argument("--parquet", required=True, metavar="DIR", help="the folder to write")
@@ -36,6 +45,10 @@ def add_arguments(parser):
                        help="cards burned in one taille above which it is out of line (default %(default)s)")
     check.add_argument("--false-alarm", type=float, default=stats.FALSE_ALARM, metavar="RATE",
                        help="the results tests' fleet-wide false-alarm rate (default %(default)s)")
+    check.add_argument("--levy-ratio", type=ratio, default=DEFAULTS["levy_ratio"], metavar="R",
+                       help="a table's or croupier's levied / due under R times its casino's (default %(default)s)")
+    check.add_argument("--levy-coups", type=int, default=DEFAULTS["levy_coups"], metavar="N",
+                       help="coups won by the bank a table or croupier needs for that test (default %(default)s)")
     page = actions.add_parser("report", help="a French page per casino: results, assignments, inventory")
     source(page)
     page.add_argument("--out", required=True, metavar="DIR", help="the folder for CASINO.html and index.html")
@@ -48,6 +61,17 @@ def add_arguments(parser):
     make.add_argument("--days", type=int, default=9, help="days of séances (default 9)")
     make.add_argument("--coups", type=int, default=6, help="coups a séance (0: whole tailles, to the stop card)")
     make.add_argument("--clean", action="store_true", help="plant no anomaly")
+
+
+def ratio(text):
+    """A share as an exact decimal above 0 (argparse says a ValueError as an invalid value)."""
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(text) from None
+    if not value.is_finite() or value <= 0:
+        raise ValueError(text)
+    return value
 
 
 def source(parser):
@@ -66,13 +90,15 @@ def engine_for(args, engines, unusable):
 
 def main(args, out=sys.stdout, err=sys.stderr):
     # Imported here: DuckDB, Arrow and Spark load only for the fleet's commands, not for every `sabot` command.
-    from sabot.fleet import checks, engines, export, ingest, report, synth
+    from sabot.fleet import checks, engines, export, ingest, ledger, report, synth
     from sabot.fleet.store import Unusable
 
     name = "sabot fleet %s" % args.action
     try:
         if args.action == "ingest":
             return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err)
+        if args.action == "ingest-ledger":
+            return ledger.ingest_ledger(args.ledger, args.db, args.casino, args.sabot, out, err)
         if args.action == "export":
             written = export.export(args.db, args.parquet, args.force)
             out.write("%s: %s\n" % (args.parquet, ", ".join("%s %d rows in %d partition(s)" % (
@@ -93,7 +119,8 @@ def main(args, out=sys.stdout, err=sys.stderr):
                 return 0
             found = checks.run(engine, {"same_table": args.same_table, "silent_days": args.silent_days,
                                         "window": args.window, "max_burns": args.max_burns,
-                                        "alarm": args.false_alarm})
+                                        "alarm": args.false_alarm, "levy_ratio": args.levy_ratio,
+                                        "levy_coups": args.levy_coups})
             carnet = [dict(shoe, casino=casino, sabot=number) for (casino, number), shoe in sorted(
                 checks.inventory(engine).items())] if args.json else None
         finally:

@@ -28,6 +28,9 @@ def manifest(folder):
     if data.get("schema_version", 0) > schema.SCHEMA_VERSION:
         raise Unusable("%s: fleet schema version %s; this sabot reads version %d or older" % (
             path, data.get("schema_version"), schema.SCHEMA_VERSION))
+    for table in schema.PARTITIONS:
+        if table not in data["partitions"] and table not in schema.OPTIONAL:
+            raise Unusable("%s: the manifest lists no %s" % (path, table))
     for table, partitions in data["partitions"].items():
         for partition in partitions:
             where = folder / table / partition
@@ -46,9 +49,12 @@ class DuckDB:
 
     @classmethod
     def parquet(cls, folder):
-        manifest(folder)
+        listed = manifest(folder)["partitions"]
         con = duckdb.connect()
         for table in schema.PARTITIONS:
+            if table not in listed:
+                con.execute("CREATE VIEW %s AS %s" % (table, schema.sql(schema.OPTIONAL[table])))
+                continue
             files = str(Path(folder) / table / "**" / "*.parquet").replace("'", "''")
             con.execute("CREATE VIEW %s AS SELECT * FROM read_parquet('%s', hive_partitioning = true, "
                         "hive_types_autocast = false)" % (table, files))
@@ -74,12 +80,15 @@ class Spark:
 
     @classmethod
     def parquet(cls, folder, session=None):
-        manifest(folder)
+        listed = manifest(folder)["partitions"]
         own = session is None
         if own:
             session = local_session()
         for table in schema.PARTITIONS:
-            session.read.parquet(str(Path(folder) / table)).createOrReplaceTempView(table)
+            if table in listed:
+                session.read.parquet(str(Path(folder) / table)).createOrReplaceTempView(table)
+            else:
+                session.sql(schema.sql(schema.OPTIONAL[table])).createOrReplaceTempView(table)
         for name, (columns, rows) in schema.constants().items():
             session.createDataFrame(rows, list(columns)).createOrReplaceTempView(name)
         for name in schema.VIEWS:

@@ -118,8 +118,7 @@ def ingest_journal(con, casino, segments, key, receipt=None):
     if not entries:
         return 0, findings
     added = len(columns["seq"])
-    con.execute("BEGIN")
-    try:
+    with store.transaction(con):
         if added:
             columns["sabot"] = [sabot] * added
             con.register("batch", pa.table(columns))
@@ -139,10 +138,6 @@ def ingest_journal(con, casino, segments, key, receipt=None):
                 (casino, sabot, f.seq, f.id, ARTICLES[f.id], f.message) for f in findings]))
             con.execute("INSERT INTO journal_findings SELECT * FROM found")
             con.unregister("found")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
     return added, findings
 
 

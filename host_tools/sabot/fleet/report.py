@@ -31,7 +31,8 @@ _TITLES = {"F-ASSIGN": "Sabot affecté à la même table séance après séance"
            "F-INVENTORY": "Sabot muet",
            "F-RESULTS": "Résultats hors des probabilités exactes",
            "F-REPEAT": "Taille dans l'ordre d'une taille antérieure",
-           "F-DEAL": "Coups ou cartes brûlées hors des règles du jeu"}
+           "F-DEAL": "Coups ou cartes brûlées hors des règles du jeu",
+           "F-LEVY": "Cagnotte : prélèvements d'une table ou d'un croupier hors de la ligne du casino"}
 
 
 def _e(text):
@@ -141,7 +142,22 @@ def journal_groups(journal_findings):
     return "".join(boxes)
 
 
-def page(casino, findings, shoes, days, journal_findings):
+def levy_table(groups, mine):
+    """The cagnotte by table, then by croupier: coups, those the bank won, due, levied, the rate, those with no
+    levy; the rows F-LEVY names in red."""
+    if not groups:
+        return "<p>Aucun registre de la cagnotte.</p>"
+    named = {f["message"].split(" : ")[0] for f in mine if f["id"] == "F-LEVY"}
+    rows = "".join('<tr%s><td>%s %d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
+        ' class="alerte"' if "%s %d" % (kind, group) in named else "", kind, group, nombre(coups, 0), nombre(won, 0),
+        nombre(due, 2), nombre(levied, 2), nombre(100 * levied / due, 1) + " %" if due else "—",
+        nombre(missing, 0)) for kind, group, coups, won, due, levied, missing in sorted(
+            groups, key=lambda g: (g[0] != "table", g[1])))
+    return ('<table id="cagnotte"><tr><th>table ou croupier</th><th>coups</th><th>gagnés par la banque</th>'
+            '<th>dû (€)</th><th>prélevé (€)</th><th>taux du dû</th><th>sans prélèvement</th></tr>%s</table>' % rows)
+
+
+def page(casino, findings, shoes, days, journal_findings, levies=()):
     mine = [f for f in findings if concerns(f, casino)]
     flagged = {w["sabot"] for f in mine if f["id"] == "F-ASSIGN" for w in f["where"]}
     silent = {w["sabot"] for f in mine if f["id"] == "F-INVENTORY" for w in f["where"]}
@@ -161,6 +177,9 @@ def page(casino, findings, shoes, days, journal_findings):
 <h2>Constatations de la vérification des journaux</h2><div id="journaux">%(verified)s</div>
 <h2>Gains de la banque par jour</h2><p>Part des coups de chemin de fer gagnés par la banque, contre la probabilité
 exacte %(p)s et sa bande à 99,9&#8239;%% (points rouges : hors de la bande).</p>%(plot)s
+<h2>Cagnotte par table et par croupier (articles 59, 60)</h2><p>Sur les coups gagnés par la banque, le prélèvement
+fait rapporté au prélèvement dû, d'après les registres de la cagnotte (en rouge : hors de la ligne du casino).</p>
+%(levies)s
 <h2>Affectation des sabots aux tables (article 58)</h2><p>Séances de chaque sabot à chaque table.</p>%(matrix)s
 <h2>Carnet de prises en charge</h2><table id="carnet"><tr><th>sabot</th><th>premier enregistrement</th>
 <th>dernier</th><th>séances</th><th>tables</th><th>enregistrements</th></tr>%(carnet)s</table></body></html>
@@ -168,7 +187,7 @@ exacte %(p)s et sa bande à 99,9&#8239;%% (points rouges : hors de la bande).</p
        "listed": fleet_groups(mine) or "<p>Aucune constatation.</p>",
        "verified": journal_groups(journal_findings) or "<p>Aucun constat.</p>",
        "p": nombre(float(stats.PROBABILITIES["banque"]), 4), "plot": results_plot(days),
-       "matrix": matrix_plot(shoes, casino, flagged), "carnet": carnet}
+       "matrix": matrix_plot(shoes, casino, flagged), "carnet": carnet, "levies": levy_table(levies, mine)}
 
 
 def index(casinos, findings, shoes, verified):
@@ -209,8 +228,11 @@ def write(engine, folder, force=False):
     for casino, sabot, seq, rid, article, message in engine.query(
             "SELECT casino, sabot, seq, id, article, message FROM journal_findings ORDER BY casino, sabot, seq"):
         verified.setdefault(casino, []).append((sabot, seq, rid, article, message))
+    levies = {}
+    for casino, *group in engine.query(checks.statement("check_levies")):
+        levies.setdefault(casino, []).append(tuple(group))
     for casino, target in zip(casinos, targets):
-        target.write_text(page(casino, findings, shoes, daily.get(casino, []), verified.get(casino, [])),
-                          encoding="utf-8")
+        target.write_text(page(casino, findings, shoes, daily.get(casino, []), verified.get(casino, []),
+                               levies.get(casino, ())), encoding="utf-8")
     targets[-1].write_text(index(casinos, findings, shoes, verified), encoding="utf-8")
     return targets

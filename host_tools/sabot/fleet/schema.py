@@ -2,6 +2,7 @@
 and Spark alike) and the small tables of constants both engines are given. The journal's record numbers are
 imported here and nowhere else in the package."""
 
+from decimal import Decimal
 from importlib import resources
 
 from firmware import games
@@ -34,9 +35,14 @@ SEGMENT_COLUMNS = ("casino", "sabot", "segment", "bytes", "sha256", "first_seq",
 FINDING_COLUMNS = ("casino", "sabot", "seq", "id", "article", "message")
 # The checks' parameters (docs/fleet.md): séances in a row at one table, days without records, cards in a row
 # repeated, cards burned in a taille, the results tests' fleet-wide false-alarm rate.
-DEFAULTS = {"same_table": 3, "silent_days": 7, "window": 20, "max_burns": 10, "alarm": FALSE_ALARM}
+# The levies' rule (F-LEVY): a table's or croupier's levied / due under this share of its casino's, over at least
+# this many coups the bank won.
+DEFAULTS = {"same_table": 3, "silent_days": 7, "window": 20, "max_burns": 10, "alarm": FALSE_ALARM,
+            "levy_ratio": Decimal("0.98"), "levy_coups": 10}
 # The tables each kept as Parquet by `sabot fleet export`, and the columns each is partitioned by.
-PARTITIONS = {"records": ("casino", "month"), "segments": ("casino",), "journal_findings": ("casino",)}
+PARTITIONS = {"records": ("casino", "month"), "segments": ("casino",), "journal_findings": ("casino",),
+              "levies": ("casino",)}
+OPTIONAL = {"levies": "empty_levies"}  # a table an older export lacks: the SQL of its empty stand-in
 
 __all__ = ["BURNED", "DEALT", "R_CLOSED", "R_COUP_END", "R_NO_MORE_BETS", "R_RELEASE", "R_SEANCE_CLOSE", "R_STAND",
            "STOP_CARD"]

@@ -2,6 +2,7 @@
 database or is of a newer version, so nothing is ever written into a layout this code does not know."""
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -42,6 +43,18 @@ def fill_constants(con):
                         rows)
 
 
+@contextmanager
+def transaction(con):
+    """BEGIN, then COMMIT, or ROLLBACK on any exception: all of it written or none."""
+    con.execute("BEGIN")
+    try:
+        yield con
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
 def open_database(path, create=True):
     """A connection to the fleet database at path, made with this version's schema if it does not exist (when
     `create`)."""
@@ -56,6 +69,7 @@ def open_database(path, create=True):
     if not exists:
         con.execute("BEGIN")
         con.execute(schema.sql("tables"))
+        con.execute(schema.sql("table_levies"))
         fill_constants(con)
         create_views(con)
         con.execute("INSERT INTO fleet_meta VALUES ('schema_version', ?)", [str(schema.SCHEMA_VERSION)])
@@ -70,4 +84,5 @@ def open_database(path, create=True):
         con.close()
         raise Unusable("%s: fleet database schema version %s; this sabot reads version %d or older" % (
             path, version[0] if version else "unknown", schema.SCHEMA_VERSION))
+    con.execute(schema.sql("table_levies"))  # a database of a sabot before the ledgers: the table added
     return con

@@ -6,11 +6,13 @@ journal what it finds in a shoe's, nothing. Each journal ends with the shoe's re
 casino rotates its sabots: each séance the sabots idle longest, none at the table it had the séance before.
 Planted anomalies, each named in the plan returned: a shoe dealt in the order of an earlier one (across casinos,
 and by one sabot without a reshuffle), a stacked shoe that favours the banker, a sabot always at the same table,
-and a sabot that stops reporting."""
+and a sabot that stops reporting. Each sabot's cagnotte ledger (docs/cagnotte.md) beside its journal: the levy due
+taken on every coup the bank won; planted, a croupier who levies 90 % of it and a coup the bank won with no levy."""
 
 import hashlib
 import json
 import random
+from decimal import Decimal
 from pathlib import Path
 
 from boards.sim import runner
@@ -25,6 +27,8 @@ from firmware.records import pack_seance
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, OPTIONAL, Coup
 from sabot import receipts
+from sabot.cagnotte import coups as journal_coups
+from sabot.cagnotte import levy
 
 DAY_MS = 86_400_000
 START_MS = 2219 * DAY_MS  # 2026-01-28 (days since 2020-01-01): a nine-day fleet spans two months
@@ -36,6 +40,9 @@ _STACK_TRIES = 40  # rearrangements tried to make a stacked shoe's next coup the
 _BANQUE = 2  # Coup.winner()
 _STACKED_SHARE = 0.5  # of a stacked shoe's coups arranged for the banker
 _RETRIES = 200  # random assignments tried before accepting one that repeats a table
+_CROUPIER = 1000  # the first employee number; a casino has two croupiers more than tables
+_UNDER = Decimal("0.9")  # of the levy due, what the planted croupier levies
+_TICKETS = (Decimal(5), Decimal(1), Decimal("0.1"))  # the ticket values in service (three at most, Article 59)
 
 
 def punto_banco_stands(coup, hand):
@@ -173,6 +180,36 @@ def _schedule(rng, tables, count, days, fixed=None, gone=None):
     return plan
 
 
+def tickets(amount):
+    """The tickets detached for a levy, the largest values first: "5x2 1x2 0.1x3" for 12.30 €."""
+    items = []
+    for value in _TICKETS:
+        count = int(amount // value)
+        amount -= count * value
+        if count:
+            items.append("%sx%d" % (value, count))
+    return " ".join(items)
+
+
+def write_ledger(path, journal, key, rng, under=None, missing=False):
+    """The sabot's cagnotte ledger: whole-euro stakes against the bank, the levy due taken on every coup it won;
+    the séances of employee `under` levy 90 % of it and, when `missing`, the first coup it won nothing."""
+    seances = {}
+    coups, _ = journal_coups.read([str(journal)], key, seances)
+    if not coups:
+        return
+    lines = ["seance,taille,coup,stake_1,stake_2,levy,tickets"]
+    for coup in coups:
+        stake = Decimal(rng.randrange(10, 501))
+        taken = levy.due(coup.game, coup.results, (stake,))[0]
+        if missing and taken:
+            taken, missing = Decimal(0), False
+        elif seances[coup.key[0]].employee == under:
+            taken = levy.rounded(taken * _UNDER)
+        lines.append("%d,%d,%d,%s,,%s,%s" % (coup.key + (stake, taken if taken else "", tickets(taken))))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def key_of(seed, casino, sabot):
     """A synthetic sabot's own key, as `sabot key new` makes one: the same seed, the same keys."""
     return hashlib.sha256(b"sabot synth key %d/%s/%d" % (seed, casino.encode(), sabot)).digest()
@@ -194,7 +231,8 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
     planted = {}
     if anomalies:
         planted = {"same_table": [first, 1, 1], "missing": [first, 2], "biased": [second, 1],
-                   "repeat_across": [[last, 2, 3], [first, 3, 1]], "repeat_same": [[second, 3, 2], [second, 3, 1]]}
+                   "repeat_across": [[last, 2, 3], [first, 3, 1]], "repeat_same": [[second, 3, 2], [second, 3, 1]],
+                   "under_levy": [second, _CROUPIER], "no_levy": [first, 4]}
     repeats = [planted["repeat_across"], planted["repeat_same"]] if planted else []
     shoes = {}  # (casino, sabot, taille) -> its cards, for the planted repeats
     plan = {"seed": seed, "days": days, "coups": coups, "start_ms": START_MS, "planted": planted, "casinos": {}}
@@ -205,6 +243,7 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
         plan["casinos"][name] = {"tables": tables, "sabots": count}
         (root / name / "journals").mkdir(parents=True)
         (root / name / "keys").mkdir()
+        (root / name / "ledgers").mkdir()
         for sabot, seances in schedule.items():
             key = key_of(seed, name, sabot)
             (root / name / "keys" / ("sabot-%04d.key" % sabot)).write_text(key.hex() + "\n")
@@ -220,8 +259,13 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
                     if here == later:
                         cards = list(shoes[tuple(earlier)])
                 burns = 1 + deal_rng.randrange(3)
-                shoe.seance(START_MS + day * DAY_MS + _EVENING_MS + table * 60_000, table, 1000 + rng.randrange(50),
+                shoe.seance(START_MS + day * DAY_MS + _EVENING_MS + table * 60_000, table,
+                            _CROUPIER + rng.randrange(50) % (tables + 2),
                             arranged(cards, burns, deal_rng) if biased else cards, burns, None if biased else coups)
             shoe.close(hashlib.sha256(b"%d/%s/%d" % (seed, name.encode(), sabot)).digest())
+            write_ledger(root / name / "ledgers" / ("sabot-%04d.csv" % sabot), shoe.folder, key,
+                         random.Random("%d/%s/%d/ledger" % (seed, name, sabot)),
+                         _CROUPIER if planted.get("under_levy", [None])[0] == name else None,
+                         planted.get("no_levy") == [name, sabot])
     (root / "plan.json").write_text(json.dumps(plan, indent=1) + "\n", encoding="utf-8")
     return plan
