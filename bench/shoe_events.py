@@ -9,7 +9,7 @@ from pathlib import Path
 from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.events import EV_CARD
+from firmware.events import EV_CARD, EV_SEANCE
 from firmware.shell import Shell
 from firmware.storage import FileStorage
 
@@ -28,6 +28,8 @@ def record(out, folder, scenario=FULL_SHOE):
     handle = Shell.handle
 
     def recording(shell, event, arg, now):
+        if event == EV_SEANCE and not arg:  # the panel's button: the séance its board's config gives, said whole
+            arg = shell.panel_seance
         events.append((event, arg, now))
         return handle(shell, event, arg, now)
 
