@@ -6,6 +6,7 @@ import itertools
 import json
 import os
 import pty
+import select
 import shutil
 import signal
 import socket
@@ -36,6 +37,7 @@ class Pico:
         self.timing = timing
         self.log = log
         self.events = []
+        self.console = bytearray()  # all the Pico said on USB, mpremote's exchanges included
         self._replies = {}
         self._ids = itertools.count(1)
         self._changed = threading.Condition()
@@ -61,8 +63,10 @@ class Pico:
             command += ["--image", str(image)]
         if self.blank:
             command.append("--blank")
-        self.process = subprocess.Popen(command, stdin=self.master, stdout=self.master,
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=self.log or subprocess.DEVNULL, cwd=ROOT)
+        threading.Thread(target=self._host_to_usb, daemon=True).start()
+        threading.Thread(target=self._usb_to_host, daemon=True).start()
         deadline = time.monotonic() + 30
         while not os.path.exists(self.control_path):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -72,6 +76,27 @@ class Pico:
         self._socket.connect(self.control_path)
         threading.Thread(target=self._read, daemon=True).start()
         return self
+
+    def _host_to_usb(self):
+        """The pty's bytes to the emulator's USB. A read of the pty's master fails (EIO) while a program that had
+        the port open closes it: the bytes keep flowing after, as a Pico's USB outlives its host's programs."""
+        while self.process.poll() is None:
+            try:
+                if select.select([self.master], [], [], 0.5)[0]:
+                    data = os.read(self.master, 4096)
+                    self.process.stdin.write(data)
+                    self.process.stdin.flush()
+            except OSError:
+                time.sleep(0.05)
+
+    def _usb_to_host(self):
+        out = self.process.stdout.fileno()
+        while data := os.read(out, 4096):
+            self.console += data
+            try:
+                os.write(self.master, data)
+            except OSError:
+                pass
 
     def _read(self):
         for line in self._socket.makefile("r"):
@@ -106,6 +131,20 @@ class Pico:
                     raise PicoError("the emulated Pico did not get there (exit %s)" % self.process.poll())
                 self._changed.wait(min(left, 0.5))
 
+    def boots(self):
+        return [e for e in list(self.events) if e["ev"] == "boot"]
+
+    def started(self, boots=1, timeout=300):
+        """Once the controller of the boots-th boot runs: its LED's pin set up, then 300 ms of simulated time for
+        its journal's recovery; before that an mpremote's Ctrl-C would stop main.py as it starts."""
+        def led():
+            since = self.boots()[boots - 1]["t_us"] if len(self.boots()) >= boots else None
+            return since is not None and [e for e in self.events if e["ev"] == "pin" and e["pin"] == 14
+                                          and e["t_us"] > since]
+        self.wait(led, timeout)
+        self.command("time", at_us=self.now_us() + 300_000)
+        return self
+
     def now_us(self):
         return self.command("time")["t_us"]
 
@@ -131,6 +170,66 @@ class Pico:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+PRESS_US = 60_000  # a button held 60 ms: past the 30 ms the firmware waits a contact to settle
+GAP_US = 200_000  # the croupier's rhythm between two actions, simulated
+NO_CARD_US = 300_000  # a gate still shut this long after the dealer's request stays shut: the tableau said no
+_PINS = {"no_more_bets": 6, "coup_end": 7, "burn": 8, "draw": 9, "shoe": 10, "seance": 11, "clear_alarm": 12}
+
+
+def press(board, pin, after_us=GAP_US):
+    """A button pressed after after_us of simulated time and released PRESS_US later; returns when released."""
+    start = board.now_us() + after_us
+    board.command("pin", pin=pin, level=0, at_us=start)
+    return board.command("pin", pin=pin, level=1, at_us=start + PRESS_US)["t_us"]
+
+
+def pull(board, pin, card):
+    """The dealer's request (DRAW or BURN) with a card at the gate: True once it slid out past the beam, False
+    when the gate stayed shut (the card taken back). card: a reader's line, or None for a card it cannot read."""
+    armed = board.command("card", line=card)["id"]
+    released = press(board, pin)
+    board.command("time", at_us=released + NO_CARD_US)  # a card slides out within 15 ms of the gate's opening
+    if any(e["ev"] == "card" and e["id"] == armed for e in list(board.events)):
+        return True
+    board.command("uncard")
+    return False
+
+
+def play(board, scenario):
+    """A scenario file (docs/scenarios.md) played on the Pico's pins and reader as a croupier would: each card a
+    slide past the beam when the gate opens. The séance's table is config.json's (the panel's button); commands
+    with no pin on the Pico (stand, seance_close, double, jam, force) are refused before anything runs."""
+    from boards.sim.scenario import commands
+    from boards.sim.shoe import shuffled_shoe, with_stop_card
+    from firmware import cards, games
+
+    steps = list(commands(Path(scenario).read_text().splitlines(), str(scenario)))
+    refused = [(n, c) for n, c, _, _ in steps if c in ("stand", "seance_close", "double", "jam", "force")]
+    if refused:
+        raise PicoError("%s:%d: %s has no pin on the Pico" % (scenario, refused[0][0], refused[0][1]))
+    game, stack, reader = games.CHEMIN_DE_FER, [], True
+    for _, command, a, b in steps:
+        if command == "game":
+            game = a
+        elif command in ("shoe_seed", "shoe_cards"):
+            stack = list(shuffled_shoe(game, a) if command == "shoe_seed"
+                         else (bytearray(a) if b < 0 else with_stop_card(a, b)))
+            press(board, _PINS["shoe"])
+        elif command in ("draw", "burn"):
+            for _ in range(a):
+                if stack and pull(board, _PINS[command], cards.name(stack[0]) if reader else None):
+                    stack.pop(0)
+        elif command == "reader":
+            reader = a
+        elif command == "wait":
+            board.command("time", at_us=board.now_us() + a * 1000)
+        elif command in ("power_cut", "power_on"):
+            board.command("power_cycle")
+        else:
+            press(board, _PINS[command])
+    board.command("time", at_us=board.now_us() + GAP_US)
 
 
 def serve(scenario=None, flash=None, blank=False, out=sys.stdout):

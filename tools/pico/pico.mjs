@@ -133,11 +133,16 @@ function attachDS3231(i2c) {
   };
 }
 
-// USB CDC: the host's bytes wait here until the device has taken the last ones (rp2040js's FIFO holds 512).
+// USB CDC: the host's bytes wait here until the device has taken the last ones (rp2040js's FIFO holds 512), and
+// after each boot until the host has enumerated the device again: a Linux host makes /dev/ttyACM0 about a second
+// after the device connects (--enumeration-ms), by which time a real Pico's main.py has started its controller
+// (mpremote's Ctrl-C before that would stop main.py for good). Simulated, as the emulator runs slower than real time.
 const hostBytes = [];
+const enumerationNs = Number(args['enumeration-ms'] ?? 1000) * 1e6;
 let cdc = null;
+let hostReadyNs = Infinity;
 function pumpUsb() {
-  if (!cdc) return;
+  if (!cdc || nowNs() < hostReadyNs) return;
   while (hostBytes.length && cdc.txFIFO.itemCount < cdc.txFIFO.size - 1) cdc.sendSerialByte(hostBytes.shift());
 }
 process.stdin.on('data', (chunk) => {
@@ -160,12 +165,13 @@ function boot(cause) {
   mcu.flash.set(flash.data); // after loadBootrom, which erases rp2040js's flash
   const watchdog = mcu.peripherals[WATCHDOG];
   watchdog.scratchData.set(scratch);
-  if (cause === 'watchdog') watchdog.reason = 1;
+  watchdog.reason = { watchdog: 1, reset: 2 }[cause] || 0;
   watchdog.onWatchdogTrigger = () => {
     scratch = watchdog.scratchData.slice();
-    resetPending = 'watchdog';
+    resetPending = watchdog.reason === 1 ? 'watchdog' : 'reset'; // its timer ran out, or software forced it
   };
   for (const [pin, level] of inputLevels) mcu.gpio[pin].setInputValue(level);
+  outputLevels.clear(); // every pin an input again
   for (const pin of WATCHED) {
     mcu.gpio[pin].addListener(() => {
       const level = mcu.gpio[pin].outputValue ? 1 : 0;
@@ -175,14 +181,36 @@ function boot(cause) {
       if (pin === GATE && level === 1 && cards.length) slide(cards.shift());
     });
   }
+  for (const uart of mcu.uart) mendUart(uart);
   mcu.uart[0].onByte = () => {}; // the reader's TX line: unused
   attachDS3231(mcu.i2c[0]);
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (data) => process.stdout.write(data);
-  cdc.onDeviceConnected = () => emit({ ev: 'usb', t_us: nowNs() / 1000 });
+  hostReadyNs = Infinity;
+  hostBytes.length = 0; // what the host sent the chip before it reset is lost with it
+  cdc.onDeviceConnected = () => {
+    hostReadyNs = nowNs() + enumerationNs;
+    emit({ ev: 'usb', t_us: nowNs() / 1000 });
+  };
   mcu.onBreak = onBreak;
   mcu.core.reset();
   emit({ ev: 'boot', cause, t_us: nowNs() / 1000 });
+}
+
+// rp2040js 1.4.1's UART raises its TX interrupt again on every register access (its TX FIFO is always empty),
+// so the rp2 port's handler, which clears it, runs forever and the main loop starves. As on the chip, the TX
+// interrupt is raised here when a byte was written (sent at once), and stays cleared once the handler clears it.
+const UARTDR = 0x00;
+const UARTTXINTR = 1 << 5;
+function mendUart(uart) {
+  uart.checkInterrupts = function checkInterrupts() {
+    this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
+  };
+  const write = uart.writeUint32.bind(uart);
+  uart.writeUint32 = (offset, value) => {
+    if (offset === UARTDR) uart.interruptStatus |= UARTTXINTR;
+    write(offset, value);
+  };
 }
 
 let stopped = null;
@@ -249,6 +277,7 @@ function handle(command) {
     pin: () => setPin(command.pin, command.level),
     uart: () => feedReader(Buffer.from(command.hex, 'hex')),
     card: () => cards.push({ read_us: 2000, break_us: 8000, dark_us: 4000, ...command }),
+    uncard: () => cards.pop(),
     power_cycle: () => { resetPending = 'power'; },
     cut: () => shutdown(0), // the power gone for good: the flash file is as the last operation left it
     time: () => {},
