@@ -134,11 +134,12 @@ function attachDS3231(i2c) {
 }
 
 // USB CDC: the host's bytes wait here until the device has taken the last ones (rp2040js's FIFO holds 512), and
-// after each boot until the host has enumerated the device again: a Linux host makes /dev/ttyACM0 about a second
-// after the device connects (--enumeration-ms), by which time a real Pico's main.py has started its controller
-// (mpremote's Ctrl-C before that would stop main.py for good). Simulated, as the emulator runs slower than real time.
+// after each boot until the host has enumerated the device again and a program has opened it: 2 s by default
+// (--enumeration-ms; Linux's enumeration, udev's /dev/ttyACM0, mpremote's start), in simulated time, as the
+// emulator runs slower than real time. The shoe's main.py needs about 1.2 s from reset to its loop: mpremote's
+// Ctrl-C before that stops main.py for good (docs/pico-emulator.md).
 const hostBytes = [];
-const enumerationNs = Number(args['enumeration-ms'] ?? 1000) * 1e6;
+const enumerationNs = Number(args['enumeration-ms'] ?? 2000) * 1e6;
 let cdc = null;
 let hostReadyNs = Infinity;
 function pumpUsb() {
