@@ -60,7 +60,7 @@ sim: $(SETUP)
 
 # Every test, each tagged with the requirements it covers; the conformance matrix is drawn from the same run
 # and fails the target when a requirement of docs/requirements.md has no passing test.
-test: $(SETUP) $(NPM_SETUP) mpy typecheck
+test: $(SETUP) $(NPM_SETUP) mpy typecheck image
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
@@ -72,13 +72,18 @@ test: $(SETUP) $(NPM_SETUP) mpy typecheck
 test-core: $(SETUP) mpy
 	$(BIN)/python -m pytest tests/core tests/host/test_micropython.py::test_core_test_passes_on_the_micropython_vm -k "not micropython32"
 
+# The emulated Pico's tier alone (tests marked pico: tests/host/test_pico_*.py), on the image of `make image`.
+test-pico: $(SETUP) $(NPM_SETUP)
+	@$(MAKE) --no-print-directory image BOARD=rpi_pico
+	$(BIN)/python -m pytest -m pico tests/host
+
 # docs/conformance.md, the matrix of the last full run, kept with the sources.
 conformance: test
 	cp build/conformance.md docs/conformance.md
 
 # What a card costs on the MicroPython VM (instructions, time, heap, flash), sizes, gate reaction, boot recovery
 # and verify speed: one table, bench/results.json, and the README's table from it (bench/readme.py). Installs valgrind with apt-get when missing.
-bench: $(SETUP) $(NPM_SETUP) mpy
+bench: $(SETUP) $(NPM_SETUP) mpy image
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.readme
 
@@ -145,7 +150,8 @@ PICO_OUT := build/rpi_pico-image
 PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py)
 
 image:
-	@test "$(BOARD)" = rpi_pico || (echo "make image: error: only BOARD=rpi_pico has an image"; exit 2)
+	@test "$(BOARD)" = rpi_pico -o "$(origin BOARD)" = file || (echo "make image: error: only BOARD=rpi_pico has \
+	an image"; exit 2)
 	@$(MAKE) --no-print-directory $(PICO_OUT)/firmware.bin $(PICO_OUT)/firmware.uf2 $(PICO_OUT)/bootrom.bin
 
 $(MP_SRC)/.extracted: $(MP_TARBALL) tools/pico/patch_rp2_float.py

@@ -28,7 +28,7 @@ class PicoError(Exception):
 
 class Pico:
     """One emulated Pico: flash is its 2 MB flash file, kept across restarts; image (firmware.bin) is written at
-    its start as a UF2 drop would; blank starts from an erased chip."""
+    its start as a UF2 drop would (False: the flash as it is); blank starts from an erased chip."""
 
     def __init__(self, flash, image=None, blank=False, timing="typical", log=None):
         self.flash = Path(flash)
@@ -134,15 +134,13 @@ class Pico:
     def boots(self):
         return [e for e in list(self.events) if e["ev"] == "boot"]
 
-    def started(self, boots=1, timeout=300):
-        """Once the controller of the boots-th boot runs: its LED's pin set up, then 300 ms of simulated time for
-        its journal's recovery; before that an mpremote's Ctrl-C would stop main.py as it starts."""
-        def led():
+    def started(self, boots=1, timeout=600):
+        """Once the controller of the boots-th boot serves: its loop's first pass starts the watchdog. Before that
+        an mpremote's Ctrl-C would stop main.py as it starts."""
+        def watchdog():
             since = self.boots()[boots - 1]["t_us"] if len(self.boots()) >= boots else None
-            return since is not None and [e for e in self.events if e["ev"] == "pin" and e["pin"] == 14
-                                          and e["t_us"] > since]
-        self.wait(led, timeout)
-        self.command("time", at_us=self.now_us() + 300_000)
+            return since is not None and [e for e in self.events if e["ev"] == "watchdog" and e["t_us"] >= since]
+        self.wait(watchdog, timeout)
         return self
 
     def now_us(self):
@@ -230,6 +228,29 @@ def play(board, scenario):
         else:
             press(board, _PINS[command])
     board.command("time", at_us=board.now_us() + GAP_US)
+
+
+def commission(board, folder, sabot=42, table=3):
+    """What a technician does to a new Pico that has the image: config.json (with a card reader), the DS3231 set
+    with the board's set_clock (a stopped clock keeps the controller from starting, so sabot's clock set cannot),
+    the shoe's own key from `sabot key new` copied to /keys/sabot.key (the controller needs one to start, so sabot
+    key install, which asks the running controller, cannot be the first); then a power cycle. Returns the key file."""
+    from sabot.shoe_link import mpremote
+
+    folder = Path(folder)
+    config = folder / "config.json"
+    config.write_text(json.dumps({"board": "rpi_pico", "sabot": sabot, "table": table, "game": "chemin_de_fer",
+                                  "reader": True}))
+    key = folder / ("sabot-%04d.key" % sabot)
+    subprocess.run([str(Path(sys.executable).parent / "sabot"), "key", "new", str(key)], check=True,
+                   capture_output=True)
+    mpremote(board.port, "cp", str(config), ":config.json")
+    mpremote(board.port, "exec", "from boards.rpi_pico.board import set_clock\nset_clock(2026, 12, 1, 8, 0, 0)\n"
+             "import os\nos.mkdir('keys')")
+    mpremote(board.port, "cp", str(key), ":keys/sabot.key")
+    board.command("power_cycle")
+    board.started(len(board.boots()) + 1)
+    return key
 
 
 def serve(scenario=None, flash=None, blank=False, out=sys.stdout):

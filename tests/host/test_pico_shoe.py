@@ -2,14 +2,18 @@
 opened with sabot, the cards dealt through its pins and reader as a croupier deals them, the journal pulled with
 sabot pull-log and verified clean under the shoe's key. The gate's timing comes from the same run."""
 
-import json
+import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from sabot.pico import Pico, play
+from boards.sim.shoe import shuffled_shoe
+from firmware import cards
+from firmware.games import CHEMIN_DE_FER
+from sabot.pico import Pico, commission, play, press, pull
 from sabot.shoe_link import mpremote
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
@@ -24,23 +28,6 @@ def sabot(*args):
     done = subprocess.run([SABOT, *map(str, args)], capture_output=True, text=True, timeout=600)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     return done
-
-
-def commission(board, tmp_path):
-    """What a technician does to a new Pico with the image: config.json, the DS3231 set (the board's set_clock:
-    a stopped clock keeps the controller from starting), the shoe's own key; then a power cycle."""
-    config = tmp_path / "config.json"
-    config.write_text(json.dumps({"board": "rpi_pico", "sabot": 42, "table": 3, "game": "chemin_de_fer",
-                                  "reader": True}))
-    key = tmp_path / "sabot-0042.key"
-    assert sabot("key", "new", key).returncode == 0
-    mpremote(board.port, "cp", str(config), ":config.json")
-    mpremote(board.port, "exec", "from boards.rpi_pico.board import set_clock\nset_clock(2026, 12, 1, 8, 0, 0)\n"
-             "import os\nos.mkdir('keys')")
-    mpremote(board.port, "cp", str(key), ":keys/sabot.key")
-    board.command("power_cycle")
-    board.started(len(board.boots()) + 1)
-    return key
 
 
 @pytest.fixture(scope="module")
@@ -84,3 +71,45 @@ def gate_closings(events):
 def test_the_gate_falls_within_a_millisecond_of_each_cards_beam_edge(dealt):
     closings = gate_closings(dealt[2])
     assert closings and max(closings) < 1000
+
+
+@pytest.mark.req("S-FAILSAFE", "J-DURABLE")
+def test_a_stopped_controller_is_reset_by_the_watchdog_and_serves_again_on_its_flash(dealt):
+    tmp_path = dealt[0]
+    with Pico(tmp_path / "shoe.flash", image=False) as board:
+        board.started()
+        stopped_at = board.now_us()
+        mpremote(board.port, "exec", "x = 1")  # mpremote's Ctrl-C stops the loop; nothing feeds the watchdog
+        board.wait(lambda: len(board.boots()) == 2, timeout=600)
+        reset = board.boots()[1]
+        assert reset["cause"] == "watchdog"
+        assert 5_000_000 <= reset["t_us"] - stopped_at < 7_000_000  # boards/mcu/README.md: 5 s
+        board.started(2)
+        assert [e["level"] for e in board.pin_events(16) if e["t_us"] > reset["t_us"]] == [0]
+        said = mpremote(board.port, "exec", "from firmware.runtime import Runtime\n"
+                        "print(Runtime.current.shell.journal.seq)")
+        assert int(said.strip()) > 0  # its journal recovered from the flash
+
+
+CUTS = int(os.environ.get("PICO_CUTS", "6"))  # PICO_CUTS=50 for the long run (docs/pico-emulator.md)
+
+
+@pytest.mark.req("J-DURABLE", "S-FAILSAFE")
+def test_power_cut_at_random_instants_of_the_deal_the_journal_pulled_verifies_clean(image, tmp_path):  # noqa: F811
+    rng = random.Random(2026)
+    with Pico(tmp_path / "shoe.flash", blank=True) as board:
+        key = commission(board, tmp_path)
+        assert sabot("seance", "open", "--port", board.port, "--table", 3, "--by", 4711).returncode == 0
+        deck = iter(shuffled_shoe(CHEMIN_DE_FER, 7))
+        press(board, 10)  # shoe loaded
+        press(board, 6)  # no more bets
+        for _ in range(CUTS):
+            boots = len(board.boots())
+            board.command("power_cycle", at_us=board.now_us() + rng.randrange(0, 400_000))
+            while len(board.boots()) == boots:
+                pull(board, 9, cards.name(next(deck)))
+            assert [e["level"] for e in board.pin_events(16) if e["t_us"] >= board.boots()[-1]["t_us"]][:1] == [0]
+            board.started(boots + 1)
+        assert sabot("pull-log", "--port", board.port, tmp_path / "journal").returncode == 0
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
+    assert verified.returncode == 0, verified.stdout + verified.stderr

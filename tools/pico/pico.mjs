@@ -4,7 +4,7 @@
 //     rp2040js's flash controller does not write), stalling simulated time as the chip would;
 //   - the inputs of boards/rpi_pico/pins.py (pulled up, as wired), the gate, LED and buzzer watched with their
 //     simulated time; the card reader's UART0; a DS3231 at 0x68 on I2C0 keeping time across power cycles;
-//   - the watchdog (a reset keeps the flash, the clock and the watchdog's scratch registers), power cycles;
+//   - the watchdog (its start an event; a reset keeps the flash, the clock and its scratch registers), power cycles;
 //   - USB CDC (the REPL) on stdin/stdout: `socat PTY,... EXEC:"node pico.mjs ..."` makes it a pty for mpremote.
 // A control socket (--control PATH) takes JSON lines ({"cmd": "pin", "pin": 17, "level": 0, "at_us": 5000}, ...)
 // and sends events back ({"ev": "pin", "pin": 16, "level": 1, "t_us": ...}): host_tools/sabot/pico.py drives it.
@@ -27,6 +27,7 @@ const GATE = 16;
 const BEAM = 17;
 const BKPT = { erase: 0x10, program: 0x11, usbBoot: 0x12, noImage: 0x13, missing: 0x14 };
 const WATCHDOG = 0x40058;
+const WATCHDOG_LOAD = 0x04;
 
 function parseArgs(argv) {
   const args = { timing: 'typical', blank: false };
@@ -80,6 +81,7 @@ const rtc = fs.existsSync(rtcPath) && !args.blank
   : { seconds: Date.UTC(2020, 0, 1) / 1000, osf: true };
 if (args.rtc) Object.assign(rtc, { seconds: Number(args.rtc), osf: false });
 let elapsedNs = 0; // simulated time of the earlier boots of this process
+let activeCycles = 0; // cycles the core executed, not slept (WFI/WFE), since the emulator started
 const nowNs = () => elapsedNs + mcu.clock.nanos;
 const rtcSeconds = () => rtc.seconds + nowNs() / 1e9;
 function saveRtc() {
@@ -171,6 +173,23 @@ function boot(cause) {
     scratch = watchdog.scratchData.slice();
     resetPending = watchdog.reason === 1 ? 'watchdog' : 'reset'; // its timer ran out, or software forced it
   };
+  // rp2040js 1.4.1 schedules its decrementing watchdog's zero 2^32 ticks late: it would never bite. Its own alarm
+  // is kept off; the count (LOAD, at 2 MHz: errata RP2040-E1) runs out on an alarm of ours.
+  const control = watchdog.writeUint32.bind(watchdog);
+  const bite = mcu.clock.createAlarm(() => {
+    watchdog.reason = 1;
+    watchdog.onWatchdogTrigger();
+  });
+  let load = 0;
+  watchdog.writeUint32 = (offset, value) => {
+    const was = watchdog.enable;
+    control(offset, value);
+    watchdog.alarm.enable = false;
+    if (offset === WATCHDOG_LOAD) load = value & 0xffffff;
+    if (!watchdog.enable) bite.cancel();
+    else if (offset === WATCHDOG_LOAD || !was) bite.schedule(load * 500);
+    if (!was && watchdog.enable) emit({ ev: 'watchdog', t_us: nowNs() / 1000 }); // the shoe's loop began
+  };
   for (const [pin, level] of inputLevels) mcu.gpio[pin].setInputValue(level);
   outputLevels.clear(); // every pin an input again
   for (const pin of WATCHED) {
@@ -255,7 +274,7 @@ function slide(card) {
   at(t + card.break_us, () => setPin(BEAM, 0));
   at(t + card.break_us + card.dark_us, () => {
     setPin(BEAM, 1);
-    emit({ ev: 'card', id: card.id, opened_us: t, t_us: nowNs() / 1000 });
+    emit({ ev: 'card', id: card.id, opened_us: t, t_us: nowNs() / 1000, cycles: activeCycles });
   });
 }
 
@@ -347,7 +366,9 @@ function run() {
       clock.tick(Math.max(skip, CYCLE_NS));
       i += skip / CYCLE_NS;
     } else {
-      mcu.clock.tick(core.executeInstruction() * CYCLE_NS);
+      const cycles = core.executeInstruction();
+      activeCycles += cycles;
+      mcu.clock.tick(cycles * CYCLE_NS);
     }
   }
   pumpUsb();
