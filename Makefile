@@ -17,7 +17,8 @@ SOURCES := $(filter-out %/manifest.py %/boot.py %/main.py,$(wildcard firmware/*.
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
-.PHONY: setup system-deps sim web test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean mutants
+.PHONY: setup system-deps sim web test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean \
+	mutants image test-pico
 
 setup: $(SETUP) $(NPM_SETUP)
 
@@ -53,6 +54,9 @@ system-deps:
 	@command -v node >/dev/null && command -v npm >/dev/null || (apt-get update -q && apt-get install -y -q \
 		nodejs npm)
 	@command -v java >/dev/null || (apt-get update -q && apt-get install -y -q default-jre-headless)
+	@command -v arm-none-eabi-gcc >/dev/null && test -f /usr/lib/arm-none-eabi/include/stdio.h \
+		&& command -v cmake >/dev/null && command -v socat >/dev/null || (apt-get update -q && apt-get install \
+		-y -q gcc-arm-none-eabi libnewlib-arm-none-eabi cmake socat)
 
 # The whole setup, not the venv alone: what README shows next (--runtime micropython32, sabot web) needs
 # node_modules too.
@@ -65,7 +69,7 @@ web: setup
 
 # Every test, each tagged with the requirements it covers; the conformance matrix is drawn from the same run
 # and fails the target when a requirement of docs/requirements.md has no passing test.
-test: $(SETUP) $(NPM_SETUP) mpy typecheck
+test: $(SETUP) $(NPM_SETUP) mpy typecheck image
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
@@ -77,13 +81,18 @@ test: $(SETUP) $(NPM_SETUP) mpy typecheck
 test-core: $(SETUP) mpy
 	$(BIN)/python -m pytest tests/core tests/host/test_micropython.py::test_core_test_passes_on_the_micropython_vm -k "not micropython32"
 
+# The emulated Pico's tier alone (tests marked pico: tests/host/test_pico_*.py), on the image of `make image`.
+test-pico: $(SETUP) $(NPM_SETUP)
+	@$(MAKE) --no-print-directory image BOARD=rpi_pico
+	$(BIN)/python -m pytest -m pico tests/host
+
 # docs/conformance.md, the matrix of the last full run, kept with the sources.
 conformance: test
 	cp build/conformance.md docs/conformance.md
 
 # What a card costs on the MicroPython VM (instructions, time, heap, flash), sizes, gate reaction, boot recovery
 # and verify speed: one table, bench/results.json, and the README's table from it (bench/readme.py). Installs valgrind with apt-get when missing.
-bench: $(SETUP) $(NPM_SETUP) mpy
+bench: $(SETUP) $(NPM_SETUP) mpy image
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.readme
 
@@ -137,6 +146,45 @@ deploy:
 # The virtual board: the sim build inside the MicroPython unix port, reachable by mpremote.
 vboard: mpy
 	$(BIN)/sabot vboard $(if $(SCENARIO_VB),--scenario $(SCENARIO_VB))
+
+# The Pico's image: MicroPython's rp2 port from the pinned source (../shared/third_party/README.md), built here
+# under build/ with the firmware frozen (boards/rpi_pico/manifest.py), the compiler's float and double (no ROM float
+# routine: tools/pico/patch_rp2_float.py) and no picotool; then the emulator's bootrom (tools/pico/bootrom.c).
+# Rebuilt only when a frozen file or the tarball changes (docs/pico-emulator.md).
+THIRD_PARTY ?= $(firstword $(wildcard ../shared/third_party ../../shared/third_party) ../shared/third_party)
+MP_TARBALL := $(THIRD_PARTY)/micropython-1.28.0-rp2-src.tar.gz
+MP_SHA256 := 7c6c986fa9b2fc45e27aef54d7c2c0c8b693c6d9df341a6bba342263ef12d17c
+MP_SRC := build/src/micropython-1.28.0
+PICO_OUT := build/rpi_pico-image
+PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py)
+
+image:
+	@test "$(BOARD)" = rpi_pico -o "$(origin BOARD)" = file || (echo "make image: error: only BOARD=rpi_pico has \
+	an image"; exit 2)
+	@$(MAKE) --no-print-directory $(PICO_OUT)/firmware.bin $(PICO_OUT)/firmware.uf2 $(PICO_OUT)/bootrom.bin
+
+$(MP_SRC)/.extracted: $(MP_TARBALL) tools/pico/patch_rp2_float.py
+	@command -v arm-none-eabi-gcc >/dev/null && command -v cmake >/dev/null || $(MAKE) system-deps
+	echo "$(MP_SHA256)  $(MP_TARBALL)" | sha256sum -c --quiet
+	rm -rf $(MP_SRC) && mkdir -p build/src && tar xzf $(MP_TARBALL) -C build/src
+	python3 tools/pico/patch_rp2_float.py $(MP_SRC)/ports/rp2/CMakeLists.txt
+	touch $@
+
+$(PICO_OUT)/firmware.bin: $(MP_SRC)/.extracted $(PICO_FROZEN)
+	GIT_CEILING_DIRECTORIES=$(abspath build/src) $(MAKE) -C $(MP_SRC)/mpy-cross -j2
+	GIT_CEILING_DIRECTORIES=$(abspath build/src) \
+	CMAKE_ARGS="-DPICO_NO_PICOTOOL=1 -DPICO_DEFAULT_DOUBLE_IMPL=pico_double_compiler" $(MAKE) -C $(MP_SRC)/ports/rp2 \
+		BOARD=RPI_PICO BUILD=$(abspath $(PICO_OUT)/rp2) FROZEN_MANIFEST=$(abspath boards/rpi_pico/manifest.py) -j2
+	cp $(PICO_OUT)/rp2/firmware.bin $(PICO_OUT)/rp2/firmware.elf $(PICO_OUT)/
+
+$(PICO_OUT)/firmware.uf2: $(PICO_OUT)/firmware.bin
+	python3 $(MP_SRC)/tools/uf2conv.py -c -b 0x10000000 -f RP2040 -o $@ $<
+
+$(PICO_OUT)/bootrom.bin: tools/pico/bootrom.c tools/pico/bootrom.ld
+	@mkdir -p $(dir $@)
+	arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -Os -nostdlib -ffreestanding -fno-builtin -Wall -Werror \
+		-T tools/pico/bootrom.ld -o $(PICO_OUT)/bootrom.elf tools/pico/bootrom.c
+	arm-none-eabi-objcopy -O binary $(PICO_OUT)/bootrom.elf $@
 
 clean:
 	rm -rf build dist

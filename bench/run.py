@@ -22,6 +22,7 @@ from bench import (
     fleet_speed,
     gate,
     memory,
+    pico,
     recovery,
     report,
     report_scale,
@@ -36,7 +37,7 @@ from bench.context import Context
 
 GROUPS = {"cost": cost.measure, "heap": memory.measure, "uptime": uptime_heap.measure, "size": size.measure,
           "gate": gate.measure, "wear": wear.measure, "recovery": recovery.measure, "verify": verify_speed.measure,
-          "web": web.measure, "fleet": fleet_speed.measure, "report": report_scale.measure}
+          "web": web.measure, "fleet": fleet_speed.measure, "report": report_scale.measure, "pico": pico.measure}
 CHECKED = ("cost", "heap", "uptime", "size", "gate", "wear", "recovery")  # the groups whose figures have budgets
 RESULTS = vmrun.ROOT / "bench" / "results.json"
 SCRATCH_BYTES = 1 << 30  # the verify journal alone is 140 MB

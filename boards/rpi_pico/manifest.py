@@ -1,14 +1,17 @@
-# Frozen modules of a production Raspberry Pi Pico image. In MicroPython's source tree:
+# Frozen modules of a production Raspberry Pi Pico image: `make image BOARD=rpi_pico` builds it from the pinned
+# MicroPython source (docs/pico-emulator.md), i.e. in MicroPython's tree
 #   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/sabot/boards/rpi_pico/manifest.py
 # Paths are relative to this file; tests/host/test_manifests.py checks that they exist and cover every module.
-# ruff: noqa: F821 (include, package and module are the build tool's, given when it runs this file)
-include("$(PORT_DIR)/boards/manifest.py")  # the port's own (its _boot.py mounts the filesystem the journal is on)
+# ruff: noqa: F821 (module, package and freeze are the build tool's, given when it runs this file)
+freeze("$(PORT_DIR)/modules", "rp2.py")  # the port's rp2 module; not its _boot.py, which formats a shoe's flash
 
 package("firmware", base_path="../..")
 module("boards/__init__.py", base_path="../..")
 package("boards/mcu", base_path="../..")
 package("boards/rpi_pico", files=("__init__.py", "board.py", "journal_flash.py", "pins.py"), base_path="../..")
 
-# A frozen boot.py and main.py run in place of any on the filesystem: the gate locked first, then the shoe.
+# The board's own _boot.py (the filesystem beside the journal's ring), then a frozen boot.py and main.py that run in
+# place of any on the filesystem: the gate locked first, then the shoe.
+module("_boot.py")
 module("boot.py")
 module("main.py", base_path="..")

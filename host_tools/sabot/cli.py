@@ -117,6 +117,9 @@ def parser():
     board.add_argument("--fs", help="the board's filesystem folder, kept across restarts (default: a new "
                        "temporary folder)")
     board.add_argument("--blank", action="store_true", help="start empty, as a new board: deploy with make deploy")
+    board.add_argument("--board", choices=("sim", "rpi_pico"), default="sim", help="sim: the sim board in the "
+                       "MicroPython unix port; rpi_pico: the Pico's image on the emulated RP2040 (make image "
+                       "BOARD=rpi_pico), --fs then names its flash file")
     port_help = "the device: /dev/ttyACM0, or the virtual board's pty"
     put = commands.add_parser("deploy", help="copy a bundle to a device with mpremote and check it by hash")
     put.add_argument("build", help="the release bundle, e.g. dist/rpi_pico-0.3.0 (make dist BOARD=rpi_pico)")
@@ -197,7 +200,7 @@ def main(argv=None):
             return firmware.dist(args.build, args.board, args.out, force=args.force)
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
-        return vboard(args.scenario, args.fs, args.blank)
+        return vboard(args.scenario, args.fs, args.blank, board=args.board)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":

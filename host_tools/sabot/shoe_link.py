@@ -315,13 +315,18 @@ def _utc(seconds):
     return (EPOCH + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout):
+def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim"):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
     config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
     ends the unix port: it starts again at once, the controller recovering its journal (boards/vboard/board.py's
     reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
-    board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0."""
+    board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. board "rpi_pico":
+    the emulated Pico instead (sabot.pico.serve)."""
+    if board == "rpi_pico":
+        from sabot.pico import serve
+
+        return serve(scenario, fs, blank, out)
     fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
     build = Path(build) if build else ROOT / "build" / "sim"
     if scenario and not Path(scenario).is_file():

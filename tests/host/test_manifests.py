@@ -22,7 +22,9 @@ class Manifest:
         self.folder = path.parent
         self.frozen = {}
         self.includes = []
-        api = {"include": self.include, "package": self.package, "module": self.module}  # what ours use
+        self.port_modules = []
+        api = {"include": self.include, "package": self.package, "module": self.module,
+               "freeze": self.freeze}  # what ours use
         exec(compile(path.read_text(), str(path), "exec"), api)
 
     def _add(self, source, target):
@@ -37,6 +39,10 @@ class Manifest:
     def include(self, path, **options):
         assert path.startswith(PATH_VARIABLES), "a manifest of ours is frozen through this one, not included"
         self.includes.append(path)
+
+    def freeze(self, path, script=None, opt=None):
+        assert path == "$(PORT_DIR)/modules", "only the port's own modules are frozen by freeze()"
+        self.port_modules.append(script)
 
     def package(self, package_path, files=None, base_path=".", opt=None):
         base = self._base(base_path)
@@ -62,16 +68,23 @@ def manifest(request):
 
 
 @pytest.mark.req("H-FIRMWARE")
-def test_the_manifest_keeps_the_ports_own_frozen_modules(manifest):
-    _, read = manifest
+def test_the_esp32_manifest_keeps_the_ports_own_frozen_modules():
+    read = Manifest(ROOT / "boards" / "esp32" / "manifest.py")
     assert read.includes == ["$(PORT_DIR)/boards/manifest.py"]  # _boot.py: the filesystem the journal is on
+
+
+@pytest.mark.req("H-FIRMWARE", "S-FAILSAFE")
+def test_the_pico_image_freezes_its_own_boot_mount_not_the_ports_which_formats_a_shoes_flash():
+    read = Manifest(ROOT / "boards" / "rpi_pico" / "manifest.py")
+    assert read.includes == [] and read.port_modules == ["rp2.py"]
+    assert read.frozen["_boot.py"] == ROOT / "boards" / "rpi_pico" / "_boot.py"
 
 
 @pytest.mark.req("H-FIRMWARE")
 def test_every_module_of_the_firmware_and_the_boards_folders_is_frozen_from_its_own_file(manifest):
     board, read = manifest
     wanted = _modules("firmware") | {"boards/__init__.py"} | set().union(*map(_modules, folders(board)))
-    wanted -= {"boards/%s/boot.py" % board}
+    wanted -= {"boards/%s/boot.py" % board, "boards/%s/_boot.py" % board}
     packaged = {target: source for target, source in read.frozen.items() if "/" in target}
     assert set(packaged) == wanted
     assert all(source == ROOT / target for target, source in packaged.items())
@@ -80,7 +93,7 @@ def test_every_module_of_the_firmware_and_the_boards_folders_is_frozen_from_its_
 @pytest.mark.req("S-FAILSAFE", "H-FIRMWARE")
 def test_boot_py_and_main_py_are_frozen_at_the_top(manifest):
     board, read = manifest
-    top = {target: source for target, source in read.frozen.items() if "/" not in target}
+    top = {target: source for target, source in read.frozen.items() if "/" not in target and target != "_boot.py"}
     assert top == {"boot.py": ROOT / "boards" / board / "boot.py", "main.py": ROOT / "boards" / "main.py"}
 
 

@@ -1,0 +1,304 @@
+"""The emulated Raspberry Pi Pico (tools/pico/pico.mjs, docs/pico-emulator.md) from Python: its USB REPL on a
+pseudo-terminal that mpremote opens as it opens /dev/ttyACM0, its pins, reader, clock and power through the
+emulator's control socket, in simulated time."""
+
+import itertools
+import json
+import os
+import pty
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+IMAGE_DIR = ROOT / "build" / "rpi_pico-image"
+
+
+class PicoError(Exception):
+    pass
+
+
+class Pico:
+    """One emulated Pico: flash is its 2 MB flash file, kept across restarts; image (firmware.bin) is written at
+    its start as a UF2 drop would (False: the flash as it is); blank starts from an erased chip."""
+
+    def __init__(self, flash, image=None, blank=False, timing="typical", log=None):
+        self.flash = Path(flash)
+        self.image = image
+        self.blank = blank
+        self.timing = timing
+        self.log = log
+        self.events = []
+        self.console = bytearray()  # all the Pico said on USB, mpremote's exchanges included
+        self._replies = {}
+        self._ids = itertools.count(1)
+        self._changed = threading.Condition()
+
+    def start(self):
+        for needed in ("firmware.bin", "bootrom.bin"):
+            if self.image is None and not (IMAGE_DIR / needed).exists():
+                raise PicoError("no %s in %s: run make image BOARD=rpi_pico" % (needed, IMAGE_DIR))
+        node = shutil.which("node")
+        if node is None:
+            raise PicoError("node is not installed: make system-deps")
+        self._dir = tempfile.mkdtemp(prefix="sabot-pico-")
+        self.control_path = os.path.join(self._dir, "control")
+        self.master, self.slave = pty.openpty()
+        tty.setraw(self.slave)
+        tty.setraw(self.master)
+        self.port = os.ttyname(self.slave)
+        command = [node, str(ROOT / "tools" / "pico" / "pico.mjs"), "--flash", str(self.flash),
+                   "--bootrom", str(IMAGE_DIR / "bootrom.bin"), "--control", self.control_path,
+                   "--timing", self.timing]
+        image = IMAGE_DIR / "firmware.bin" if self.image is None else self.image
+        if image:
+            command += ["--image", str(image)]
+        if self.blank:
+            command.append("--blank")
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self.log or subprocess.DEVNULL, cwd=ROOT)
+        threading.Thread(target=self._host_to_usb, daemon=True).start()
+        threading.Thread(target=self._usb_to_host, daemon=True).start()
+        deadline = time.monotonic() + 30
+        while not os.path.exists(self.control_path):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise PicoError("the emulator did not start (exit %s)" % self.process.poll())
+            time.sleep(0.05)
+        self._socket = socket.socket(socket.AF_UNIX)
+        self._socket.connect(self.control_path)
+        threading.Thread(target=self._read, daemon=True).start()
+        return self
+
+    def _host_to_usb(self):
+        """The pty's bytes to the emulator's USB. A read of the pty's master fails (EIO) while a program that had
+        the port open closes it: the bytes keep flowing after, as a Pico's USB outlives its host's programs."""
+        while self.process.poll() is None:
+            try:
+                if select.select([self.master], [], [], 0.5)[0]:
+                    data = os.read(self.master, 4096)
+                    self.process.stdin.write(data)
+                    self.process.stdin.flush()
+            except OSError:
+                time.sleep(0.05)
+
+    def _usb_to_host(self):
+        out = self.process.stdout.fileno()
+        while data := os.read(out, 4096):
+            self.console += data
+            try:
+                os.write(self.master, data)
+            except OSError:
+                pass
+
+    def _read(self):
+        for line in self._socket.makefile("r"):
+            event = json.loads(line)
+            with self._changed:
+                if event["ev"] == "reply":
+                    self._replies[event["id"]] = event
+                else:
+                    self.events.append(event)
+                self._changed.notify_all()
+
+    def command(self, cmd, timeout=120, **fields):
+        """Send one command (pin, uart, power_cycle, cut, time, rtc; at_us schedules it in simulated time) and
+        wait for its reply: for a scheduled one, until the simulated time comes."""
+        ident = next(self._ids)
+        self._socket.sendall((json.dumps(dict(fields, cmd=cmd, id=ident)) + "\n").encode())
+        reply = self.wait(lambda: self._replies.get(ident), timeout)
+        if "error" in reply:
+            raise PicoError(reply["error"])
+        return reply
+
+    def wait(self, found, timeout=120):
+        """found() once it is truthy, called under the events' lock; PicoError after timeout seconds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                value = found()
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0 or self.process.poll() is not None:
+                    raise PicoError("the emulated Pico did not get there (exit %s)" % self.process.poll())
+                self._changed.wait(min(left, 0.5))
+
+    def boots(self):
+        return [e for e in list(self.events) if e["ev"] == "boot"]
+
+    def started(self, boots=1, timeout=600):
+        """Once the controller of the boots-th boot serves: its loop's first pass starts the watchdog. Before that
+        an mpremote's Ctrl-C would stop main.py as it starts."""
+        def watchdog():
+            since = self.boots()[boots - 1]["t_us"] if len(self.boots()) >= boots else None
+            return since is not None and [e for e in self.events if e["ev"] == "watchdog" and e["t_us"] >= since]
+        self.wait(watchdog, timeout)
+        return self
+
+    def now_us(self):
+        return self.command("time")["t_us"]
+
+    def pin_events(self, pin):
+        with self._changed:
+            return [e for e in self.events if e["ev"] == "pin" and e["pin"] == pin]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._socket.close()
+        os.close(self.master)
+        os.close(self.slave)
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+PRESS_US = 60_000  # a button held 60 ms: past the 30 ms the firmware waits a contact to settle
+GAP_US = 200_000  # the croupier's rhythm between two actions, simulated
+NO_CARD_US = 300_000  # a gate still shut this long after the dealer's request stays shut: the tableau said no
+_PINS = {"no_more_bets": 6, "coup_end": 7, "burn": 8, "draw": 9, "shoe": 10, "seance": 11, "clear_alarm": 12}
+
+
+def press(board, pin, after_us=GAP_US):
+    """A button pressed after after_us of simulated time and released PRESS_US later; returns when released."""
+    start = board.now_us() + after_us
+    board.command("pin", pin=pin, level=0, at_us=start)
+    return board.command("pin", pin=pin, level=1, at_us=start + PRESS_US)["t_us"]
+
+
+def pull(board, pin, card):
+    """The dealer's request (DRAW or BURN) with a card at the gate: True once it slid out past the beam, False
+    when the gate stayed shut (the card taken back). card: a reader's line, or None for a card it cannot read."""
+    armed = board.command("card", line=card)["id"]
+    released = press(board, pin)
+    board.command("time", at_us=released + NO_CARD_US)  # a card slides out within 15 ms of the gate's opening
+    if any(e["ev"] == "card" and e["id"] == armed for e in list(board.events)):
+        return True
+    board.command("uncard")
+    return False
+
+
+def play(board, scenario):
+    """A scenario file (docs/scenarios.md) played on the Pico's pins and reader as a croupier would: each card a
+    slide past the beam when the gate opens. The séance's table is config.json's (the panel's button); commands
+    with no pin on the Pico (stand, seance_close, double, jam, force) are refused before anything runs."""
+    from boards.sim.scenario import commands
+    from boards.sim.shoe import shuffled_shoe, with_stop_card
+    from firmware import cards, games
+
+    steps = list(commands(Path(scenario).read_text().splitlines(), str(scenario)))
+    refused = [(n, c) for n, c, _, _ in steps if c in ("stand", "seance_close", "double", "jam", "force")]
+    if refused:
+        raise PicoError("%s:%d: %s has no pin on the Pico" % (scenario, refused[0][0], refused[0][1]))
+    game, stack, reader = games.CHEMIN_DE_FER, [], True
+    for _, command, a, b in steps:
+        if command == "game":
+            game = a
+        elif command in ("shoe_seed", "shoe_cards"):
+            stack = list(shuffled_shoe(game, a) if command == "shoe_seed"
+                         else (bytearray(a) if b < 0 else with_stop_card(a, b)))
+            press(board, _PINS["shoe"])
+        elif command in ("draw", "burn"):
+            for _ in range(a):
+                if stack and pull(board, _PINS[command], cards.name(stack[0]) if reader else None):
+                    stack.pop(0)
+        elif command == "reader":
+            reader = a
+        elif command == "wait":
+            board.command("time", at_us=board.now_us() + a * 1000)
+        elif command in ("power_cut", "power_on"):
+            board.command("power_cycle")
+        else:
+            press(board, _PINS[command])
+    board.command("time", at_us=board.now_us() + GAP_US)
+
+
+def commission(board, folder, sabot=42, table=3):
+    """What a technician does to a new Pico that has the image: config.json (with a card reader), the DS3231 set
+    with the board's set_clock (a stopped clock keeps the controller from starting, so sabot's clock set cannot),
+    the shoe's own key from `sabot key new` copied to /keys/sabot.key (the controller needs one to start, so sabot
+    key install, which asks the running controller, cannot be the first); then a power cycle. Returns the key file."""
+    from sabot.shoe_link import mpremote
+
+    folder = Path(folder)
+    config = folder / "config.json"
+    config.write_text(json.dumps({"board": "rpi_pico", "sabot": sabot, "table": table, "game": "chemin_de_fer",
+                                  "reader": True}))
+    key = folder / ("sabot-%04d.key" % sabot)
+    subprocess.run([str(Path(sys.executable).parent / "sabot"), "key", "new", str(key)], check=True,
+                   capture_output=True)
+    mpremote(board.port, "cp", str(config), ":config.json")
+    mpremote(board.port, "exec", "from boards.rpi_pico.board import set_clock\nset_clock(2026, 12, 1, 8, 0, 0)\n"
+             "import os\nos.mkdir('keys')")
+    mpremote(board.port, "cp", str(key), ":keys/sabot.key")
+    board.command("power_cycle")
+    board.started(len(board.boots()) + 1)
+    return key
+
+
+def serve(scenario=None, flash=None, blank=False, out=sys.stdout):
+    """`sabot vboard --board rpi_pico`: the emulated Pico behind a pty until interrupted. flash (--fs) is its 2 MB
+    flash file, kept across restarts, its port also FLASH.tty; a new flash (or --blank) is erased, the image
+    written on it as a UF2 drop would, and, unless --blank, a config.json {"board": "rpi_pico", "sabot": 1}
+    written and the Pico restarted, so the controller runs."""
+    flash = Path(flash) if flash else Path(tempfile.mkdtemp(prefix="sabot-pico-")) / "shoe.flash"
+    if flash.is_dir():
+        return _error("--fs %s is a folder: give the Pico's flash file" % flash)
+    if scenario and not Path(scenario).is_file():
+        return _error("no scenario file %s" % scenario)
+    new = blank or not flash.exists()
+    flash.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        board = Pico(flash, blank=new).start()
+    except PicoError as e:
+        return _error(str(e))
+    link = flash.parent / (flash.name + ".tty")
+    link.unlink(missing_ok=True)
+    link.symlink_to(board.port)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        if new and not blank:
+            from sabot.shoe_link import mpremote
+
+            mpremote(board.port, "exec", "import json\nwith open('config.json', 'w') as f:\n"
+                     "    json.dump({'board': 'rpi_pico', 'sabot': 1}, f)")
+            board.command("power_cycle")
+        out.write("virtual board on %s (emulated Raspberry Pi Pico, flash %s; the same board at %s across "
+                  "restarts)\n" % (board.port, flash, link))
+        out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
+        out.flush()
+        if scenario:
+            play(board, scenario)
+        board.process.wait()
+        return 0 if board.process.returncode in (0, -signal.SIGTERM) else 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        link.unlink(missing_ok=True)
+        board.stop()
+
+
+def _error(message):
+    print("sabot vboard: error: %s" % message, file=sys.stderr)
+    return 2
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt

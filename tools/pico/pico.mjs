@@ -1,0 +1,378 @@
+// The emulated Raspberry Pi Pico of a shoe (docs/pico-emulator.md): rp2040js running the image of `make image
+// BOARD=rpi_pico` on the project's own bootrom (bootrom.c), with the board's world around it:
+//   - the W25Q16JV's 2 MB in a file kept across power cycles; erase and program done here (the bootrom traps them;
+//     rp2040js's flash controller does not write), stalling simulated time as the chip would;
+//   - the inputs of boards/rpi_pico/pins.py (pulled up, as wired), the gate, LED and buzzer watched with their
+//     simulated time; the card reader's UART0; a DS3231 at 0x68 on I2C0 keeping time across power cycles;
+//   - the watchdog (its start an event; a reset keeps the flash, the clock and its scratch registers), power cycles;
+//   - USB CDC (the REPL) on stdin/stdout: `socat PTY,... EXEC:"node pico.mjs ..."` makes it a pty for mpremote.
+// A control socket (--control PATH) takes JSON lines ({"cmd": "pin", "pin": 17, "level": 0, "at_us": 5000}, ...)
+// and sends events back ({"ev": "pin", "pin": 16, "level": 1, "t_us": ...}): host_tools/sabot/pico.py drives it.
+import fs from 'node:fs';
+import net from 'node:net';
+import { RP2040, USBCDC, I2CMode } from 'rp2040js';
+
+const FLASH_BYTES = 2 * 1024 * 1024; // W25Q16JV
+const SECTOR = 4096;
+const PAGE = 256;
+const CYCLE_NS = 8; // 125 MHz
+// W25Q16JV datasheet: sector erase 45 ms typical (400 max), 64 KB block 150 ms (2000), page program 0.4 ms (3).
+const TIMING = {
+  typical: { sector: 45e6, block64: 150e6, page: 0.4e6 },
+  max: { sector: 400e6, block64: 2000e6, page: 3e6 },
+};
+const INPUTS = [6, 7, 8, 9, 10, 11, 12, 13, 17, 18]; // buttons, key, jumper, beam, stop detector: pulled up
+const WATCHED = [14, 15, 16]; // LED, buzzer, gate
+const GATE = 16;
+const BEAM = 17;
+const BKPT = { erase: 0x10, program: 0x11, usbBoot: 0x12, noImage: 0x13, missing: 0x14 };
+const WATCHDOG = 0x40058;
+const WATCHDOG_LOAD = 0x04;
+
+function parseArgs(argv) {
+  const args = { timing: 'typical', blank: false };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (name === 'blank') args.blank = true;
+    else args[name] = argv[++i];
+  }
+  for (const needed of ['flash', 'bootrom']) {
+    if (!args[needed]) throw new Error(`pico.mjs: --${needed} is required`);
+  }
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const timing = TIMING[args.timing];
+const events = [];
+let control = null; // the control socket's client
+function emit(event) {
+  const line = JSON.stringify(event) + '\n';
+  if (control) control.write(line);
+  else events.push(line);
+  if (args.log) process.stderr.write(line);
+}
+
+// The flash file: the whole chip. --blank starts from an erased chip; --image writes an image at offset 0 as a UF2
+// drop does (the sectors it covers erased, then programmed), leaving the rest (the filesystem, the ring) as it is.
+function openFlash() {
+  if (args.blank || !fs.existsSync(args.flash)) fs.writeFileSync(args.flash, Buffer.alloc(FLASH_BYTES, 0xff));
+  const fd = fs.openSync(args.flash, 'r+');
+  const data = Buffer.alloc(FLASH_BYTES);
+  fs.readSync(fd, data, 0, FLASH_BYTES, 0);
+  if (args.image) {
+    const image = fs.readFileSync(args.image);
+    data.fill(0xff, 0, Math.ceil(image.length / SECTOR) * SECTOR);
+    image.copy(data);
+    fs.writeSync(fd, data, 0, Math.ceil(image.length / SECTOR) * SECTOR, 0);
+  }
+  return { fd, data };
+}
+const flash = openFlash();
+function persist(offset, length) {
+  fs.writeSync(flash.fd, flash.data, offset, length, offset);
+}
+
+// The DS3231: seconds since 1970 at this run's simulated time zero, and the oscillator-stop flag; kept beside the
+// flash file. A chip never set starts with OSF up, as a new battery does.
+const rtcPath = args.flash + '.rtc.json';
+const rtc = fs.existsSync(rtcPath) && !args.blank
+  ? JSON.parse(fs.readFileSync(rtcPath, 'utf8'))
+  : { seconds: Date.UTC(2020, 0, 1) / 1000, osf: true };
+if (args.rtc) Object.assign(rtc, { seconds: Number(args.rtc), osf: false });
+let elapsedNs = 0; // simulated time of the earlier boots of this process
+let activeCycles = 0; // cycles the core executed, not slept (WFI/WFE), since the emulator started
+const nowNs = () => elapsedNs + mcu.clock.nanos;
+const rtcSeconds = () => rtc.seconds + nowNs() / 1e9;
+function saveRtc() {
+  fs.writeFileSync(rtcPath, JSON.stringify({ seconds: Math.floor(rtcSeconds()), osf: rtc.osf }));
+}
+const bcd = (v) => ((v / 10) << 4) | v % 10;
+const unbcd = (v) => (v >> 4) * 10 + (v & 15);
+function rtcRegisters() {
+  const d = new Date(Math.floor(rtcSeconds()) * 1000);
+  return [d.getUTCSeconds(), d.getUTCMinutes(), d.getUTCHours(), ((d.getUTCDay() + 6) % 7) + 1, d.getUTCDate(),
+    d.getUTCMonth() + 1, d.getUTCFullYear() - 2000].map(bcd);
+}
+function attachDS3231(i2c) {
+  let pointer = 0;
+  let first = false;
+  let regs = null; // the time registers as written in this transfer
+  let status = 0;
+  i2c.onStart = () => i2c.completeStart();
+  i2c.onConnect = (address, mode) => {
+    first = mode === I2CMode.Write;
+    i2c.completeConnect(address === 0x68);
+  };
+  i2c.onWriteByte = (value) => {
+    if (first) {
+      pointer = value;
+      first = false;
+    } else if (pointer < 7) {
+      regs = regs || rtcRegisters();
+      regs[pointer++] = value;
+    } else {
+      if (pointer === 0x0f) rtc.osf = rtc.osf && (value & 0x80) !== 0;
+      else status = value;
+      pointer++;
+    }
+    i2c.completeWrite(true);
+  };
+  i2c.onReadByte = () => {
+    const value = pointer < 7 ? rtcRegisters()[pointer] : pointer === 0x0f ? (rtc.osf ? 0x80 : 0) : status;
+    pointer++;
+    i2c.completeRead(value);
+  };
+  i2c.onStop = () => {
+    if (regs) {
+      const set = Date.UTC(2000 + unbcd(regs[6]), unbcd(regs[5] & 0x1f) - 1, unbcd(regs[4] & 0x3f),
+        unbcd(regs[2] & 0x3f), unbcd(regs[1] & 0x7f), unbcd(regs[0] & 0x7f)) / 1000;
+      rtc.seconds = set - nowNs() / 1e9;
+      regs = null;
+    }
+    saveRtc();
+    i2c.completeStop();
+  };
+}
+
+// USB CDC: the host's bytes wait here until the device has taken the last ones (rp2040js's FIFO holds 512), and
+// after each boot until the host has enumerated the device again and a program has opened it: 2 s by default
+// (--enumeration-ms; Linux's enumeration, udev's /dev/ttyACM0, mpremote's start), in simulated time, as the
+// emulator runs slower than real time. The shoe's main.py needs about 1.2 s from reset to its loop: mpremote's
+// Ctrl-C before that stops main.py for good (docs/pico-emulator.md).
+const hostBytes = [];
+const enumerationNs = Number(args['enumeration-ms'] ?? 2000) * 1e6;
+let cdc = null;
+let hostReadyNs = Infinity;
+function pumpUsb() {
+  if (!cdc || nowNs() < hostReadyNs) return;
+  while (hostBytes.length && cdc.txFIFO.itemCount < cdc.txFIFO.size - 1) cdc.sendSerialByte(hostBytes.shift());
+}
+process.stdin.on('data', (chunk) => {
+  for (const byte of chunk) hostBytes.push(byte);
+});
+process.stdin.on('end', () => shutdown(0));
+
+// One boot of the chip: a fresh RP2040 (registers, SRAM), the same flash, clock and wiring.
+const bootrom = fs.readFileSync(args.bootrom);
+const inputLevels = new Map(INPUTS.map((pin) => [pin, true]));
+const outputLevels = new Map(); // the last level each watched output was seen at, for events on changes only
+let mcu = null;
+let resetPending = null;
+let scratch = new Uint32Array(8);
+function boot(cause) {
+  if (mcu) elapsedNs += mcu.clock.nanos;
+  mcu = new RP2040();
+  mcu.logger = { debug() {}, info() {}, warn() {}, error: (c, m) => args.log && process.stderr.write(`${c}: ${m} (pc ${mcu.core.PC.toString(16)})\n`) };
+  mcu.loadBootrom(new Uint32Array(bootrom.buffer, bootrom.byteOffset, bootrom.length >> 2));
+  mcu.flash.set(flash.data); // after loadBootrom, which erases rp2040js's flash
+  const watchdog = mcu.peripherals[WATCHDOG];
+  watchdog.scratchData.set(scratch);
+  watchdog.reason = { watchdog: 1, reset: 2 }[cause] || 0;
+  watchdog.onWatchdogTrigger = () => {
+    scratch = watchdog.scratchData.slice();
+    resetPending = watchdog.reason === 1 ? 'watchdog' : 'reset'; // its timer ran out, or software forced it
+  };
+  // rp2040js 1.4.1 schedules its decrementing watchdog's zero 2^32 ticks late: it would never bite. Its own alarm
+  // is kept off; the count (LOAD, at 2 MHz: errata RP2040-E1) runs out on an alarm of ours.
+  const control = watchdog.writeUint32.bind(watchdog);
+  const bite = mcu.clock.createAlarm(() => {
+    watchdog.reason = 1;
+    watchdog.onWatchdogTrigger();
+  });
+  let load = 0;
+  watchdog.writeUint32 = (offset, value) => {
+    const was = watchdog.enable;
+    control(offset, value);
+    watchdog.alarm.enable = false;
+    if (offset === WATCHDOG_LOAD) load = value & 0xffffff;
+    if (!watchdog.enable) bite.cancel();
+    else if (offset === WATCHDOG_LOAD || !was) bite.schedule(load * 500);
+    if (!was && watchdog.enable) emit({ ev: 'watchdog', t_us: nowNs() / 1000 }); // the shoe's loop began
+  };
+  for (const [pin, level] of inputLevels) mcu.gpio[pin].setInputValue(level);
+  outputLevels.clear(); // every pin an input again
+  for (const pin of WATCHED) {
+    mcu.gpio[pin].addListener(() => {
+      const level = mcu.gpio[pin].outputValue ? 1 : 0;
+      if (outputLevels.get(pin) === level) return;
+      outputLevels.set(pin, level);
+      emit({ ev: 'pin', pin, level, t_us: nowNs() / 1000 });
+      if (pin === GATE && level === 1 && cards.length) slide(cards.shift());
+    });
+  }
+  for (const uart of mcu.uart) mendUart(uart);
+  mcu.uart[0].onByte = () => {}; // the reader's TX line: unused
+  attachDS3231(mcu.i2c[0]);
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (data) => process.stdout.write(data);
+  hostReadyNs = Infinity;
+  hostBytes.length = 0; // what the host sent the chip before it reset is lost with it
+  cdc.onDeviceConnected = () => {
+    hostReadyNs = nowNs() + enumerationNs;
+    emit({ ev: 'usb', t_us: nowNs() / 1000 });
+  };
+  mcu.onBreak = onBreak;
+  mcu.core.reset();
+  emit({ ev: 'boot', cause, t_us: nowNs() / 1000 });
+}
+
+// rp2040js 1.4.1's UART raises its TX interrupt again on every register access (its TX FIFO is always empty),
+// so the rp2 port's handler, which clears it, runs forever and the main loop starves. As on the chip, the TX
+// interrupt is raised here when a byte was written (sent at once), and stays cleared once the handler clears it.
+const UARTDR = 0x00;
+const UARTTXINTR = 1 << 5;
+function mendUart(uart) {
+  uart.checkInterrupts = function checkInterrupts() {
+    this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
+  };
+  const write = uart.writeUint32.bind(uart);
+  uart.writeUint32 = (offset, value) => {
+    if (offset === UARTDR) uart.interruptStatus |= UARTTXINTR;
+    write(offset, value);
+  };
+}
+
+let stopped = null;
+function onBreak(code) {
+  const r = mcu.core.registers;
+  if (code === BKPT.erase) {
+    const [offset, count, blockSize] = [r[0], r[1], r[2]];
+    flash.data.fill(0xff, offset, offset + count);
+    mcu.flash.fill(0xff, offset, offset + count);
+    persist(offset, count);
+    const blocks = blockSize === 65536 && offset % 65536 === 0 ? Math.floor(count / 65536) : 0;
+    mcu.clock.tick(blocks * timing.block64 + ((count - blocks * 65536) / SECTOR) * timing.sector);
+    emit({ ev: 'flash', op: 'erase', offset, count, t_us: nowNs() / 1000 });
+  } else if (code === BKPT.program) {
+    const [offset, data, count] = [r[0], r[1], r[2]];
+    for (let i = 0; i < count; i++) {
+      const value = flash.data[offset + i] & mcu.readUint8(data + i);
+      flash.data[offset + i] = value;
+      mcu.flash[offset + i] = value;
+    }
+    persist(offset, count);
+    mcu.clock.tick(Math.ceil(count / PAGE) * timing.page);
+  } else if (code === BKPT.noImage) {
+    stopped = 'no image in flash: the ROM would wait for a UF2 over USB';
+  } else if (code === BKPT.usbBoot) {
+    stopped = 'the image asked for USB boot (reset_usb_boot)';
+  } else if (code === BKPT.missing) {
+    const c = r[0];
+    stopped = `the image looked up ROM function '${String.fromCharCode(c & 0xff, c >> 8)}', which this ROM lacks`;
+  } else {
+    stopped = `breakpoint ${code} at ${(mcu.core.PC - 2).toString(16)}`;
+  }
+}
+
+// Cards waiting at the gate: when it opens, the first slides out, as a croupier's card does: the reader's line
+// (its identity, or none for a card the reader missed), then the beam broken and cleared again.
+const cards = [];
+function slide(card) {
+  const t = nowNs() / 1000;
+  if (card.line != null) at(t + card.read_us, () => feedReader(card.line + '\n'));
+  at(t + card.break_us, () => setPin(BEAM, 0));
+  at(t + card.break_us + card.dark_us, () => {
+    setPin(BEAM, 1);
+    emit({ ev: 'card', id: card.id, opened_us: t, t_us: nowNs() / 1000, cycles: activeCycles });
+  });
+}
+
+// Scheduled inputs, in simulated time.
+const schedule = [];
+function at(tUs, action) {
+  schedule.push({ tNs: tUs * 1000, action });
+  schedule.sort((a, b) => a.tNs - b.tNs);
+}
+function feedReader(bytes) {
+  for (const b of Buffer.from(bytes)) mcu.uart[0].feedByte(b);
+}
+function setPin(pin, level) {
+  inputLevels.set(pin, !!level);
+  mcu.gpio[pin].setInputValue(!!level);
+}
+function handle(command) {
+  const reply = (extra) => emit({ ev: 'reply', id: command.id, t_us: nowNs() / 1000, ...extra });
+  const action = {
+    pin: () => setPin(command.pin, command.level),
+    uart: () => feedReader(Buffer.from(command.hex, 'hex')),
+    card: () => cards.push({ read_us: 2000, break_us: 8000, dark_us: 4000, ...command }),
+    uncard: () => cards.pop(),
+    power_cycle: () => { resetPending = 'power'; },
+    cut: () => shutdown(0), // the power gone for good: the flash file is as the last operation left it
+    time: () => {},
+    rtc: () => { rtc.seconds = command.seconds - nowNs() / 1e9; rtc.osf = false; saveRtc(); },
+  }[command.cmd];
+  if (!action) return reply({ error: `unknown command ${command.cmd}` });
+  if (command.at_us == null) {
+    action();
+    reply({});
+  } else {
+    at(command.at_us, () => { action(); reply({}); });
+  }
+}
+if (args.control) {
+  if (fs.existsSync(args.control)) fs.unlinkSync(args.control);
+  net.createServer((socket) => {
+    control = socket;
+    for (const line of events.splice(0)) socket.write(line);
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.trim()) handle(JSON.parse(line));
+      }
+    });
+    socket.on('close', () => { control = null; });
+  }).listen(args.control);
+}
+
+function shutdown(code) {
+  if (mcu) saveRtc();
+  fs.closeSync(flash.fd);
+  process.exit(code);
+}
+process.on('SIGTERM', () => shutdown(0));
+
+// The run loop: instructions in slices, yielding to I/O between them; a sleeping core skips to its next alarm
+// or to the next scheduled input.
+const SLICE = 200000;
+function run() {
+  const { core } = mcu;
+  for (let i = 0; i < SLICE; i++) {
+    const now = nowNs();
+    if (schedule.length && schedule[0].tNs <= now) {
+      schedule.shift().action();
+      continue;
+    }
+    if (resetPending) {
+      const cause = resetPending;
+      resetPending = null;
+      boot(cause);
+      return setImmediate(run);
+    }
+    if (stopped) {
+      emit({ ev: 'stopped', reason: stopped, t_us: now / 1000 });
+      process.stderr.write(`pico: ${stopped}\n`);
+      return;
+    }
+    if (core.waiting) {
+      const clock = mcu.clock;
+      let skip = clock.nextAlarm ? clock.nanosToNextAlarm : 1e6;
+      if (schedule.length) skip = Math.min(skip, schedule[0].tNs - now);
+      clock.tick(Math.max(skip, CYCLE_NS));
+      i += skip / CYCLE_NS;
+    } else {
+      const cycles = core.executeInstruction();
+      activeCycles += cycles;
+      mcu.clock.tick(cycles * CYCLE_NS);
+    }
+  }
+  pumpUsb();
+  setImmediate(run);
+}
+boot('power');
+run();
