@@ -1,11 +1,9 @@
 """The declaration of each banque ouverte séance's exact start time to the authorities Article 61 names, in French,
 from the shoe's journal: the séance's R_SEANCE record is when it began, signed into the journal's chain."""
 
-from firmware import games, records
-from firmware.record_names import unpack_employee
+from firmware import games
 from sabot import times
-from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEANCE, TYPE
-from sabot.verify import check
+from sabot.cagnotte import coups
 
 # Article 61, as docs/regulation/ has it: "L'heure exacte du début de chaque séance doit être indiquée au commissaire
 # de police, chef du service des renseignements généraux de la circulation, où se trouve le casino et au
@@ -21,30 +19,11 @@ _MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "ao
            "novembre", "décembre")
 
 
-class Opened:
-    __slots__ = ("number", "table", "sabot", "employee", "time_ms", "seq", "ouverte")
-
-    def __init__(self, record):
-        f = record.fields
-        self.number, self.table, self.sabot = f[SEANCE], f[CODE], record.segment.sabot
-        self.employee = unpack_employee(f[DISPOSITION], f[CONDITION])
-        self.time_ms, self.seq = record.time_ms, record.seq
-        self.ouverte = f[CARD] == games.DEUX_TABLEAUX_OUVERTE
-
-
 def seances(paths, key):
-    """([Opened] for each séance at banque ouverte: its game, or a shoe of it loaded in it; verify's findings)."""
-    found = []
-    _, _, findings = check(paths, key, found)
-    opened, current = [], None
-    for record in found:
-        f = record.fields
-        if f[TYPE] == records.R_SEANCE:
-            current = Opened(record)
-            opened.append(current)
-        elif f[TYPE] == records.R_LOAD and current and f[CODE] == games.DEUX_TABLEAUX_OUVERTE:
-            current.ouverte = True
-    return [s for s in opened if s.ouverte], findings
+    """([Seance] at banque ouverte: opened for it, or a shoe of it loaded in it; verify's findings)."""
+    opened = {}
+    _, findings = coups.read(paths, key, opened)
+    return [s for _, s in sorted(opened.items()) if games.DEUX_TABLEAUX_OUVERTE in s.games], findings
 
 
 def when(time_ms):
@@ -65,7 +44,7 @@ def text(opened, establishment, intact):
         lines.append("Le journal ne contient aucune séance de baccara à banque ouverte.")
     for s in opened:
         lines.append("Séance n° %d, table %d, sabot n° %d : début le %s ; affectation par l'employé n° %d "
-                     "(journal du sabot, enregistrement n° %d)." % (s.number, s.table, s.sabot, when(s.time_ms),
+                     "(journal du sabot, enregistrement n° %d)." % (s.number, s.table, s.sabot, when(s.opened_ms),
                                                                     s.employee, s.seq))
     lines += ["", "Heures relevées dans le journal du sabot, %s." % (
         "dont l'intégrité a été vérifiée" if intact else
