@@ -8,6 +8,7 @@ from html import escape
 from firmware import games
 from sabot import times
 from sabot.cagnotte import check, levy
+from sabot.cagnotte.said import money, percent
 from sabot.report.page import CSS
 
 _CSS = """
@@ -20,22 +21,13 @@ _CSS = """
 """
 
 
-def _money(amount):
-    text = format(amount.quantize(Decimal("0.01")), ",f") + "\u00a0€"
-    return text.replace(",", "\u202f").replace(".", ",")
-
-
-def _percent(rate):
-    return format((rate * 100).normalize(), "f").replace(".", ",") + "\u00a0%"
-
-
 def _cell(text, css=""):
     return "<td%s>%s</td>" % (' class="%s"' % css if css else "", text)
 
 
 def _said(finding):
     return "[%s, art. %s] %s" % (check.SAID[finding.what][0], check.SAID[finding.what][1],
-                                 finding.said("fr", _money, _percent))
+                                 finding.said("fr", money, percent))
 
 
 def page(seances, coups, entries, findings, journal_findings, establishment, title_when):
@@ -56,7 +48,7 @@ def page(seances, coups, entries, findings, journal_findings, establishment, tit
             "les prélèvements concordent avec le journal du sabot" if ok else
             "%d constat(s) sur le registre, %d sur le journal" % (len(findings), len(journal_findings))),
         '<div class="verdict"><b>%s</b>dus sur %d coups</div><div class="verdict"><b>%s</b>prélevés</div></div>' % (
-            _money(due_all), len(coups), _money(taken_all)),
+            money(due_all), len(coups), money(taken_all)),
     ]
     if findings:
         head.append("<h2>Constats</h2><ul>%s</ul>" % "".join(
@@ -105,12 +97,12 @@ def _seance(seance, number, coups, entries, flagged):
             due = levy.due(coup.game, coup.results, _stakes(coup, entries))[0]
             due_total += due
             taken_total += entry.levy
-            cells = [_cell(" / ".join(_money(s) for s in _stakes(coup, entries)), "n"), _cell(_money(due), "n"),
-                     _cell(_money(entry.levy), "n"), _cell(escape(", ".join(
-                         "%d × %s" % (n, _money(v)) for v, n in sorted(entry.tickets.items(), reverse=True))))]
+            cells = [_cell(" / ".join(money(s) for s in _stakes(coup, entries)), "n"), _cell(money(due), "n"),
+                     _cell(money(entry.levy), "n"), _cell(escape(", ".join(
+                         "%d × %s" % (n, money(v)) for v, n in sorted(entry.tickets.items(), reverse=True))))]
         rows.append('<tr%s>%s%s%s%s%s</tr>' % (
             ' class="flag"' if found else "", _cell(str(coup.key[1]), "n"), _cell(str(coup.key[2]), "n"),
             _cell(escape(results)), "".join(cells), _cell(escape("; ".join(_said(f) for f in found)))))
     rows.append('<tr class="total"><td colspan="4">Total de la séance</td>%s%s<td colspan="2"></td></tr>' % (
-        _cell(_money(due_total), "n"), _cell(_money(taken_total), "n")))
+        _cell(money(due_total), "n"), _cell(money(taken_total), "n")))
     return ident + "<table>%s</table>" % "".join(rows)

@@ -14,29 +14,10 @@ from pathlib import Path
 from firmware import games
 from sabot.cagnotte import carnet, check, ledger, levy, stakes
 from sabot.cagnotte import coups as journal_coups
+from sabot.cagnotte.said import cents, money, percent, word
 from sabot.journalfile import Unusable
 from sabot.report.pdf import PdfError, print_pdf
 from sabot.verify import read_key
-
-_CENTS = Decimal("0.01")
-_WORDS = {
-    "fr": {"coup": "Séance %d, taille %d, coup %d", "tableau": "tableau %d %s", "bank": "banque %s",
-           "stakes": "mises %s", "due": "prélèvement dû %s (%s %%%s)", "case": ", article 62 %s",
-           "total": "Total dû : %s sur %d coups gagnés par la banque, %d coups en tout",
-           "no_stakes": "pas de mises pour ce coup dans %s", "not_in_journal":
-           "Séance %d, taille %d, coup %d : dans %s mais pas dans le journal", "broken":
-           "journal non intègre : %d constat(s) de sabot log verify ; ce calcul ne vaut pas preuve",
-           "devkey": "journal lu sous la clé de développement : ce n'est pas celui d'un sabot en service "
-           "(--key, ou --allow-development-key pour un journal de simulation)"},
-    "en": {"coup": "Séance %d, taille %d, coup %d", "tableau": "tableau %d %s", "bank": "bank %s",
-           "stakes": "stakes %s", "due": "levy due %s (%s %%%s)", "case": ", Article 62 %s",
-           "total": "Total due: %s on %d coups the bank won, %d coups in all",
-           "no_stakes": "no stakes for this coup in %s", "not_in_journal":
-           "Séance %d, taille %d, coup %d: in %s but not in the journal", "broken":
-           "the journal is not intact: %d finding(s) of sabot log verify; this is no proof",
-           "devkey": "the journal was read under the development key: it is no shoe's in service "
-           "(--key, or --allow-development-key for a sim's journal)"},
-}
 
 
 def add_arguments(parser):
@@ -60,24 +41,21 @@ def add_arguments(parser):
         command.add_argument("--lang", choices=("fr", "en"), default="fr", help="the words for people (default: fr)")
 
 
-def cents(amount):
-    """A sum as a decimal string with its cents: "12.30"."""
-    return str(amount.quantize(_CENTS))
-
-
-def money(amount, lang):
-    """A sum for people: 1 000,00 € in French (a narrow no-break space between thousands), 1,000.00 € in English."""
-    text = format(amount.quantize(_CENTS), ",f") + " €"
-    return text.replace(",", "\u202f").replace(".", ",") if lang == "fr" else text
+def _read(args, read_table, path, seances=None):
+    """(the stakes' or the ledger's rows, the journal's coups, verify's findings), or None once the fault is said
+    in one line."""
+    try:
+        return (read_table(path),) + tuple(journal_coups.read(args.journal, read_key(args.key), seances))
+    except (stakes.BadStakes, Unusable) as e:
+        print("sabot cagnotte %s: error: %s" % (args.cagnotte_command, e), file=sys.stderr)
+        return None
 
 
 def reconcile(args, out):
-    try:
-        entries = ledger.read(args.ledger)
-        coups, findings = journal_coups.read(args.journal, read_key(args.key))
-    except (stakes.BadStakes, Unusable) as e:
-        print("sabot cagnotte check: error: %s" % e, file=sys.stderr)
+    got = _read(args, ledger.read, args.ledger)
+    if got is None:
         return 2
+    entries, coups, findings = got
     found = check.check(coups, entries)
     development = args.key is None and not args.allow_development_key
     ok = not (found or findings or development)
@@ -91,7 +69,7 @@ def reconcile(args, out):
                "cagnotte ledger: %s, %d finding(s) on %d coups\n") % (
         ("conforme" if fr else "clean") if ok else ("NON CONFORME" if fr else "NOT CLEAN"), len(found), len(coups)))
     for f in found:
-        where = (_WORDS[args.lang]["coup"] % f.key) if f.key[1] else "Séance %d" % f.key[0]
+        where = (word("coup", args.lang) % f.key) if f.key[1] else "Séance %d" % f.key[0]
         out.write("[%s, art. %s] %s : %s\n" % (check.SAID[f.what][0], check.SAID[f.what][1], where, f.said(
             args.lang, lambda a: money(a, args.lang), lambda r: percent(r, args.lang))))
     return _problems(args, findings, [], {}) or (0 if ok else 1)
@@ -103,12 +81,10 @@ def write_carnet(args):
         print("sabot cagnotte carnet: error: %s exists: --force replaces it" % output, file=sys.stderr)
         return 2
     seances = {}
-    try:
-        entries = ledger.read(args.ledger)
-        coups, findings = journal_coups.read(args.journal, read_key(args.key), seances)
-    except (stakes.BadStakes, Unusable) as e:
-        print("sabot cagnotte carnet: error: %s" % e, file=sys.stderr)
+    got = _read(args, ledger.read, args.ledger, seances)
+    if got is None:
         return 2
+    entries, coups, findings = got
     found = check.check(coups, dict(entries))
     html = carnet.page(seances, coups, entries, found, findings, args.establishment,
                        time.strftime("%d/%m/%Y à %H:%M"))
@@ -124,22 +100,15 @@ def write_carnet(args):
     return _problems(args, findings, [], {}) or (1 if found else 0)
 
 
-def percent(rate, lang):
-    text = format((rate * 100).normalize(), "f")
-    return text.replace(".", ",") if lang == "fr" else text
-
-
 def main(args, out=sys.stdout):
     if args.cagnotte_command == "check":
         return reconcile(args, out)
     if args.cagnotte_command == "carnet":
         return write_carnet(args)
-    try:
-        table = stakes.read(args.stakes)
-        coups, findings = journal_coups.read(args.journal, read_key(args.key))
-    except (stakes.BadStakes, Unusable) as e:
-        print("sabot cagnotte due: error: %s" % e, file=sys.stderr)
+    got = _read(args, stakes.read, args.stakes)
+    if got is None:
         return 2
+    table, coups, findings = got
     rows, missing, total, won = [], [], Decimal(0), 0
     for coup in coups:
         staked = table.pop(coup.key, None)
@@ -164,32 +133,35 @@ def main(args, out=sys.stdout):
                 "rate": str(levy.RATES[coup.game]), "due": cents(due)}, ensure_ascii=False) + "\n")
     else:
         _print(rows, args.lang, out)
-        w = _WORDS[args.lang]
-        out.write(w["total"] % (money(total, args.lang), won, len(rows)) + "\n")
+        out.write(word("total", args.lang) % (money(total, args.lang), won, len(rows)) + "\n")
     return _problems(args, findings, missing, table)
 
 
 def _print(rows, lang, out):
-    w = _WORDS[lang]
+    def w(key):
+        return word(key, lang)
+
     for coup, amounts, due, _, case in rows:
-        said = [w["tableau"] % (i + 1, r) for i, r in enumerate(coup.results)] if len(coup.results) > 1 else [
-            w["bank"] % coup.results[0]]
-        line = "%s : %s ; %s ; %s" % (w["coup"] % coup.key, ", ".join(said), w["stakes"] % " / ".join(
-            money(a, lang) for a in amounts), w["due"] % (money(due, lang), percent(levy.RATES[coup.game], lang),
-                                                          w["case"] % case if case in ("a", "b", "c") else ""))
+        said = [w("tableau") % (i + 1, r) for i, r in enumerate(coup.results)] if len(coup.results) > 1 else [
+            w("bank") % coup.results[0]]
+        line = "%s : %s ; %s ; %s" % (w("coup") % coup.key, ", ".join(said), w("stakes") % " / ".join(
+            money(a, lang) for a in amounts), w("due") % (money(due, lang), percent(levy.RATES[coup.game], lang),
+                                                          w("case") % case if case in ("a", "b", "c") else ""))
         out.write(line + "\n")
 
 
 def _problems(args, findings, missing, left):
     """1 and each said on stderr when the journal is not intact or it and the stakes do not cover the same coups."""
-    w = _WORDS[args.lang]
+    def w(key):
+        return word(key, args.lang)
+
     for coup in missing:
-        print(w["coup"] % coup.key + " : " + w["no_stakes"] % args.stakes, file=sys.stderr)
+        print(w("coup") % coup.key + " : " + w("no_stakes") % args.stakes, file=sys.stderr)
     for key in sorted(left):
-        print(w["not_in_journal"] % (key + (args.stakes,)), file=sys.stderr)
+        print(w("not_in_journal") % (key + (args.stakes,)), file=sys.stderr)
     if findings:
-        print(w["broken"] % len(findings), file=sys.stderr)
+        print(w("broken") % len(findings), file=sys.stderr)
     development = args.key is None and not args.allow_development_key
     if development:
-        print(w["devkey"], file=sys.stderr)
+        print(w("devkey"), file=sys.stderr)
     return 1 if findings or missing or left or development else 0
