@@ -80,6 +80,14 @@ def _journal(tmp_path):
     return log, [r for r in rows if r["event"] == "result"]
 
 
+def _stakes_of_every_coup(tmp_path, results):
+    """A stakes file giving each coup of the journal 1,000 € on tableau 1 and 200 € on tableau 2."""
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
+        "%d,%d,%d,1000,200\n" % (r["seance"], r["taille"], r["coup"]) for r in results))
+    return stakes
+
+
 def _run(*args):
     return subprocess.run([SABOT, "cagnotte", "due", *map(str, args)], capture_output=True, text=True)
 
@@ -87,9 +95,7 @@ def _run(*args):
 @pytest.mark.req("C-LEVY")
 def test_cagnotte_due_gives_each_coup_of_a_simulated_shoe_its_levy(tmp_path):
     log, results = _journal(tmp_path)
-    stakes = tmp_path / "stakes.csv"
-    stakes.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
-        "%d,%d,%d,1000,200\n" % (r["seance"], r["taille"], r["coup"]) for r in results))
+    stakes = _stakes_of_every_coup(tmp_path, results)
     done = _run(log, "--stakes", stakes, "--json", "--allow-development-key")
     assert done.returncode == 0, done.stderr
     coups = [json.loads(line) for line in done.stdout.splitlines()]
@@ -107,9 +113,7 @@ def test_cagnotte_due_gives_each_coup_of_a_simulated_shoe_its_levy(tmp_path):
 @pytest.mark.req("C-LEVY")
 def test_cagnotte_due_says_in_french_each_coup_and_the_total(tmp_path):
     log, results = _journal(tmp_path)
-    stakes = tmp_path / "stakes.csv"
-    stakes.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
-        "%d,%d,%d,1000,200\n" % (r["seance"], r["taille"], r["coup"]) for r in results))
+    stakes = _stakes_of_every_coup(tmp_path, results)
     done = _run(log, "--stakes", stakes, "--allow-development-key")
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Séance 1, taille 1, coup 1 : tableau 1 ")
