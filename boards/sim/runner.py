@@ -13,6 +13,7 @@ from boards.sim.shoe import shuffled_shoe, with_stop_card
 from boards.sim.steps import decode
 from firmware import events as ev
 from firmware import games
+from firmware.storage import FileStorage
 
 GAP_MS = 500  # the croupier's rhythm between two actions
 # A collection every 4 KB allocated rather than when the heap is full: the garbage of the journal's hashing never
@@ -86,7 +87,7 @@ def act(board, game, command, a, b):
 
 def _sim_board():
     """The sim board's class, its firmware loaded after the scenario's check has let go of the parser (H-SIM: the
-    check and the shoe's code never share a 64 KB heap). MicroPython's heap never moves an object: code loaded from
+    check and the shoe's code never share the small heap). MicroPython's heap never moves an object: code loaded from
     .mpy files between the loader's temporaries leaves holes a small heap cannot spare, so a few modules at a time,
     each load's garbage collected before the next."""
     for name in ("firmware.journal", "firmware.controller", "boards.sim.board"):
@@ -95,12 +96,6 @@ def _sim_board():
     from boards.sim.board import SimBoard
 
     return SimBoard
-
-
-def _storage():
-    from firmware.storage import FileStorage
-
-    return FileStorage
 
 
 def _checked(path):
@@ -161,7 +156,7 @@ def main(argv):
         from boards.sim.observer import Observer  # only when someone looks: it costs RAM on a small heap
 
         observer = Observer(None if quiet else sys.stdout, trace)
-    board = _sim_board()(_storage()(log), observer=observer, heap_lock=heap_lock)
+    board = _sim_board()(FileStorage(log), observer=observer, heap_lock=heap_lock)
     if observer:
         observer.wall_ms = board.wall_ms
     try:
