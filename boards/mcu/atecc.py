@@ -150,4 +150,5 @@ class ATECC:
                     opcode, STATUS.get(got[1], "status"), got[1]), got[1])
         elif count == size + 3 and bytes(got) == answer(got[1:count - 2]):
             return bytes(got[1:count - 2])
-        raise ElementError("the element's answer to command 0x%02x is garbled: %s" % (opcode, hexlify(bytes(got)).decode()))
+        raise ElementError("the element's answer to command 0x%02x is garbled: %s" % (
+            opcode, hexlify(bytes(got)).decode()))
