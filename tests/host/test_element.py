@@ -1,6 +1,7 @@
 """The secure element (boards/mcu/atecc.py, its model boards/sim/element.py) against pyca/cryptography: the model's
 public keys and signatures are P-256's, the host checks them (sabot/element.py), no command gives the key out, the
-counters persist and never go back, and the driver waits each command's datasheet maximum before it reads."""
+counters persist and never go back, the driver waits each command's datasheet maximum before it reads, and the
+virtual board's element answers from outside its VM."""
 
 import os
 from hashlib import sha256
@@ -16,6 +17,7 @@ from boards.sim import p256
 from boards.sim.element import SimElement
 from sabot.element import public_key, verifies
 from tests.core.test_element import Bus
+from tests.host.test_vboard import VirtualBoard
 
 scalars = st.integers(min_value=1, max_value=p256.N - 1)
 digests = st.binary(min_size=32, max_size=32)
@@ -157,3 +159,28 @@ def test_the_driver_reads_each_answer_after_the_chips_longest_execution_time():
     digest = sha256(b"x").digest()
     assert verifies(public_key(element.public_key()), digest, element.sign(digest))
     assert element.revision() and element.random() and element.increment(0) == element.counter(0) == 1
+
+
+_ASK = """from boards.vboard.element_link import element
+e = element()
+print(e.public_key().hex(), e.increment(0), e.sign(%r).hex())"""
+
+
+@pytest.mark.req("K-ELEMENT", "K-COUNTER")
+def test_the_virtual_boards_element_answers_from_outside_the_vm_and_no_file_of_the_board_holds_its_key(
+        tmp_path, mpy_build):
+    board = VirtualBoard(tmp_path)
+    digest = sha256(b"checkpoint").digest()
+    try:
+        first = board.exec(_ASK % digest).split()
+        second = board.exec(_ASK % digest).split()  # mpremote's soft reset in between: the VM started again
+    finally:
+        board.close()
+    state = tmp_path / "fs.element"
+    assert first[0] == second[0] == _element(SimElement.load(str(state))).public_key().hex()
+    assert (first[1], second[1]) == ("1", "2")
+    assert verifies(public_key(bytes.fromhex(first[0])), digest, bytes.fromhex(first[2]))
+    seed = state.read_bytes()[:32]
+    secret = _key_bytes(seed) + (seed,)
+    held = [p for p in board.fs.rglob("*") if p.is_file() and any(s in p.read_bytes() for s in secret)]
+    assert held == [] and board.fs not in state.parents
