@@ -1,8 +1,8 @@
 """The boards, found by their folders: each boards/<board>/board.json declares, once, what the tools need to know of
 it. "arch": mpy-cross's -march for its processor (null: bytecode alone, the sim's); "platform": the sys.platform
 its MicroPython reports, by which `sabot deploy` knows a device; "drivers": the other folders of boards/ its image
-holds besides its own (["mcu"], the shared drivers; the sim's build holds the virtual board, ["vboard"]). The
-Makefile, the type check, the bench, `sabot` and the tests read the list here.
+holds besides its own (["mcu"], the shared drivers; the sim's build holds them, for the secure element's, and the
+virtual board: ["mcu", "vboard"]). The Makefile, the type check, the bench, `sabot` and the tests read the list here.
 
 Standard library only: the Makefile runs it with the system's python3 before the venv exists:
 

@@ -9,6 +9,7 @@ import os
 import pty
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -321,7 +322,9 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
     ends the unix port: it starts again at once, the controller recovering its journal (boards/vboard/board.py's
     reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
-    board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. board "rpi_pico":
+    board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
+    the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
+    VM inherits (boards/vboard/element_link.py). board "rpi_pico":
     the emulated Pico instead (sabot.pico.serve)."""
     if board == "rpi_pico":
         from sabot.pico import serve
@@ -349,8 +352,13 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     master, slave = pty.openpty()
     tty.setraw(slave)
     env = dict(os.environ, MICROPYPATH=".")
+    from boards.sim.element import SimElement
+    from boards.vboard.element_link import ENV, serve
+
+    chip = SimElement.load(str(fs.parent / (fs.name + ".element")))  # its key and counters, never under fs
 
     def power_on(soft_reset):
+        """The VM started, its secure element's bus a socket it inherits, answered here by the model."""
         if not (fs / "main.py").exists():
             command = [micropython_command()]
         elif soft_reset:
@@ -358,7 +366,12 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
                        "board.reboot()"]
         else:
             command = [micropython_command(), "-i", "main.py"]
-        return subprocess.Popen(command, stdin=master, stdout=master, stderr=master, cwd=fs, env=env)
+        ours, theirs = socket.socketpair()
+        with theirs:
+            process = subprocess.Popen(command, stdin=master, stdout=master, stderr=master, cwd=fs,
+                                       env=dict(env, **{ENV: str(theirs.fileno())}), pass_fds=(theirs.fileno(),))
+        threading.Thread(target=serve, args=(ours, chip), daemon=True).start()
+        return process
 
     process = power_on(False)
     link = fs.parent / (fs.name + ".tty")
