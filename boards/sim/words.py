@@ -34,6 +34,10 @@ RECORDS = {
     r.R_STAND: ("stand", "annonce : la main reste", "stand"),
     r.R_RESULT: ("result", "résultat", "result"),
     r.R_SEANCE_CLOSE: ("seance close", "séance close", "seance_close"),
+    r.R_OUVERTE: ("banque ouverte seance", "séance de banque ouverte", "ouverte"),
+    r.R_REFUSAL: ("seance refused", "ouverture de séance refusée", "refusal"),
+    r.R_CANDIDATE: ("candidate for the bank", "candidat à la banque", "candidate"),
+    r.R_DRAW: ("bank drawn by lot", "banque adjugée par tirage au sort", "draw"),
 }
 BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
     r.BOOT_POWER: ("power-up", "mise sous tension", "power"),
@@ -102,6 +106,8 @@ EVENTS = {
     e.EV_STAND: ("stand", "annonce", "stand"),
     e.EV_FIRMWARE: ("firmware", "firmware", "firmware"),
     e.EV_SEANCE_CLOSE: ("seance close", "clôture de séance", "seance_close"),
+    e.EV_CANDIDATE: ("candidate", "candidat", "candidate"),
+    e.EV_ADJUDICATE: ("draw the bank", "tirage de la banque", "adjudicate"),
 }
 COMMANDS = {
     e.CMD_GATE_OPEN: ("gate open", "porte ouverte", "gate_open"),
@@ -131,6 +137,13 @@ REFUSALS = {  # why the controller refused an input (Controller.refused)
                      "un défaut de firmware ne se lève qu'en déployant la version approuvée"),
     e.REF_BAD_FAULT: ("no such fault", "aucun défaut de ce code"),
     e.REF_NO_SEANCE: ("no séance open", "aucune séance ouverte"),
+    e.REF_SEANCES: ("two banque ouverte séances already this day (Article 61)",
+                    "déjà deux séances de banque ouverte dans la journée (article 61)"),
+    e.REF_BREAK: ("the break after the day's first séance is not over (Article 61)",
+                  "la pause (le dîner) après la première séance du jour n'est pas finie (article 61)"),
+    e.REF_CANDIDATES: ("a draw needs 2 to 8 candidates, each once", "un tirage demande de 2 à 8 candidats, chacun une "
+                       "fois"),
+    e.REF_NOT_OUVERTE: ("not a banque ouverte séance", "pas une séance de banque ouverte"),
 }
 PHASES = {
     IDLE: ("no shoe", "pas de sabot"),
@@ -147,6 +160,10 @@ HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de f
 
 # Words around a record's other fields: (English, French) formats.
 STANDS = ("%s stands", "%s reste")  # R_STAND: the hand
+_OUVERTE = ("rank %d in the casino day, break %d min", "séance n° %d du jour, pause de %d min")
+_DRAW = ("%d candidates, random value %d: the bank to player %d",
+         "%d candidats, valeur tirée %d : banque au joueur n° %d")
+_CANDIDATE = ("player %d", "joueur n° %d")
 POWER_CUT = ("power cut, then power back", "coupure de courant, puis remise sous tension")  # a power-up not the first
 TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
@@ -159,6 +176,19 @@ def said(table, code, lang=EN):
     damaged journal)."""
     entry = table.get(code)
     return entry[lang] if entry and lang < len(entry) else "code %d" % code
+
+
+def article61(rtype, card, disposition, code, lang=EN):
+    """What a banque ouverte record says beyond its type (Article 61), or None for another record."""
+    if rtype == r.R_OUVERTE:
+        return _OUVERTE[lang] % (code, disposition)
+    if rtype == r.R_REFUSAL:
+        return said(REFUSALS, code, lang)
+    if rtype == r.R_CANDIDATE:
+        return _CANDIDATE[lang] % code
+    if rtype == r.R_DRAW:
+        return _DRAW[lang] % (card, code, disposition)
+    return None
 
 
 def game(code):

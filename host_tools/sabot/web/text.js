@@ -46,6 +46,10 @@ const PAGE = {
       stand: (c, h) => `coup ${c} : ${h} reste (annonce du croupier)`,
       result: (c, t) => `résultat du coup ${c} : ${t}`, winner: "gagnant",
       seance_close: (s) => `séance ${s} close`,
+      ouverte: (n, m) => `séance de banque ouverte n° ${n} du jour, pause de ${m} min (article 61)`,
+      refusal: (why) => `ouverture de séance refusée : ${why}`,
+      candidate: (p) => `candidat à la banque : joueur n° ${p}`,
+      draw: (n, v, p) => `banque adjugée par tirage au sort : ${n} candidats, valeur tirée ${v}, banque au joueur n° ${p}`,
     },
   },
   en: {
@@ -89,6 +93,10 @@ const PAGE = {
       stand: (c, h) => `coup ${c}: ${h} stands (croupier's announcement)`,
       result: (c, t) => `coup ${c} result: ${t}`, winner: "winner",
       seance_close: (s) => `séance ${s} closes`,
+      ouverte: (n, m) => `banque ouverte séance ${n} of the casino day, break ${m} min (Article 61)`,
+      refusal: (why) => `séance refused: ${why}`,
+      candidate: (p) => `candidate for the bank: player ${p}`,
+      draw: (n, v, p) => `bank drawn by lot: ${n} candidates, random value ${v}, the bank to player ${p}`,
     },
   },
 };
@@ -144,6 +152,10 @@ export function recordText(r, game, w, lang) {
     case RECORDS.R_STAND: return w.r.stand(r[COUP], hands[r[CODE]]);
     case RECORDS.R_RESULT: return w.r.result(r[COUP], resultText(r[CODE], r[DISPOSITION], w));
     case RECORDS.R_SEANCE_CLOSE: return w.r.seance_close(r[SEANCE]);
+    case RECORDS.R_OUVERTE: return w.r.ouverte(r[CODE], r[DISPOSITION]);
+    case RECORDS.R_REFUSAL: return w.r.refusal(w.refusals[r[CODE]]);
+    case RECORDS.R_CANDIDATE: return w.r.candidate(r[CODE]);
+    case RECORDS.R_DRAW: return w.r.draw(r[CARD], r[CODE], r[DISPOSITION]);
     default: return `record ${r[TYPE]}`;
   }
 }
