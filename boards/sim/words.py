@@ -91,6 +91,11 @@ WINNERS = {  # the games' own words, the same in both languages
     r.WIN_BANQUE: ("banque", "banque", "banque"),
     r.WIN_EGALITE: ("égalité", "égalité", "egalite"),
 }
+BANK = {  # the bank's result on a tableau as the croupier announces it (Article 62), in French in both languages
+    r.WIN_BANQUE: ("gagnant", "gagnant", "gagnant"),
+    r.WIN_PONTE: ("perdant", "perdant", "perdant"),
+    r.WIN_EGALITE: ("égalité", "égalité", "egalite"),
+}
 EVENTS = {
     e.EV_POWER_UP: ("power up", "mise sous tension", "power_up"),
     e.EV_SEANCE: ("seance", "séance", "seance"),
@@ -168,6 +173,7 @@ POWER_CUT = ("power cut, then power back", "coupure de courant, puis remise sous
 TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
 _RESULT = (("; winner: ", "; tableau1: %s, tableau2: %s"), (" ; gagnant : ", " ; tableau1 : %s, tableau2 : %s"))
+_BANK = (("; bank: %s", "; bank: tableau1 %s, tableau2 %s"), (" ; banque : %s", " ; banque : tableau1 %s, tableau2 %s"))
 LANGUAGES = {"en": EN, "fr": FR}
 
 
@@ -202,10 +208,13 @@ def hand(game_code, number):
 
 
 def result(code, hands, lang=EN):
-    """A result record as people say it (docs/journal-format.md): each hand's total, then who won each tableau."""
+    """A result record as people say it (docs/journal-format.md): each hand's total, who won each tableau, then the
+    bank's result on each as the croupier announces it (Article 62: gagnant, perdant, égalité)."""
     names = HANDS[hands == 3]
     text = ", ".join("%s %d" % (names[h], total) for h, total in enumerate(unpack_totals(code, hands)))
-    winners = [said(WINNERS, w, lang) for w in unpack_winners(code, hands)]
+    won = unpack_winners(code, hands)
+    winners = tuple(said(WINNERS, w, lang) for w in won)
+    bank = tuple(said(BANK, w, lang) for w in won)
     if hands == 2:
-        return text + _RESULT[lang][0] + winners[0]
-    return text + _RESULT[lang][1] % (winners[0], winners[1])
+        return text + _RESULT[lang][0] + winners[0] + _BANK[lang][0] % bank
+    return text + _RESULT[lang][1] % winners + _BANK[lang][1] % bank
