@@ -95,6 +95,15 @@ class Controller:
         self._release_at = 0  # ticks (firmware/ticks.py): now is time.ticks_ms(), wrapping every 2**30 ms
         self._card_at = -1  # ticks of a release's card while a second one would be a double feed, else -1
         self._shown = -1
+        # Article 61 at banque ouverte. seconds: the wall clock (since 2020) the shell reads for a séance's events.
+        self.seconds = 0
+        self.break_min = rec.BREAK_MIN  # the casino's break between the day's two séances (config.json)
+        self._o_day = -1  # the casino day of the last séance at banque ouverte, its rank in it, whether it is open
+        self._o_rank = 0
+        self._o_open = False
+        self._o_closed = -1  # when it closed, seconds: the break runs from there
+        self.candidates = bytearray(rec.CANDIDATES_MAX)  # who wants the bank, until the draw
+        self.n_candidates = 0
 
     # The board's side: feed an event, then read cmds/n_cmds and recs/n_recs and carry them out in order.
 
@@ -125,6 +134,10 @@ class Controller:
             self._on_seance(arg)
         elif event == ev.EV_SEANCE_CLOSE:
             self._on_seance_close()
+        elif event == ev.EV_CANDIDATE:
+            self._on_candidate(arg)
+        elif event == ev.EV_ADJUDICATE:
+            self._on_adjudicate(arg)
         elif event == ev.EV_POWER_UP:
             self._on_power_up(arg)
         elif event == ev.EV_FIRMWARE:
@@ -153,6 +166,7 @@ class Controller:
     def restore(self, body):
         """Replay one journal record at power-up, before EV_POWER_UP."""
         fields = struct.unpack(BODY, body)
+        self.seconds = fields[1]
         self._apply(fields[0], fields[3], fields[4], fields[5], fields[6], fields[7], fields[8], fields[9],
                     fields[10])
 
@@ -209,8 +223,51 @@ class Controller:
         if self.in_coup:
             return self._refuse(ev.REF_IN_COUP)
         employee = rec.seance_employee(arg)
-        self._emit(R_SEANCE, rec.seance_game(arg), rec.employee_low(employee), rec.employee_high(employee),
+        game = rec.seance_game(arg)
+        rank = 0
+        if game == games.DEUX_TABLEAUX_OUVERTE:  # Article 61: two séances a day, separated by the dinner
+            rank = self._o_rank + 1 if (self.seconds - rec.DAY_FROM) // rec.DAY == self._o_day else 1
+            why = 0
+            if rank > 2:
+                why = ev.REF_SEANCES
+            elif rank == 2 and (self._o_closed < 0 or self.seconds - self._o_closed <= self.break_min * 60):
+                why = ev.REF_BREAK  # a second more than the break: the journal stamps its records after this
+            if why:
+                self._emit(rec.R_REFUSAL, game, 0, 0, why)
+                return self._refuse(why)
+        self._emit(R_SEANCE, game, rec.employee_low(employee), rec.employee_high(employee),
                    rec.seance_table(arg))  # Article 58
+        if rank:
+            self._emit(rec.R_OUVERTE, 0, self.break_min, 0, rank)
+
+    def _on_candidate(self, who):
+        if self._release:
+            return self._refuse(ev.REF_BUSY)
+        if self.in_coup:
+            return self._refuse(ev.REF_IN_COUP)
+        if not self._o_open:
+            return self._refuse(ev.REF_NOT_OUVERTE)
+        if who < 1 or who > 255 or self.n_candidates >= rec.CANDIDATES_MAX:
+            return self._refuse(ev.REF_CANDIDATES)
+        for i in range(self.n_candidates):
+            if self.candidates[i] == who:
+                return self._refuse(ev.REF_CANDIDATES)  # one chance each
+        self._emit(rec.R_CANDIDATE, 0, 0, 0, who)
+
+    def _on_adjudicate(self, drawn):
+        """Article 61: "en cas de concurrence, la banque est adjugée par tirage au sort". drawn is the board's
+        hardware random value; the journal keeps it with the candidates, so anyone can redo the draw."""
+        if self._release:
+            return self._refuse(ev.REF_BUSY)
+        if self.in_coup:
+            return self._refuse(ev.REF_IN_COUP)
+        if not self._o_open:
+            return self._refuse(ev.REF_NOT_OUVERTE)
+        n = self.n_candidates
+        if n < 2:
+            return self._refuse(ev.REF_CANDIDATES)
+        drawn &= 0xFFFF
+        self._emit(rec.R_DRAW, n, self.candidates[drawn % n], 0, drawn)
 
     def _on_seance_close(self):
         if self._release:
@@ -469,15 +526,35 @@ class Controller:
             self.table = code
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
+            self._o_open = False  # until its R_OUVERTE says it is one at banque ouverte
+            self._drawn()
         elif rtype == rec.R_SEANCE_CLOSE:
             self.table = 0
             self.phase = IDLE  # no load, no coup outside a séance
+            if self._o_open:
+                self._o_open = False
+                self._o_closed = self.seconds
+        elif rtype == rec.R_OUVERTE:
+            self._o_day = (self.seconds - rec.DAY_FROM) // rec.DAY
+            self._o_rank = code
+            self._o_open = True
+            self._o_closed = -1
+        elif rtype == rec.R_CANDIDATE:
+            self.candidates[self.n_candidates] = code
+            self.n_candidates += 1
+        elif rtype == rec.R_DRAW:
+            self._drawn()
         elif rtype == rec.R_RECOVERY:
             self._release = REL_NONE
         elif rtype == rec.R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
 
+
+    def _drawn(self):
+        for i in range(self.n_candidates):
+            self.candidates[i] = 0
+        self.n_candidates = 0
 
 
 def _stop_position(game):

@@ -22,6 +22,8 @@ EV_FAULT = const(11)  # the board found a fault; arg: records.FAULT_* (journal w
 EV_STAND = const(12)  # the croupier announces that a hand stands where the tableau leaves the choice; arg: hand
 EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifest; arg: 1 they match, 0 not
 EV_SEANCE_CLOSE = const(14)
+EV_CANDIDATE = const(15)  # a player wants the bank (banque ouverte); arg: his number, 1-255
+EV_ADJUDICATE = const(16)  # the bank drawn by lot among the candidates; arg: the board's random value, 16 bits
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card
@@ -52,3 +54,7 @@ REF_NOT_OPTIONAL = const(11)
 REF_FIRMWARE = const(12)
 REF_BAD_FAULT = const(13)
 REF_NO_SEANCE = const(14)
+REF_SEANCES = const(15)  # Article 61: two séances at banque ouverte already in this casino day
+REF_BREAK = const(16)  # Article 61: the break after the day's first séance is not over
+REF_CANDIDATES = const(17)  # a draw with fewer than two candidates, or a candidate twice, or too many
+REF_NOT_OUVERTE = const(18)  # candidates and the draw: at a séance of banque ouverte only

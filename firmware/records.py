@@ -26,11 +26,16 @@ R_RECOVERY = const(12)  # code: torn bytes cut (pack_torn); condition: the relea
 R_STAND = const(13)  # code: the hand that stands on an optional cell of the tableau
 R_RESULT = const(14)  # code: pack_result; card: pack_counts; disposition: the number of hands
 R_SEANCE_CLOSE = const(15)  # code: the table
+# Banque ouverte (Article 61): written only at a séance opened for it, or when its commands are used.
+R_OUVERTE = const(16)  # after R_SEANCE: code: the séance's rank in its casino day (1, 2); disposition: the break, min
+R_REFUSAL = const(17)  # a séance's opening refused; code: why (events.REF_SEANCES, REF_BREAK); card: its game
+R_CANDIDATE = const(18)  # code: a player who wants the bank (1-255)
+R_DRAW = const(19)  # the bank drawn by lot: code: the random value; card: candidates; disposition: the winner
 
 # Which fields other than séance, taille, coup and position a record of each type uses, bit t for type t; the
 # others are 0 (docs/journal-format.md, "What the shoe writes").
-USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT)
-USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT)
+USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT | 1 << R_REFUSAL | 1 << R_DRAW)
+USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT | 1 << R_OUVERTE | 1 << R_DRAW)
 USES_CONDITION = const(1 << R_SEANCE | 1 << R_RECOVERY)
 NO_CODE = const(1 << R_NO_MORE_BETS | 1 << R_CLOSED)  # records whose code is 0 (R_BOOT's: its cause, BOOT_*)
 
@@ -89,6 +94,13 @@ TABLE_MIN = const(1)  # 0 is the panel's button
 TABLE_MAX = const(4095)  # 12 bits of EV_SEANCE's argument (pack_seance)
 EMPLOYEE_MAX = const(65535)  # R_SEANCE's two bytes (employee_low, employee_high)
 SABOT_MAX = const(65535)  # the segment header's 16 bits (firmware/journal.py HEADER)
+
+# Article 61's casino day, for the shoe and the verifier alike: from 06:00 UTC (07:00 or 08:00 in Paris, when no
+# casino deals) to 06:00 the next day, so that a séance after midnight counts in the evening's day.
+DAY_FROM = const(21600)  # seconds after midnight UTC
+DAY = const(86400)
+BREAK_MIN = const(60)  # the break between the two séances (the dinner), minutes, when the config gives none
+CANDIDATES_MAX = const(8)  # players drawn among at once
 
 NO_HAND = const(255)  # pack_hand's and unpack_hand's "no hand": the card not read, or no tableau
 _TORN_MAX = const(65535)

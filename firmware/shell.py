@@ -4,18 +4,22 @@ A board gives it a gate, an indicator, a buzzer and a Journal; its sensor interr
 then hands the card to handle(EV_CARD, ...). No machine import here: the boards own the pins.
 """
 
+import os
+
 from firmware.controller import Controller
 from firmware.events import (
     CMD_BUZZER,
     CMD_GATE_CLOSE,
     CMD_GATE_OPEN,
     CMD_INDICATOR,
+    EV_ADJUDICATE,
     EV_FAULT,
     EV_FIRMWARE,
     EV_LOAD,
     EV_NO_MORE_BETS,
     EV_POWER_UP,
     EV_SEANCE,
+    EV_SEANCE_CLOSE,
 )
 from firmware.journal import RESERVE_BYTES, JournalError
 from firmware.records import BOOT_POWER, CAUSE_SHIFT, FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK, pack_torn
@@ -36,6 +40,7 @@ class Shell:
         self.head = head  # firmware/head.py's FileHead on a board: the journal's end kept outside its folder
         self.boot_fault = 0  # a fault the board found before boot (the development key), raised at every boot
         self.boot_cause = BOOT_POWER  # why it boots, as the board knows it: R_BOOT's code (records.BOOT_*)
+        self.random = hardware_random  # the draw's source (Article 61): the sim's is seeded, so runs repeat
 
     def boot(self, now):
         """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
@@ -79,6 +84,12 @@ class Shell:
     def _handle(self, event, arg, now):
         if event == EV_SEANCE and arg == 0:
             arg = self.panel_seance  # the button's event carries one byte; the board's config says the rest
+        if event == EV_SEANCE or event == EV_SEANCE_CLOSE:
+            wall = self.journal.wall
+            wall.stamp()
+            self.ctl.seconds = wall.seconds  # Article 61's day and break, on the clock the journal stamps with
+        elif event == EV_ADJUDICATE:
+            arg = self.random()  # the queue carries a byte; the draw takes 16 bits of the board's source
         journal = self.journal
         if not journal.broken and (event == EV_SEANCE or journal.due() and not self.ctl.in_coup):
             journal.rotate(self.ctl)  # segments per séance, and by size between coups
@@ -133,3 +144,9 @@ class Shell:
             # Not while a coup deals: a file replaced on flash costs an erase, which a card must never wait on
             # (the ring's point). An alarm stops the dealing; between coups the stop card's closing is written.
             self.head.write(self.journal)
+
+
+def hardware_random():
+    """16 bits of the board's random source (os.urandom: the RP2040's ring oscillator, the ESP32's RNG)."""
+    drawn = os.urandom(2)
+    return drawn[0] | drawn[1] << 8

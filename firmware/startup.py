@@ -10,7 +10,7 @@ from firmware.devkey import DEVELOPMENT_KEY
 from firmware.games import by_name
 from firmware.head import FileHead
 from firmware.journal import Journal, Key
-from firmware.records import FAULT_DEVKEY, SABOT_MAX, TABLE_MAX, TABLE_MIN
+from firmware.records import BREAK_MIN, FAULT_DEVKEY, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
 from firmware.shell import Shell
 from firmware.storage import FileStorage
@@ -41,6 +41,8 @@ def check_config(config, path=CONFIG):
         whole('%s: "table"' % path, config["table"], TABLE_MIN, TABLE_MAX)
     if "game" in config:
         by_name(config["game"])
+    if "ouverte_break" in config:
+        whole('%s: "ouverte_break"' % path, config["ouverte_break"], 0, 255)  # minutes (Article 61's dinner)
     for flag in _FLAGS:
         if flag in config and type(config[flag]) is not bool:
             raise ValueError('%s: "%s" %r: true or false' % (path, flag, config[flag]))
@@ -85,6 +87,7 @@ def make_shell(config, gate, indicator, buzzer, wall, ring=None):
     firmware, ok = check_firmware(config["board"])
     shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring), firmware_ok=ok,
                   head=FileHead(HEAD))
+    shell.ctl.break_min = config.get("ouverte_break", BREAK_MIN)
     if shell.journal.key.id == Key(DEVELOPMENT_KEY).id:
         shell.boot_fault = FAULT_DEVKEY  # a casino shoe signs with a key of its own (docs/keys.md)
     return shell

@@ -44,6 +44,7 @@ class SimBoard:
         self.firmware = FIRMWARE  # names the build in the journal; the virtual board sets the release's
         self.firmware_ok = None  # the boot-time check against a release manifest (None: none deployed)
         self.head = None  # the journal's head kept outside it (firmware/head.py): the virtual board's, the tests'
+        self._drawn = 1  # the bank's draw (Article 61) from a seeded source: a run's journal is the same everywhere
 
     def wall_ms(self):
         return START_MS + self.clock.now
@@ -58,12 +59,18 @@ class SimBoard:
             journal.segment_records = self.segment_records
         self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer, self.firmware_ok, self.head)
         self.shell.boot_cause = cause
+        self.shell.random = self._random
         if self.heap_lock:
             import micropython  # the no-allocation test, on the MicroPython VM only
 
             self.shell.guard = (micropython.heap_lock, micropython.heap_unlock)
         self.runtime = Runtime(self.shell, self.events, self.clock.ticks, _nothing, _nothing)
         self.runtime.boot()
+
+    def _random(self):
+        """The sim's random source: the ZX81's generator, x * 75 + 74 mod 65537, every value a small int."""
+        self._drawn = (self._drawn * 75 + 74) % 65537
+        return self._drawn & 0xFFFF
 
     def power_cut(self):
         """Everything stops; the de-energised gate locks by itself (S-FAILSAFE)."""

@@ -117,6 +117,8 @@ class Observer:
             if condition:
                 text += "; a %s release was under way: whether a card left is UNKNOWN" % said(
                     words.RELEASES, condition, ID)
+        elif rtype >= records.R_OUVERTE:
+            text = "%s: %s" % (said(words.RECORDS, rtype), words.article61(rtype, card, disposition, code))
         else:
             text = said(words.RECORDS, rtype, ID)
         self.timeline.write("%s  %s\n" % (_clock(seconds, ms), text))

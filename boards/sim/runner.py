@@ -59,6 +59,9 @@ def act(board, game, command, a, b):
         for _ in range(a):
             board.advance(GAP_MS)
             board.shoe.force()
+    elif command == "candidate" or command == "adjudicate":
+        board.advance(GAP_MS)
+        board.press(ev.EV_CANDIDATE if command == "candidate" else ev.EV_ADJUDICATE, a)
     elif command == "stand":
         board.advance(GAP_MS)
         board.press(ev.EV_STAND, a)

@@ -5,10 +5,11 @@ docs/scenarios.md lists the vocabulary.
 
 from firmware import cards, games
 from firmware.compat import const
-from firmware.records import TABLE_MAX, TABLE_MIN
+from firmware.records import TABLE_MAX, TABLE_MIN, pack_seance
 
 _COUNTED = ("draw", "burn", "force")  # optional count N, default 1
-_PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm", "seance_close")
+_PLAIN = ("no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on", "clear_alarm", "seance_close",
+          "adjudicate")
 _NEED_SHOE = _COUNTED + ("no_more_bets", "coup_end", "double", "jam", "stand")
 _HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de fer, deux tableaux
 _MAX_COUNT = 10000
@@ -105,7 +106,13 @@ def _command(words, game):
             raise ValueError("reader needs on or off")
         return name, rest[0] == "on", 0
     if name == "seance":
-        return name, _number(_options(rest, ("table",)).get("table", "1"), "table", TABLE_MIN, TABLE_MAX), 0
+        found = _options(rest, ("table", "game"))
+        table = _number(found.get("table", "1"), "table", TABLE_MIN, TABLE_MAX)
+        return name, pack_seance(table, games.by_name(found["game"]) if "game" in found else 0, 0), 0
+    if name == "candidate":
+        if len(rest) != 1:
+            raise ValueError("candidate needs one player's number")
+        return name, _number(rest[0], "the candidate", 1, 255), 0
     raise ValueError("unknown command %r" % name)
 
 

@@ -7,7 +7,8 @@ count of cards and their codes, a byte each.
 """
 
 NAMES = ("draw", "burn", "force", "no_more_bets", "coup_end", "double", "jam", "power_cut", "power_on",
-         "clear_alarm", "seance_close", "game", "shoe_seed", "shoe_cards", "wait", "stand", "reader", "seance")
+         "clear_alarm", "seance_close", "game", "shoe_seed", "shoe_cards", "wait", "stand", "reader", "seance",
+         "candidate", "adjudicate")
 _CARDS = 13  # NAMES.index("shoe_cards")
 
 

@@ -34,6 +34,10 @@ RECORDS = {
     r.R_STAND: ("stand", "annonce : la main reste", "stand"),
     r.R_RESULT: ("result", "résultat", "result"),
     r.R_SEANCE_CLOSE: ("seance close", "séance close", "seance_close"),
+    r.R_OUVERTE: ("banque ouverte seance", "séance de banque ouverte", "ouverte"),
+    r.R_REFUSAL: ("seance refused", "ouverture de séance refusée", "refusal"),
+    r.R_CANDIDATE: ("candidate for the bank", "candidat à la banque", "candidate"),
+    r.R_DRAW: ("bank drawn by lot", "banque adjugée par tirage au sort", "draw"),
 }
 BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
     r.BOOT_POWER: ("power-up", "mise sous tension", "power"),
@@ -87,6 +91,11 @@ WINNERS = {  # the games' own words, the same in both languages
     r.WIN_BANQUE: ("banque", "banque", "banque"),
     r.WIN_EGALITE: ("égalité", "égalité", "egalite"),
 }
+BANK = {  # the bank's result on a tableau as the croupier announces it (Article 62), in French in both languages
+    r.WIN_BANQUE: ("gagnant", "gagnant", "gagnant"),
+    r.WIN_PONTE: ("perdant", "perdant", "perdant"),
+    r.WIN_EGALITE: ("égalité", "égalité", "egalite"),
+}
 EVENTS = {
     e.EV_POWER_UP: ("power up", "mise sous tension", "power_up"),
     e.EV_SEANCE: ("seance", "séance", "seance"),
@@ -102,6 +111,8 @@ EVENTS = {
     e.EV_STAND: ("stand", "annonce", "stand"),
     e.EV_FIRMWARE: ("firmware", "firmware", "firmware"),
     e.EV_SEANCE_CLOSE: ("seance close", "clôture de séance", "seance_close"),
+    e.EV_CANDIDATE: ("candidate", "candidat", "candidate"),
+    e.EV_ADJUDICATE: ("draw the bank", "tirage de la banque", "adjudicate"),
 }
 COMMANDS = {
     e.CMD_GATE_OPEN: ("gate open", "porte ouverte", "gate_open"),
@@ -131,6 +142,13 @@ REFUSALS = {  # why the controller refused an input (Controller.refused)
                      "un défaut de firmware ne se lève qu'en déployant la version approuvée"),
     e.REF_BAD_FAULT: ("no such fault", "aucun défaut de ce code"),
     e.REF_NO_SEANCE: ("no séance open", "aucune séance ouverte"),
+    e.REF_SEANCES: ("two banque ouverte séances already this day (Article 61)",
+                    "déjà deux séances de banque ouverte dans la journée (article 61)"),
+    e.REF_BREAK: ("the break after the day's first séance is not over (Article 61)",
+                  "la pause (le dîner) après la première séance du jour n'est pas finie (article 61)"),
+    e.REF_CANDIDATES: ("a draw needs 2 to 8 candidates, each once", "un tirage demande de 2 à 8 candidats, chacun une "
+                       "fois"),
+    e.REF_NOT_OUVERTE: ("not a banque ouverte séance", "pas une séance de banque ouverte"),
 }
 PHASES = {
     IDLE: ("no shoe", "pas de sabot"),
@@ -147,10 +165,15 @@ HANDS = (("ponte", "banque"), ("tableau1", "tableau2", "banque"))  # chemin de f
 
 # Words around a record's other fields: (English, French) formats.
 STANDS = ("%s stands", "%s reste")  # R_STAND: the hand
+_OUVERTE = ("rank %d in the casino day, break %d min", "séance n° %d du jour, pause de %d min")
+_DRAW = ("%d candidates, random value %d: the bank to player %d",
+         "%d candidats, valeur tirée %d : banque au joueur n° %d")
+_CANDIDATE = ("player %d", "joueur n° %d")
 POWER_CUT = ("power cut, then power back", "coupure de courant, puis remise sous tension")  # a power-up not the first
 TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
 _RESULT = (("; winner: ", "; tableau1: %s, tableau2: %s"), (" ; gagnant : ", " ; tableau1 : %s, tableau2 : %s"))
+_BANK = (("; bank: %s", "; bank: tableau1 %s, tableau2 %s"), (" ; banque : %s", " ; banque : tableau1 %s, tableau2 %s"))
 LANGUAGES = {"en": EN, "fr": FR}
 
 
@@ -159,6 +182,19 @@ def said(table, code, lang=EN):
     damaged journal)."""
     entry = table.get(code)
     return entry[lang] if entry and lang < len(entry) else "code %d" % code
+
+
+def article61(rtype, card, disposition, code, lang=EN):
+    """What a banque ouverte record says beyond its type (Article 61), or None for another record."""
+    if rtype == r.R_OUVERTE:
+        return _OUVERTE[lang] % (code, disposition)
+    if rtype == r.R_REFUSAL:
+        return said(REFUSALS, code, lang)
+    if rtype == r.R_CANDIDATE:
+        return _CANDIDATE[lang] % code
+    if rtype == r.R_DRAW:
+        return _DRAW[lang] % (card, code, disposition)
+    return None
 
 
 def game(code):
@@ -172,10 +208,13 @@ def hand(game_code, number):
 
 
 def result(code, hands, lang=EN):
-    """A result record as people say it (docs/journal-format.md): each hand's total, then who won each tableau."""
+    """A result record as people say it (docs/journal-format.md): each hand's total, who won each tableau, then the
+    bank's result on each as the croupier announces it (Article 62: gagnant, perdant, égalité)."""
     names = HANDS[hands == 3]
     text = ", ".join("%s %d" % (names[h], total) for h, total in enumerate(unpack_totals(code, hands)))
-    winners = [said(WINNERS, w, lang) for w in unpack_winners(code, hands)]
+    won = unpack_winners(code, hands)
+    winners = tuple(said(WINNERS, w, lang) for w in won)
+    bank = tuple(said(BANK, w, lang) for w in won)
     if hands == 2:
-        return text + _RESULT[lang][0] + winners[0]
-    return text + _RESULT[lang][1] % (winners[0], winners[1])
+        return text + _RESULT[lang][0] + winners[0] + _BANK[lang][0] % bank
+    return text + _RESULT[lang][1] % winners + _BANK[lang][1] % bank

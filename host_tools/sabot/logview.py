@@ -61,6 +61,8 @@ def detail(f, game=games.CHEMIN_DE_FER, lang=words.EN, booted=False):
         return words.said(words.ENDS, code, lang)
     if kind == records.R_RELEASE:
         return words.said(words.RELEASES, code, lang)
+    if kind >= records.R_OUVERTE:
+        return words.article61(kind, f[CARD], f[DISPOSITION], code, lang)
     if kind == records.R_RECOVERY:
         text = words.TORN[lang] % code
         if f[CONDITION]:

@@ -279,6 +279,7 @@ def test_a_shoe_is_not_loaded_during_a_release_an_alarm_or_a_coup():
 def test_deux_tableaux_ouverte_allows_two_tailles_a_seance_and_chemin_de_fer_any():
     shoe = ready(DTO).accepted(ev.EV_LOAD, DTO)
     assert shoe.refusal(ev.EV_LOAD, DTO) == REF_TAILLES
+    shoe.accepted(ev.EV_SEANCE_CLOSE).ctl.seconds = 2 * 3600  # the next séance after the dinner (O-BREAK)
     shoe.accepted(ev.EV_SEANCE, rec.pack_seance(7, DTO, 1)).accepted(ev.EV_LOAD, DTO).accepted(ev.EV_LOAD, DTO)
     assert shoe.got("taille") == [(4,)]
     chemin = ready(CF)

@@ -41,7 +41,7 @@ def test_export_gives_one_row_per_record_with_the_card_fields(incidents):
     assert {(r["disposition"], r["condition"]) for r in cards} == {
         ("dealt", "normal"), ("burned", "normal"), ("burned", "forced"), ("burned", "double_feed")}
     results = [r["detail"] for r in rows if r["event"] == "result"]
-    assert results[0] == "ponte 1, banque 8; winner: banque"
+    assert results[0] == "ponte 1, banque 8; winner: banque; bank: gagnant"  # Article 62's words for the bank
     table = list(csv.DictReader(io.StringIO(sabot("log", "export", incidents, "--format", "csv").stdout)))
     assert len(table) == len(rows) and table[4]["card"] == rows[4]["card"] == "TH"
     assert table[0]["card"] == "" and rows[0]["card"] is None  # CSV's null is an empty cell
@@ -52,7 +52,7 @@ def test_show_reads_coup_by_coup(incidents):
     text = sabot("log", "show", incidents, "--lang", "en").stdout
     assert "Taille 1, séance 1, 2026-11-30 08:00:01 UTC: chemin de fer" in text
     assert "Séance 1 opened 2026-11-30 08:00:00 UTC: table 5, chemin de fer, assigned by employee 0" in text
-    assert "coup 1    ponte: AC QC | banque: AS 7C  ->  ponte 1, banque 8; winner: banque" in text
+    assert "coup 1    ponte: AC QC | banque: AS 7C  ->  ponte 1, banque 8; winner: banque; bank: gagnant" in text
     assert "burned    AH(forced)" in text and "ALARM: forced extraction" in text
 
 
@@ -137,3 +137,14 @@ def test_show_and_export_of_a_record_forged_with_its_crc_recomputed_warn_and_exi
             assert len(warning) == 1 and "integrity is BROKEN" in warning[0]
 
     forged()
+
+
+@pytest.mark.req("C-ANNOUNCE", "T-DT")
+def test_the_banks_result_is_said_gagnant_perdant_or_egalite_by_tableau(tmp_path):
+    from boards.sim import words
+    from firmware.records import WIN_BANQUE, WIN_EGALITE, WIN_PONTE, pack_result
+
+    code = pack_result((8, 6, 8), WIN_EGALITE, WIN_BANQUE)
+    assert words.result(code, 3, words.FR).endswith(" ; banque : tableau1 égalité, tableau2 gagnant")
+    assert words.result(code, 3, words.EN).endswith("; bank: tableau1 égalité, tableau2 gagnant")
+    assert words.result(pack_result((9, 7, 0), WIN_PONTE, 0), 2, words.FR).endswith(" ; banque : perdant")

@@ -177,7 +177,8 @@ def _event_words(f, w, after_a_cut=False):
     if kind == records.R_RECOVERY:
         text = "%s, %s" % (word, w.phrase(words.TORN) % code)
         return text + ("; " + w.phrase(words.UNCERTAIN) if f[CONDITION] else "")
-    return word
+    ouverte = words.article61(kind, f[CARD], f[DISPOSITION], code, w.index)
+    return w["colon"].join((word, ouverte)) if ouverte else word
 
 
 def _feed(t, record, w, after_a_cut):

@@ -42,8 +42,12 @@ def _result_parts(f, game, w):
         totals, _, said = words.result(code, hands).partition("; ")
         return totals, said
     totals = ", ".join("%s %d" % (words.hand(game, h), total) for h, total in enumerate(unpack_totals(code, hands)))
-    winners = [w.of(words.WINNERS, winner) for winner in unpack_winners(code, hands)]
-    return totals, w["winner"] % winners[0] if hands <= 2 else w["winners"] % tuple(winners[:2])
+    won = unpack_winners(code, hands)
+    winners = tuple(w.of(words.WINNERS, winner) for winner in won)
+    bank = tuple(w.of(words.BANK, winner) for winner in won)
+    if hands <= 2:
+        return totals, w["winner"] % winners[0] + w["bank"] % bank[0]
+    return totals, w["winners"] % winners[:2] + w["bank_dt"] % bank[:2]
 
 
 def _lines_html(lines, w):

@@ -97,6 +97,7 @@ TEXT = {
         "stop_short_none": "non sortie",
         "winner": "gagnant : %s",
         "winners": "tableau1 : %s, tableau2 : %s",
+        "bank": " ; banque : %s", "bank_dt": " ; banque : tableau1 %s, tableau2 %s",  # Article 62's announcement
         "chart": "Cartes données par coup",
         "chart_coups": "coups",
         "legend_bar": "cartes du coup",

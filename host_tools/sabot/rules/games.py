@@ -12,6 +12,7 @@ COUP_MAX = tuple(row[games.COUP_MAX] for row in games.GAMES)
 TAILLES = tuple(row[games.TAILLES_PER_SEANCE] for row in games.GAMES)  # per séance, 0: no limit
 HANDS = tuple(row[games.HANDS] for row in games.GAMES)
 LIMITEE = games.DEUX_TABLEAUX_LIMITEE  # new cards each séance: one taille
+OUVERTE = games.DEUX_TABLEAUX_OUVERTE  # Article 61's séances and draw
 # A tableau's requirement and its hands' names, by its count of hands (docs/tableau.md).
 TABLEAU_IDS = {2: "T-CF", 3: "T-DT"}
 HAND_NAMES = {2: ("ponte", "banque"), 3: ("tableau 1", "tableau 2", "banque")}
@@ -24,4 +25,5 @@ ARTICLES = {
     "J-TIME": "Article 58", "H-FIRMWARE": "Article 58", "H-VERIFY": "Article 58",
     # A card drawn against the tableau is a "faux tirage" (Article 60); the tableaux' results, Article 62.
     "T-CF": "Article 60", "T-DT": "Article 60",
+    "O-SEANCES": "Article 61", "O-BREAK": "Article 61", "O-DRAW": "Article 61",
 }

@@ -5,14 +5,18 @@ leaves 0), then through its type's transition in TRANSITIONS, one family module'
 from firmware.records import (
     R_ALARM,
     R_BOOT,
+    R_CANDIDATE,
     R_CARD,
     R_CLEAR,
     R_CLOSED,
     R_COUP_END,
+    R_DRAW,
     R_FINDING,
     R_LOAD,
     R_NO_MORE_BETS,
+    R_OUVERTE,
     R_RECOVERY,
+    R_REFUSAL,
     R_RELEASE,
     R_RESULT,
     R_SEANCE,
@@ -20,7 +24,7 @@ from firmware.records import (
     R_STAND,
 )
 from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEQ, TYPE
-from sabot.rules import alarms, cards, coups, seances
+from sabot.rules import alarms, cards, coups, ouverte, seances
 from sabot.rules.cards import on_card, release_state
 from sabot.rules.layout import (
     _ANY,
@@ -45,6 +49,8 @@ _ON = {  # each record type's transition (docs/journal-format.md, "What the shoe
     R_RESULT: coups.on_result, R_COUP_END: coups.on_coup_end, R_CLOSED: coups.on_closed,
     R_ALARM: alarms.on_alarm, R_CLEAR: alarms.on_clear, R_BOOT: alarms.on_boot, R_RECOVERY: alarms.on_recovery,
     R_SEANCE: seances.on_seance, R_LOAD: seances.on_load, R_SEANCE_CLOSE: seances.on_seance_close,
+    R_OUVERTE: ouverte.on_ouverte, R_REFUSAL: ouverte.on_refusal, R_CANDIDATE: ouverte.on_candidate,
+    R_DRAW: ouverte.on_draw,
 }
 TRANSITIONS = tuple(_ON.get(rtype, _unknown) for rtype in range(_RELEASED))  # by record type
 

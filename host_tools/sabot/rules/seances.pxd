@@ -1,7 +1,7 @@
 # Static types for Cython (setup.py; state.pxd says why).
 from sabot.rules.state cimport State
 
-cdef int SEQ, CODE, TIME, LIMITEE
+cdef int SEQ, CODE, TIME, LIMITEE, OUVERTE
 cdef tuple GAME_IDS, TAILLES
 
 cdef _between_coups(State s, tuple f, str what)

@@ -2,7 +2,8 @@
 it, between coups."""
 
 from sabot.journalfile import CODE, SEQ, TIME
-from sabot.rules.games import GAME_IDS, LIMITEE, TAILLES
+from sabot.rules import ouverte
+from sabot.rules.games import GAME_IDS, LIMITEE, OUVERTE, TAILLES
 
 
 def on_load(s, f):
@@ -46,6 +47,7 @@ def on_seance(s, f):
     s.tailles_in_seance = 0
     s.loaded = s.closed = False  # a séance starts with a shoe of its own
     s.seances.append((f[TIME], f[CODE], f[SEQ]))
+    ouverte.on_seance(s, f, OUVERTE)
 
 
 def on_seance_close(s, f):
@@ -57,3 +59,4 @@ def on_seance_close(s, f):
     s.seance_open = False
     s.table = 0  # no séance open
     s.loaded = s.closed = False
+    ouverte.on_seance_close(s, f)

@@ -12,13 +12,14 @@ cdef dict HAND_NAMES, TABLEAU_IDS
 
 
 cdef class State:
-    cdef public list findings, seances, expect
+    cdef public list findings, seances, expect, candidates
     cdef public object types
     cdef public Hands hands
     cdef public bytearray counts
     cdef public int last, seance, taille, coup, position, table, tailles_in_seance, game, coup_dealt, alarms
-    cdef public int release, decks, stop_before, coup_min, coup_max, last_card
-    cdef public bint seance_open, loaded, in_coup, dealing, closed, stop_seen, released_card, started, firmware_unchecked
+    cdef public int release, decks, stop_before, coup_min, coup_max, last_card, o_day, o_rank, o_break
+    cdef public long long o_closed
+    cdef public bint seance_open, loaded, in_coup, dealing, closed, stop_seen, released_card, started, firmware_unchecked, o_open
 
     cpdef _game(self, int game)
     @cython.locals(seance=cython.int, taille=cython.int, coup=cython.int, position=cython.int,

@@ -36,6 +36,12 @@ class State:
         self.released_card = False  # the last card came out of a release, and no release since (S-ONE)
         self.started = False  # whether a segment header was read
         self.last_card = 0  # the last card record's card
+        # Banque ouverte (sabot.rules.ouverte): the casino day of its last séance, that séance's rank in it, whether
+        # it is open, when it closed (ms, -1: not yet), the break journalled with it (min), the candidates for the bank.
+        self.o_day = self.o_rank = self.o_break = 0
+        self.o_open = False
+        self.o_closed = -1
+        self.candidates = []
 
     def _game(self, game):
         """The game's numbers, held apart: they are read at every card."""

@@ -17,8 +17,8 @@ ASSETS = ("index.html", "page.css", "app.js", "text.js", "shoe.js", "journal.js"
 # The page's name of each table of boards/sim/words.py, each written as a list indexed by the code.
 TABLES = {"events": words.EVENTS, "refusals": words.REFUSALS, "alarms": words.ALARMS, "findings": words.FINDINGS,
           "ends": words.ENDS, "dispositions": words.DISPOSITIONS, "conditions": words.CONDITIONS,
-          "releases": words.RELEASES, "winners": words.WINNERS, "games": words.GAMES, "indicators": words.INDICATORS,
-          "phases": words.PHASES}
+          "releases": words.RELEASES, "winners": words.WINNERS, "bank": words.BANK, "games": words.GAMES,
+          "indicators": words.INDICATORS, "phases": words.PHASES}
 SOURCE_DIRS = ("firmware", "boards/sim")
 
 

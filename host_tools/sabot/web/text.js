@@ -44,8 +44,12 @@ const PAGE = {
       recovery: (n, r) => `REPRISE : ${n} octet(s) déchiré(s) coupé(s) du journal` +
         (r ? `; une libération (${r}) était en cours : sortie d'une carte INCONNUE` : ""),
       stand: (c, h) => `coup ${c} : ${h} reste (annonce du croupier)`,
-      result: (c, t) => `résultat du coup ${c} : ${t}`, winner: "gagnant",
+      result: (c, t) => `résultat du coup ${c} : ${t}`, winner: "gagnant", bank: "banque",
       seance_close: (s) => `séance ${s} close`,
+      ouverte: (n, m) => `séance de banque ouverte n° ${n} du jour, pause de ${m} min (article 61)`,
+      refusal: (why) => `ouverture de séance refusée : ${why}`,
+      candidate: (p) => `candidat à la banque : joueur n° ${p}`,
+      draw: (n, v, p) => `banque adjugée par tirage au sort : ${n} candidats, valeur tirée ${v}, banque au joueur n° ${p}`,
     },
   },
   en: {
@@ -87,8 +91,12 @@ const PAGE = {
       recovery: (n, r) => `RECOVERY: ${n} torn byte(s) cut from the journal` +
         (r ? `; a ${r} release was under way: whether a card left is UNKNOWN` : ""),
       stand: (c, h) => `coup ${c}: ${h} stands (croupier's announcement)`,
-      result: (c, t) => `coup ${c} result: ${t}`, winner: "winner",
+      result: (c, t) => `coup ${c} result: ${t}`, winner: "winner", bank: "bank",
       seance_close: (s) => `séance ${s} closes`,
+      ouverte: (n, m) => `banque ouverte séance ${n} of the casino day, break ${m} min (Article 61)`,
+      refusal: (why) => `séance refused: ${why}`,
+      candidate: (p) => `candidate for the bank: player ${p}`,
+      draw: (n, v, p) => `bank drawn by lot: ${n} candidates, random value ${v}, the bank to player ${p}`,
     },
   },
 };
@@ -116,8 +124,12 @@ export function resultText(code, hands, w) {
   const totals = names.slice(0, hands).map((n, h) => `${n} ${(code >> (4 * h)) & 15}`).join(", ");
   const winners = [];
   for (let t = 0; t < hands - 1; t++) winners.push(w.winners[(code >> (12 + 2 * t)) & 3]);
-  if (hands === 2) return totals + w.semi + w.r.winner + w.colon + winners[0];
-  return totals + w.semi + names[0] + w.colon + winners[0] + ", " + names[1] + w.colon + winners[1];
+  // The bank's result as the croupier announces it (Article 62): gagnant, perdant, égalité.
+  const bank = [];
+  for (let t = 0; t < hands - 1; t++) bank.push(w.bank[(code >> (12 + 2 * t)) & 3]);
+  if (hands === 2) return totals + w.semi + w.r.winner + w.colon + winners[0] + w.semi + w.r.bank + w.colon + bank[0];
+  return totals + w.semi + names[0] + w.colon + winners[0] + ", " + names[1] + w.colon + winners[1] + w.semi +
+    w.r.bank + w.colon + names[0] + " " + bank[0] + ", " + names[1] + " " + bank[1];
 }
 
 /** One journal record as a timeline line; null for a release intent (the card record follows it). */
@@ -144,6 +156,10 @@ export function recordText(r, game, w, lang) {
     case RECORDS.R_STAND: return w.r.stand(r[COUP], hands[r[CODE]]);
     case RECORDS.R_RESULT: return w.r.result(r[COUP], resultText(r[CODE], r[DISPOSITION], w));
     case RECORDS.R_SEANCE_CLOSE: return w.r.seance_close(r[SEANCE]);
+    case RECORDS.R_OUVERTE: return w.r.ouverte(r[CODE], r[DISPOSITION]);
+    case RECORDS.R_REFUSAL: return w.r.refusal(w.refusals[r[CODE]]);
+    case RECORDS.R_CANDIDATE: return w.r.candidate(r[CODE]);
+    case RECORDS.R_DRAW: return w.r.draw(r[CARD], r[CODE], r[DISPOSITION]);
     default: return `record ${r[TYPE]}`;
   }
 }
