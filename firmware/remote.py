@@ -55,7 +55,10 @@ def _fault(shell):
 
 
 def seance(table, game, by, close=False):
-    """A séance opened (or closed) by the responsible employee (S-IDENT, Article 58), over mpremote."""
+    """A séance opened (or closed) by the responsible employee (S-IDENT, Article 58), over mpremote: its values
+    refused before the shoe is asked."""
+    if not close:
+        _seance_game(table, game, by)
     runtime = _runtime()
     _say(**open_seance(runtime.shell, runtime.now(), table, game, by, close))
 
@@ -65,9 +68,7 @@ def open_seance(shell, now, table, game, by, close=False):
     or the fault. A table, game or employee out of range is refused before the shoe hears of it (ValueError;
     closing takes none of them)."""
     if not close:
-        whole("table", table, TABLE_MIN, TABLE_MAX)
-        whole("employee", by, 0, EMPLOYEE_MAX)
-        game = by_name(game)
+        game = _seance_game(table, game, by)
     fault = _fault(shell)
     if fault:
         return fault
@@ -83,6 +84,13 @@ def open_seance(shell, now, table, game, by, close=False):
     if shell.journal.seq > seq:
         return {"seance": shell.ctl.seance, "table": was if close else shell.ctl.table, "seq": shell.journal.seq}
     return _fault(shell) or {"fault": 0, "broken": True, "other": None}  # nothing journalled: never say it was done
+
+
+def _seance_game(table, game, by):
+    """The game's index, when the table, the game and the employee are in range; ValueError otherwise."""
+    whole("table", table, TABLE_MIN, TABLE_MAX)
+    whole("employee", by, 0, EMPLOYEE_MAX)
+    return by_name(game)
 
 
 def _other_journal():
