@@ -166,10 +166,10 @@ def pull_log(port, dest, force=False, out=sys.stdout):
     locked), with the shoe's receipt for them, its signed head under a fresh nonce (receipt.json), to verify
     on the host."""
     dest = Path(dest)
-    client = production(port)
-    if client:
-        return _pull_protocol(client, port, dest, force, out)
     try:
+        client = production(port)
+        if client:
+            return _pull_protocol(client, dest, force, out)
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         names = [n for n in ast.literal_eval(listing.strip().splitlines()[-1]) if n.endswith(".sbj")]
         if not names:
@@ -227,7 +227,7 @@ def production(port):
 _INERT = set(b"\x02\x03\x04\x05\r\n")  # what a probe never sends a development shoe's REPL
 
 
-def _pull_protocol(client, port, dest, force, out):
+def _pull_protocol(client, dest, force, out):
     """pull-log over the protocol: every segment, chunk by chunk, and the receipt under a fresh nonce."""
     from firmware.storage import segment_name
     from sabot.protocol import ProtocolError, Refused

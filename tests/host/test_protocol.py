@@ -10,7 +10,10 @@ import pytest
 from firmware import protocol as p
 from firmware.journal import Key
 from sabot.protocol import Refused
+from sabot.shoe_link import DeviceError, mpremote
+from tests.conftest import SCENARIOS
 from tests.host.protocol_shoe import CASINO, Shoe
+from tests.host.test_vboard import VirtualBoard, sabot
 
 
 @pytest.fixture
@@ -110,3 +113,35 @@ def test_unknown_commands_wrong_lengths_and_other_versions_are_answered_refused_
     with pytest.raises(Refused, match="no secure element"):
         client.request(p.C_ENROL)  # until the element is fitted
     assert client.status()["refused"] == 5
+
+
+@pytest.mark.req("P-FRAME", "P-AUTH", "P-PULL", "H-VERIFY")
+def test_a_production_virtual_board_answers_no_repl_and_is_pulled_and_commanded_over_the_protocol(mpy_build,
+                                                                                                  tmp_path):
+    casino = tmp_path / "casino.key"
+    casino.write_text(bytes(range(32, 64)).hex())
+    (tmp_path / "fs" / "keys").mkdir(parents=True)
+    (tmp_path / "fs" / "keys" / "casino.key").write_text(casino.read_text())
+    board = VirtualBoard(tmp_path, "--scenario", str(SCENARIOS / "incidents.txt"), production=True)
+    try:
+        with pytest.raises(DeviceError):
+            mpremote(board.port, "exec", "print(1)", timeout=30)  # no prompt, whatever it sends
+        refused = sabot("seance", "open", "--port", board.port, "--table", 12, "--by", 4711)
+        assert refused.returncode == 2 and "--casino-key" in refused.stderr
+        opened = sabot("seance", "open", "--port", board.port, "--table", 12, "--by", 4711, "--casino-key", casino)
+        assert opened.returncode == 0 and "opened at table 12" in opened.stdout, opened.stderr
+        clock = sabot("clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key", casino)
+        assert clock.returncode == 0 and "it restarted: boot record" in clock.stdout, clock.stderr
+        pulled = sabot("pull-log", "--port", board.port, tmp_path / "pulled", "--quiet")
+        assert pulled.returncode == 0, pulled.stderr
+    finally:
+        board.close()
+    assert {p.name for p in (tmp_path / "pulled").glob("*.sbj")} == {p.name for p in
+                                                                      (tmp_path / "fs" / "journal").glob("*.sbj")}
+    shown = sabot("log", "show", tmp_path / "pulled", "--lang", "en", "--quiet")
+    assert "table 12, chemin de fer, assigned by employee 4711" in shown.stdout
+    assert "2027-02-01 00:00:00 UTC" in shown.stdout.splitlines()[-1]
+    verified = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--receipt",
+                     tmp_path / "pulled" / "receipt.json", "--quiet", "--lang", "en")
+    assert "integrity: intact" in verified.stdout and "end: as the shoe signed it in its receipt" in verified.stdout
+    assert verified.stdout.count("S-FORCED") == 1, verified.stdout  # the scenario's own incidents, nothing else
