@@ -172,12 +172,7 @@ def pull_log(port, dest, force=False, out=sys.stdout):
             return _pull_protocol(client, dest, force, out)
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         names = [n for n in ast.literal_eval(listing.strip().splitlines()[-1]) if n.endswith(".sbj")]
-        if not names:
-            raise DeviceError("no journal segments on the device")
-        if not force and dest.is_dir() and any(dest.glob("*.sbj")):
-            raise DeviceError("%s already holds journal segments: pull into a new folder, or give --force to "
-                              "write over them" % dest)
-        dest.mkdir(parents=True, exist_ok=True)
+        _destination(names, dest, force)
         args = []
         for name in names:
             args += ["+"] if args else []
@@ -192,6 +187,17 @@ def pull_log(port, dest, force=False, out=sys.stdout):
         return 2
     _pulled(dest, names, receipt, out)
     return 0
+
+
+def _destination(segments, dest, force):
+    """The folder a pull writes to, made; a DeviceError when the shoe has no segments, or the folder holds some
+    already (without force)."""
+    if not segments:
+        raise DeviceError("no journal segments on the device")
+    if not force and dest.is_dir() and any(dest.glob("*.sbj")):
+        raise DeviceError("%s already holds journal segments: pull into a new folder, or give --force to "
+                          "write over them" % dest)
+    dest.mkdir(parents=True, exist_ok=True)
 
 
 def _pulled(dest, names, receipt, out):
@@ -234,12 +240,7 @@ def _pull_protocol(client, dest, force, out):
 
     try:
         listed = client.segments()
-        if not listed:
-            raise DeviceError("no journal segments on the device")
-        if not force and dest.is_dir() and any(dest.glob("*.sbj")):
-            raise DeviceError("%s already holds journal segments: pull into a new folder, or give --force to "
-                              "write over them" % dest)
-        dest.mkdir(parents=True, exist_ok=True)
+        _destination(listed, dest, force)
         with progress.bar(len(listed), "pull-log", unit="segment") as shown:
             for segment, size in listed:
                 (dest / segment_name(segment)).write_bytes(client.segment(segment, size))
