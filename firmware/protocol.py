@@ -166,9 +166,12 @@ class Protocol:
     def _frame(self, view):
         command = view[2]
         seq = view[3] | view[4] << 8
-        if view[1] != VERSION or command & ANSWER:
+        if command & ANSWER:
+            self.framer.bad += 1  # an answer, another shoe's or echoed: answering it could ping-pong for ever
+            return
+        if view[1] != VERSION:
             self.refused += 1
-            self._answer(command & ~ANSWER, seq, E_VERSION if view[1] != VERSION else E_UNKNOWN)
+            self._answer(command, seq, E_VERSION)
             return
         payload = bytes(view[HEADER:])
         try:

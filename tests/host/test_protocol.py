@@ -102,6 +102,8 @@ def test_unknown_commands_wrong_lengths_and_other_versions_are_answered_refused_
     client = shoe.client
     assert client.ask(0x33)[0] == p.E_UNKNOWN
     assert client.ask(0x7F, bytes(40))[0] == p.E_UNKNOWN
+    shoe.protocol.feed(p.frame(p.C_STATUS | p.ANSWER, 4, b"\0"))  # an answer echoed back is never answered
+    assert shoe.link.read() == b""
     assert client.ask(p.C_STATUS, b"x")[0] == p.E_LENGTH
     assert client.ask(p.C_RECEIPT, bytes(8))[0] == p.E_LENGTH  # a nonce of at least 16 bytes
     assert client.ask(p.C_CHUNK, struct.pack("<IIH", 99, 0, 10))[0] == p.E_NOT_FOUND
