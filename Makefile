@@ -143,7 +143,8 @@ deploy:
 	@$(MAKE) --no-print-directory dist BOARD=$(BOARD)
 	$(BIN)/sabot deploy --port $(PORT) $(DIST)
 
-# The virtual board: the sim build inside the MicroPython unix port, reachable by mpremote.
+# The virtual board: the sim build inside the MicroPython unix port, speaking the shoe's protocol (production;
+# `sabot vboard --development` for mpremote).
 vboard: mpy
 	$(BIN)/sabot vboard $(if $(SCENARIO_VB),--scenario $(SCENARIO_VB))
 

@@ -74,7 +74,12 @@ def release_identity(manifest):
 def challenge(seed_hex, manifest_path=MANIFEST):
     """Answer an inspector's seed, as JSON: each file's HMAC over its name, a NUL and its bytes, in manifest
     order, and an HMAC over those lines (docs/firmware-identity.md)."""
-    key = Key(unhexlify(seed_hex))  # the seed keys the HMAC, as the shoe's key does its journal's
+    print(json.dumps(answer(unhexlify(seed_hex), manifest_path)))
+
+
+def answer(seed, manifest_path=MANIFEST):
+    """The challenge's answer as a dict, for mpremote's line and the protocol's pages (firmware/protocol.py)."""
+    key = Key(seed)  # the seed keys the HMAC, as the shoe's key does its journal's
     files = []
     for name, _ in load_manifest(manifest_path)["files"]:
         try:
@@ -84,5 +89,5 @@ def challenge(seed_hex, manifest_path=MANIFEST):
         except OSError:
             files.append([name, None])
     lines = "".join("%s %s\n" % (name, mac) for name, mac in files).encode()
-    print(json.dumps({"files": files, "overall": hexlify(key.tag(lines, 32)).decode(),
-                      "unlisted": unlisted(load_manifest(manifest_path))}))
+    return {"files": files, "overall": hexlify(key.tag(lines, 32)).decode(),
+            "unlisted": unlisted(load_manifest(manifest_path))}

@@ -1,7 +1,8 @@
 """What a technician's mpremote runs on a running shoe: the shoe was interrupted to run it, and resume() starts
 it again (run with mpremote exec --no-follow). Each command answers one JSON line, which the host's side
 (host_tools/sabot/shoe_link.py) turns into what it says and its exit status: what the shoe did and the record's
-sequence number, or that it refused, or that it is in fault and did nothing."""
+sequence number, or that it refused, or that it is in fault and did nothing. The answers are built by functions that
+take the shell (status, open_seance, clock), which the production shoe's protocol (firmware/protocol.py) calls too."""
 
 import json
 import os
@@ -35,51 +36,68 @@ def _last_seconds(journal):
     return body[1] | body[2] << 8 | body[3] << 16 | body[4] << 24
 
 
-def state():
+def status(shell):
     """The shoe as a command leaves it: its journal's last record and its faults (after a restart, its boot)."""
-    shell = _runtime().shell
     journal = shell.journal
-    _say(sabot=journal.sabot, seq=journal.seq, seconds=_last_seconds(journal), alarms=shell.ctl.alarms,
-         broken=journal.broken, key=hexlify(journal.key.id).decode(), other=_other_journal())
+    return {"sabot": journal.sabot, "seq": journal.seq, "seconds": _last_seconds(journal), "alarms": shell.ctl.alarms,
+            "broken": journal.broken, "key": hexlify(journal.key.id).decode(), "other": _other_journal()}
 
 
-def _in_fault(shell):
-    """Answers for a shoe that can journal nothing, or has an alarm or fault raised: it is not handed the act."""
+def state():
+    _say(**status(_runtime().shell))
+
+
+def _fault(shell):
+    """The answer of a shoe that can journal nothing, or has an alarm or fault raised: it is not handed the act."""
     if shell.journal.broken or shell.ctl.alarms:
-        _say(fault=shell.ctl.alarms, broken=shell.journal.broken, other=_other_journal())
-        return True
-    return False
+        return {"fault": shell.ctl.alarms, "broken": shell.journal.broken, "other": _other_journal()}
+    return None
 
 
 def seance(table, game, by, close=False):
-    """A séance opened (or closed) by the responsible employee (S-IDENT, Article 58). A table, game or employee out
-    of range is refused before the shoe hears of it (closing takes none of them)."""
+    """A séance opened (or closed) by the responsible employee (S-IDENT, Article 58), over mpremote: its values
+    refused before the shoe is asked."""
     if not close:
-        whole("table", table, TABLE_MIN, TABLE_MAX)
-        whole("employee", by, 0, EMPLOYEE_MAX)
-        game = by_name(game)
+        _seance_game(table, game, by)
     runtime = _runtime()
-    shell = runtime.shell
-    if _in_fault(shell):
-        return
+    _say(**open_seance(runtime.shell, runtime.now(), table, game, by, close))
+
+
+def open_seance(shell, now, table, game, by, close=False):
+    """The séance opened at table by employee by, in the game named: the record's sequence number, or the refusal,
+    or the fault. A table, game or employee out of range is refused before the shoe hears of it (ValueError;
+    closing takes none of them)."""
+    if not close:
+        game = _seance_game(table, game, by)
+    fault = _fault(shell)
+    if fault:
+        return fault
     shell.journal.reopen()
     was = shell.ctl.table  # a séance's close leaves no table
     seq = shell.journal.seq
     if close:
-        shell.handle(EV_SEANCE_CLOSE, 0, runtime.now())
+        shell.handle(EV_SEANCE_CLOSE, 0, now)
     else:
-        shell.handle(EV_SEANCE, pack_seance(table, game, by), runtime.now())
+        shell.handle(EV_SEANCE, pack_seance(table, game, by), now)
     if shell.ctl.refused:
-        _say(refused=shell.ctl.refused)
-    elif shell.journal.seq > seq:
-        _say(seance=shell.ctl.seance, table=was if close else shell.ctl.table, seq=shell.journal.seq)
-    elif not _in_fault(shell):
-        _say(fault=0, broken=True, other=None)  # nothing journalled: never say it was done
+        return {"refused": shell.ctl.refused}
+    if shell.journal.seq > seq:
+        return {"seance": shell.ctl.seance, "table": was if close else shell.ctl.table, "seq": shell.journal.seq}
+    return _fault(shell) or {"fault": 0, "broken": True, "other": None}  # nothing journalled: never say it was done
+
+
+def _seance_game(table, game, by):
+    """The game's index, when the table, the game and the employee are in range; ValueError otherwise."""
+    whole("table", table, TABLE_MIN, TABLE_MAX)
+    whole("employee", by, 0, EMPLOYEE_MAX)
+    return by_name(game)
 
 
 def _other_journal():
     """The journal on flash when it is not this shoe's as configured: its sabot number and key id, which differ
     from config.json's and /keys/sabot.key's (None when it matches, or there is none)."""
+    if JOURNAL not in os.listdir():
+        return None  # none on flash (a shoe whose journal is elsewhere, the sim's in RAM): not another's
     storage = FileStorage(JOURNAL)
     try:
         segments = storage.segments()
@@ -137,16 +155,21 @@ def number(sabot):
 
 
 def set_clock(seconds, year, month, day, hour, minute, second):
-    """The board's clock (its DS3231; the virtual board's own) set to UTC from the workstation. Refused when it
-    would put the journal's times back: the host restarts the shoe, whose boot record is stamped by it."""
-    shell = _runtime().shell
+    """The board's clock set over mpremote (clock())."""
+    _say(**clock(_runtime().shell, seconds, (year, month, day, hour, minute, second)))
+
+
+def clock(shell, seconds, fields, board=None):
+    """The board's clock (its DS3231; the virtual board's own) set to UTC from the workstation, fields (year, month,
+    day, hour, minute, second). Refused when it would put the journal's times back: the host restarts the shoe,
+    whose boot record is stamped by it."""
     last = _last_seconds(shell.journal)
     if seconds < last:
-        _say(behind=last)
-        return
-    board = __import__("boards.%s.board" % load_config()["board"], None, None, ("set_clock",))
-    board.set_clock(year, month, day, hour, minute, second)
-    _say(set=seconds)
+        return {"behind": last}
+    if board is None:
+        board = __import__("boards.%s.board" % load_config()["board"], None, None, ("set_clock",))
+    board.set_clock(*fields)
+    return {"set": seconds}
 
 
 def receipt(nonce_hex):

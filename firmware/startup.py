@@ -18,6 +18,7 @@ from firmware.version import development_identity
 
 CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
 KEY = "keys/sabot.key"  # the shoe's key, hexadecimal, provisioned at commissioning (docs/keys.md)
+CASINO_KEY = "keys/casino.key"  # the casino's key its commands are authenticated under (docs/protocol.md)
 JOURNAL = "journal"
 HEAD = "head.bin"
 

@@ -12,6 +12,7 @@ import os
 import select
 import struct
 import sys
+import time
 
 from boards.sim.board import START_S, SimBoard
 from boards.sim.devices import SimWall
@@ -20,23 +21,26 @@ from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware.head import FileHead
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
-from firmware.records import BOOT_RESTART
+from firmware.protocol import Protocol
+from firmware.records import BOOT_POWER, BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
-from firmware.startup import CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
+from firmware.startup import CASINO_KEY, CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
+from firmware.ticks import ticks_diff
 
 BOARD = None  # the running board, for a technician's questions over mpremote
 RTC = "rtc.txt"  # the wall clock's seconds since 2020-01-01 UTC as set at commissioning: the board's DS3231
 
 
-def play(path="scenario.txt"):
-    """Check, then play a scenario on the board (powered on at first use); it stays powered after."""
+def play(path="scenario.txt", out=sys.stdout):
+    """Check, then play a scenario on the board (powered on at first use); it stays powered after. Its timeline
+    goes to out."""
     global BOARD
     with open(path) as f:
         for _ in commands(f, path):
             pass
     if BOARD is None:
-        observer = Observer(sys.stdout)
+        observer = Observer(out)
         BOARD = _board(observer)
         observer.wall_ms = BOARD.wall_ms
     with open(path) as f:
@@ -64,8 +68,59 @@ def reboot():
     print("controller recovered from journal/, gate locked")
 
 
-def _runtime(board):
-    return Runtime(board.shell, EventQueue(), board.clock.ticks, lambda: None, _idle_until_ctrl_c())
+def production(restarted=False):
+    """The production configuration: stdin and stdout carry the shoe's protocol alone (firmware/protocol.py), Ctrl-C
+    is a byte like any other, the loop never returns. An exception, or a clock set, locks the gate and ends the VM,
+    which `sabot vboard` starts again as a board restarts (its boot record says a restart)."""
+    import micropython
+
+    micropython.kbd_intr(-1)  # first: no KeyboardInterrupt, so no way out of the loop to a prompt
+    global BOARD
+    try:
+        config = load_config(CONFIG)
+        if not restarted and config.get("scenario"):
+            play(config["scenario"], _Quiet())
+        if BOARD is None or BOARD.shell is None:
+            BOARD = _board(None)
+            BOARD.power_on(BOOT_RESTART if restarted else BOOT_POWER)
+        _serve_protocol(BOARD)
+    finally:
+        if BOARD is not None:
+            BOARD.gate.close()
+        sys.exit(1)
+
+
+class _Quiet:
+    """Where a production board's scenario timeline goes: nowhere, its stdout is the protocol's."""
+
+    def write(self, text):
+        pass
+
+
+def _serve_protocol(board):
+    try:
+        casino = read_key(CASINO_KEY)
+    except (OSError, ValueError):
+        casino = None  # not enrolled: every state-changing command is refused
+    runtime = _runtime(board, lambda: None)
+    runtime.shell.journal.reopen()
+    protocol = Protocol(runtime.shell, runtime.now, sys.stdout.buffer.write, os.urandom, casino, sys.modules[__name__])
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    read = sys.stdin.buffer.read
+    clock = board.clock
+    last = time.ticks_ms()
+    while not protocol.restart:
+        now = time.ticks_ms()
+        clock.now += ticks_diff(now, last)  # a shoe's clock runs: frames and challenges time out, records move on
+        last = now
+        runtime.step()
+        if poll.poll(5):
+            protocol.feed(read(1))
+
+
+def _runtime(board, idle=None):
+    return Runtime(board.shell, EventQueue(), board.clock.ticks, lambda: None, idle or _idle_until_ctrl_c())
 
 
 def _board(observer):

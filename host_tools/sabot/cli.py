@@ -120,6 +120,8 @@ def parser():
     board.add_argument("--board", choices=("sim", "rpi_pico"), default="sim", help="sim: the sim board in the "
                        "MicroPython unix port; rpi_pico: the Pico's image on the emulated RP2040 (make image "
                        "BOARD=rpi_pico), --fs then names its flash file")
+    board.add_argument("--development", action="store_true", help="the development configuration: mpremote reaches "
+                       "the REPL (the default, production, speaks the shoe's protocol alone: docs/protocol.md)")
     port_help = "the device: /dev/ttyACM0, or the virtual board's pty"
     put = commands.add_parser("deploy", help="copy a bundle to a device with mpremote and check it by hash")
     put.add_argument("build", help="the release bundle, e.g. dist/rpi_pico-0.3.0 (make dist BOARD=rpi_pico)")
@@ -150,6 +152,9 @@ def parser():
                         help="the game of the séance (open; default %s)" % GAME_NAMES[0])
     seance.add_argument("--by", type=number(0, EMPLOYEE_MAX, "employee number"),
                         help="the number of the employee who assigns it, 0 to %d (open; default 0)" % EMPLOYEE_MAX)
+    casino_help = ("the casino's key file (sabot key new) enrolled on the shoe: a production shoe's commands are "
+                   "authenticated under it (docs/protocol.md)")
+    seance.add_argument("--casino-key", metavar="FILE", help=casino_help)
     numbered = commands.add_parser("number", help="the shoe's establishment number (S-IDENT), set at commissioning")
     numbered = numbered.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
         "set", help="set it and restart the shoe; a journal of another number is kept on the shoe, a new one begun")
@@ -160,6 +165,7 @@ def parser():
         "set", help="set it to this workstation's UTC time and restart the shoe (journalled: its boot record)")
     clock.add_argument("--port", required=True, help=port_help)
     clock.add_argument("--at", type=utc_time, help="this UTC time instead, e.g. 2026-12-01T09:00:00")
+    clock.add_argument("--casino-key", metavar="FILE", help=casino_help)
     report_command.add_arguments(commands.add_parser(
         "report", help="the inspector's report: HTML, or PDF for -o FILE.pdf (docs/report.md)"))
     web_command.add_arguments(commands.add_parser(
@@ -190,17 +196,18 @@ def main(argv=None):
     if args.command == "seance":
         if args.action == "open" and args.table is None:
             top.exit(2, "sabot seance: error: give --table (1 to %d) to open a séance\n" % TABLE_MAX)
-        return seance_command(args.port, args.action, args.table or 0, args.game, args.by or 0)
+        return seance_command(args.port, args.action, args.table or 0, args.game, args.by or 0,
+                              casino_key=args.casino_key)
     if args.command == "number":
         return number_command(args.port, args.sabot)
     if args.command == "clock":
-        return clock_command(args.port, args.at)
+        return clock_command(args.port, args.at, casino_key=args.casino_key)
     if args.command == "firmware":
         if args.action == "dist":
             return firmware.dist(args.build, args.board, args.out, force=args.force)
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
-        return vboard(args.scenario, args.fs, args.blank, board=args.board)
+        return vboard(args.scenario, args.fs, args.blank, board=args.board, development=args.development)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":

@@ -14,10 +14,13 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import tty
 from pathlib import Path
 
 from boards.sim import words
+from firmware.journal import Key
+from firmware.protocol import C_STATUS, frame
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.boards import names, platforms
@@ -165,14 +168,12 @@ def pull_log(port, dest, force=False, out=sys.stdout):
     on the host."""
     dest = Path(dest)
     try:
+        client = production(port)
+        if client:
+            return _pull_protocol(client, dest, force, out)
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         names = [n for n in ast.literal_eval(listing.strip().splitlines()[-1]) if n.endswith(".sbj")]
-        if not names:
-            raise DeviceError("no journal segments on the device")
-        if not force and dest.is_dir() and any(dest.glob("*.sbj")):
-            raise DeviceError("%s already holds journal segments: pull into a new folder, or give --force to "
-                              "write over them" % dest)
-        dest.mkdir(parents=True, exist_ok=True)
+        _destination(names, dest, force)
         args = []
         for name in names:
             args += ["+"] if args else []
@@ -185,10 +186,74 @@ def pull_log(port, dest, force=False, out=sys.stdout):
     except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
+    _pulled(dest, names, receipt, out)
+    return 0
+
+
+def _destination(segments, dest, force):
+    """The folder a pull writes to, made; a DeviceError when the shoe has no segments, or the folder holds some
+    already (without force)."""
+    if not segments:
+        raise DeviceError("no journal segments on the device")
+    if not force and dest.is_dir() and any(dest.glob("*.sbj")):
+        raise DeviceError("%s already holds journal segments: pull into a new folder, or give --force to "
+                          "write over them" % dest)
+    dest.mkdir(parents=True, exist_ok=True)
+
+
+def _pulled(dest, names, receipt, out):
     size = sum((dest / n).stat().st_size for n in names)
     out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s "
               "--key KEY_FILE (sabot %d's key file, key id %s)\n"
               % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"]))
+
+
+def production(port):
+    """The protocol's client when the shoe on port is a production shoe (it answers the status request), None for a
+    development shoe, which mpremote reaches: its serving loop and its REPL ignore the probe's bytes, which hold no
+    Ctrl-B to Ctrl-E and no line end."""
+    if not os.path.exists(port):
+        raise no_device(port)
+    from sabot import protocol
+
+    try:
+        client = protocol.Client(protocol.SerialLink(port), timeout=0.5)
+    except protocol.ProtocolError:
+        return None
+    while set(frame(C_STATUS, client.seq + 1)) & _INERT:
+        client.seq += 1
+    try:
+        client.status()
+    except (protocol.ProtocolError, protocol.Refused):
+        client.link.close()
+        return None
+    client.timeout = 10.0
+    return client
+
+
+_INERT = set(b"\x02\x03\x04\x05\r\n")  # what a probe never sends a development shoe's REPL
+
+
+def _pull_protocol(client, dest, force, out):
+    """pull-log over the protocol: every segment, chunk by chunk, and the receipt under a fresh nonce."""
+    from firmware.storage import segment_name
+    from sabot.protocol import ProtocolError, Refused
+
+    try:
+        listed = client.segments()
+        _destination(listed, dest, force)
+        with progress.bar(len(listed), "pull-log", unit="segment") as shown:
+            for segment, size in listed:
+                (dest / segment_name(segment)).write_bytes(client.segment(segment, size))
+                shown.update(1)
+        receipt = client.receipt(os.urandom(32))
+        (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
+    except (DeviceError, ProtocolError, Refused, OSError, ValueError) as e:
+        print("sabot pull-log: error: %s" % e, file=sys.stderr)
+        return 2
+    finally:
+        client.link.close()
+    _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out)
     return 0
 
 
@@ -234,17 +299,23 @@ def fault(port, answer):
         port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
 
 
-def seance_command(port, action, table, game, by, out=sys.stdout):
-    """Open or close a séance on a running shoe: interrupt its loop, hand it the séance, start it again. Says the
-    record the shoe wrote, or fails (exit 1) when it refused or is in fault."""
+def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=None):
+    """Open or close a séance on a running shoe: a production shoe over its protocol, under the casino's key; a
+    development shoe's loop interrupted, handed the séance, started again. Says the record the shoe wrote, or fails
+    (exit 1) when it refused or is in fault."""
     if action == "open" and not (1 <= table <= TABLE_MAX and 0 <= by <= EMPLOYEE_MAX):
         print("sabot seance: error: --table 1 to %d and --by 0 to %d are needed to open a séance" % (
             TABLE_MAX, EMPLOYEE_MAX), file=sys.stderr)
         return 2
     try:
-        answer = ask(port, "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
-            table, game, by, action == "close"))
-        resume(port)
+        client = production(port)
+        if client:
+            answer = _authenticated(client, casino_key, "seance", lambda c, key: c.seance(
+                key, table, game, by, close=action == "close"))
+        else:
+            answer = ask(port, "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
+                table, game, by, action == "close"))
+            resume(port)
     except DeviceError as e:
         print("sabot seance: error: %s" % e, file=sys.stderr)
         return 2
@@ -284,21 +355,30 @@ def number_command(port, sabot, out=sys.stdout):
     return 0
 
 
-def clock_command(port, at=None, out=sys.stdout):
+def clock_command(port, at=None, out=sys.stdout, casino_key=None):
     """Set the shoe's clock (its DS3231; the virtual board's) to the workstation's UTC time, then restart it: its
-    boot record is stamped by the clock set. Refused when it would put the journal's times back."""
+    boot record is stamped by the clock set. Refused when it would put the journal's times back. A production shoe
+    takes it over its protocol under the casino's key, and restarts by itself."""
     at = (at or datetime.datetime.now(datetime.UTC)).replace(microsecond=0)
     fields = at.timetuple()[:6]
     seconds = int((at - EPOCH).total_seconds())
     try:
-        answer = ask(port, "from firmware.remote import set_clock\nset_clock(%d, %d, %d, %d, %d, %d, %d)" % (
-            seconds, *fields))
+        client = production(port)
+        if client:
+            answer = _authenticated(client, casino_key, "clock set", lambda c, key: c.set_clock(key, seconds, fields))
+        else:
+            answer = ask(port, "from firmware.remote import set_clock\nset_clock(%d, %d, %d, %d, %d, %d, %d)" % (
+                seconds, *fields))
         if "behind" in answer:
-            resume(port)
+            if not client:
+                resume(port)
             return _failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
                 port, _utc(seconds), _utc(answer["behind"])))
-        restart(port)
-        now = restarted(port)
+        if client:
+            now = _restarted_production(port)
+        else:
+            restart(port)
+            now = restarted(port)
     except DeviceError as e:
         print("sabot clock set: error: %s" % e, file=sys.stderr)
         return 2
@@ -309,6 +389,49 @@ def clock_command(port, at=None, out=sys.stdout):
     return 0
 
 
+def _authenticated(client, casino_key, command, act):
+    """A state-changing command to a production shoe under the casino's key file: the shoe's answer, its JSON; a
+    refusal of the protocol's (no key, wrong key) a DeviceError that says it in French and English."""
+    from sabot import protocol
+    from sabot.journalfile import Unusable
+    from sabot.verify import read_key
+
+    try:
+        if not casino_key:
+            raise DeviceError("a production shoe takes `%s` only under the casino's key: give --casino-key FILE" % (
+                command))
+        try:
+            key = Key(read_key(casino_key))
+        except Unusable as e:
+            raise DeviceError("the casino's key: %s" % e) from None
+        status, answer = act(client, key)
+    except (protocol.ProtocolError, ValueError) as e:
+        raise DeviceError(str(e)) from None
+    finally:
+        client.link.close()
+    if status in (protocol.p.OK, protocol.p.E_REFUSED, protocol.p.E_FAULT, protocol.p.E_BEHIND):
+        return answer
+    raise DeviceError("the shoe refused the command: %s" % protocol.Refused(status, answer))
+
+
+def _restarted_production(port, timeout=20.0):
+    """The status of a production shoe once it has restarted and answers again."""
+    from sabot import protocol
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        client = production(port)
+        if client:
+            try:
+                return client.status()
+            except (protocol.ProtocolError, protocol.Refused):
+                pass
+            finally:
+                client.link.close()
+        time.sleep(0.2)
+    raise DeviceError("the shoe on %s did not answer again within %d s of its restart" % (port, timeout))
+
+
 EPOCH = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)  # the journal's times count from it
 
 
@@ -316,7 +439,7 @@ def _utc(seconds):
     return (EPOCH + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim"):
+def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
     config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
@@ -324,8 +447,9 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
     board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
     the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
-    VM inherits (boards/vboard/element_link.py). board "rpi_pico":
-    the emulated Pico instead (sabot.pico.serve)."""
+    VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead (sabot.pico.serve).
+    Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
+    (docs/protocol.md), no REPL, and a restart starts it again so."""
     if board == "rpi_pico":
         from sabot.pico import serve
 
@@ -357,10 +481,16 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
 
     chip = SimElement.load(str(fs.parent / (fs.name + ".element")))  # its key and counters, never under fs
 
+    production = not development and not blank
+    log = open(fs.parent / (fs.name + ".log"), "ab") if production else master  # its tracebacks: not on the line
+
     def power_on(soft_reset):
         """The VM started, its secure element's bus a socket it inherits, answered here by the model."""
         if not (fs / "main.py").exists():
             command = [micropython_command()]
+        elif production:
+            command = [micropython_command(), "-c", "from boards.vboard import board\n"
+                       "board.production(%r)" % soft_reset]
         elif soft_reset:
             command = [micropython_command(), "-i", "-c", "from boards.vboard import board\n"
                        "board.reboot()"]
@@ -368,7 +498,7 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
             command = [micropython_command(), "-i", "main.py"]
         ours, theirs = socket.socketpair()
         with theirs:
-            process = subprocess.Popen(command, stdin=master, stdout=master, stderr=master, cwd=fs,
+            process = subprocess.Popen(command, stdin=master, stdout=master, stderr=log, cwd=fs,
                                        env=dict(env, **{ENV: str(theirs.fileno())}), pass_fds=(theirs.fileno(),))
         threading.Thread(target=serve, args=(ours, chip), daemon=True).start()
         return process
@@ -379,12 +509,18 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     link.symlink_to(os.ttyname(slave))
     out.write("virtual board on %s (filesystem %s; the same board at %s across restarts)\n" % (
         os.ttyname(slave), fs, link))
-    out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
+    if production:
+        out.write("production configuration: the shoe's protocol alone on its port (sabot pull-log --port %s)\n" % link)
+    else:
+        out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
     out.flush()
     signal.signal(signal.SIGTERM, _stop)  # a terminated vboard takes its MicroPython process with it
     try:
         while True:
             process.wait()
+            if production:  # an exception or a clock set: the shoe restarts, gate locked, protocol again
+                process = power_on(True)
+                continue
             # mpremote's Ctrl-D in the raw REPL: a Pico says so, reboots and enters the raw REPL again.
             os.write(master, b"soft reboot\r\n")
             process = power_on(True)
@@ -398,6 +534,8 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
             process.wait()
         os.close(master)
         os.close(slave)
+        if production:
+            log.close()
 
 
 def _vboard_error(message):

@@ -19,8 +19,11 @@ SABOT = str(Path(sys.executable).parent / "sabot")
 
 
 class VirtualBoard:
-    def __init__(self, tmp_path, *flags):
+    """`sabot vboard` in the development configuration (mpremote reaches its REPL), or production's."""
+
+    def __init__(self, tmp_path, *flags, production=False):
         self.fs = tmp_path / "fs"
+        flags = flags if production or "--blank" in flags else ("--development", *flags)
         self.process = subprocess.Popen([SABOT, "vboard", "--fs", str(self.fs), *flags], stdout=subprocess.PIPE,
                                         text=True)
         first = self.process.stdout.readline()

@@ -1,0 +1,147 @@
+"""The host's side of the shoe's protocol (docs/protocol.md, firmware/protocol.py): requests framed as the shoe
+reads them, over its serial port (or the virtual board's pty), each answer awaited within a timeout; a
+state-changing command asks the shoe's challenge first and carries the casino key's authenticator."""
+
+import json
+import os
+import struct
+import time
+
+from firmware import protocol as p
+
+# Each status's words, French first (docs/protocol.md's table).
+STATUSES = {
+    p.OK: ("fait", "done"),
+    p.E_VERSION: ("version du protocole inconnue", "unknown protocol version"),
+    p.E_UNKNOWN: ("commande inconnue", "unknown command"),
+    p.E_LENGTH: ("longueur invalide pour la commande", "wrong length for the command"),
+    p.E_ARGUMENT: ("valeur hors limites", "value out of range"),
+    p.E_NO_KEY: ("aucune clé du casino enrôlée", "no casino key enrolled"),
+    p.E_CHALLENGE: ("défi absent, expiré ou déjà utilisé", "no challenge, or expired, or used"),
+    p.E_AUTH: ("authentification refusée", "authenticator refused"),
+    p.E_REFUSED: ("refusé par le sabot", "refused by the shoe"),
+    p.E_FAULT: ("sabot en défaut : rien n'est journalisé", "the shoe is in fault: nothing journalled"),
+    p.E_BEHIND: ("l'heure reculerait derrière le journal", "the time would go back behind the journal"),
+    p.E_NOT_FOUND: ("segment inconnu", "no such segment"),
+    p.E_NO_ELEMENT: ("pas d'élément sécurisé", "no secure element"),
+    p.E_NO_MANIFEST: ("pas de manifeste de version", "no release manifest"),
+    p.E_INTERNAL: ("erreur interne, porte verrouillée", "internal error, gate locked"),
+}
+
+
+class ProtocolError(Exception):
+    """No answer, a garbled one, or one that is not the request's."""
+
+
+class Refused(Exception):
+    """The shoe answered with a status other than OK: status, and the answer's data."""
+
+    def __init__(self, status, data):
+        self.status = status
+        self.data = data
+        words = STATUSES.get(status, ("statut %d" % status, "status %d" % status))
+        super().__init__("%s (%s)" % (words[1], words[0]))
+
+
+class SerialLink:
+    """The shoe's serial port, raw: pyserial (mpremote's own dependency) on a device or a pty."""
+
+    def __init__(self, port):
+        import serial
+
+        try:
+            self.port = serial.Serial(port, 115200, timeout=0.05)
+        except (serial.SerialException, OSError) as e:
+            raise ProtocolError("cannot open %s: %s" % (port, e)) from None
+
+    def write(self, data):
+        self.port.write(data)
+        self.port.flush()
+
+    def read(self):
+        return self.port.read(max(1, self.port.in_waiting))
+
+    def close(self):
+        self.port.close()
+
+
+class Client:
+    """Requests over a link (write(bytes), read() -> bytes within a short wait); answers matched by sequence
+    number, anything else on the line skipped."""
+
+    def __init__(self, link, timeout=5.0, clock=time.monotonic):
+        self.link = link
+        self.timeout = timeout
+        self.clock = clock
+        self.seq = int.from_bytes(os.urandom(2), "little")
+        self.answers = []
+        self.framer = p.Framer(self._frame)
+
+    def _frame(self, view):
+        self.answers.append((view[2], view[3] | view[4] << 8, bytes(view[p.HEADER:])))
+
+    def request(self, command, payload=b""):
+        """The answer's data when its status is OK; Refused otherwise, ProtocolError without an answer."""
+        status, data = self.ask(command, payload)
+        if status != p.OK:
+            raise Refused(status, data)
+        return data
+
+    def ask(self, command, payload=b""):
+        """(status, data) of the shoe's answer."""
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.answers.clear()
+        self.link.write(p.frame(command, self.seq, payload))
+        deadline = self.clock() + self.timeout
+        while self.clock() < deadline:
+            self.framer.feed(self.link.read(), int(self.clock() * 1000) & 0x3FFFFFFF)
+            for answer, seq, data in self.answers:
+                if answer == command | p.ANSWER and seq == self.seq and data:
+                    return data[0], data[1:]
+        raise ProtocolError("no answer to command 0x%02x within %g s: is the shoe a production shoe on this port?"
+                            % (command, self.timeout))
+
+    def authenticated(self, key, command, args):
+        """A state-changing command: the shoe's challenge, then the command with its authenticator."""
+        nonce = self.request(p.C_CHALLENGE)
+        tag = p.authenticator(key, nonce, command, (self.seq + 1) & 0xFFFF, args)
+        return self.ask(command, args + tag)
+
+    def status(self):
+        return json.loads(self.request(p.C_STATUS))
+
+    def segments(self):
+        """(segment, size) of every segment of the shoe's journal, the ring's undrained records counted."""
+        found, total = [], None
+        while total is None or len(found) < total:
+            data = self.request(p.C_SEGMENTS, struct.pack("<H", len(found)))
+            total = struct.unpack_from("<H", data)[0]
+            page = [struct.unpack_from("<II", data, at) for at in range(2, len(data), 8)]
+            if not page and len(found) < total:
+                raise ProtocolError("the shoe listed %d of %d segments" % (len(found), total))
+            found += page
+        return found
+
+    def segment(self, segment, size):
+        """A segment's bytes, chunk by chunk."""
+        data = b""
+        while len(data) < size:
+            chunk = self.request(p.C_CHUNK, struct.pack("<IIH", segment, len(data), 508))
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+    def receipt(self, nonce):
+        return json.loads(self.request(p.C_RECEIPT, nonce))
+
+    def seance(self, key, table, game, by, close=False):
+        """(status, answer) of a séance opened or closed."""
+        name = game.encode()
+        args = struct.pack("<HHB", table, by, len(name)) + name.ljust(16, b"\0")[:16]
+        status, data = self.authenticated(key, p.C_SEANCE_CLOSE if close else p.C_SEANCE_OPEN, args)
+        return status, json.loads(data) if data else {}
+
+    def set_clock(self, key, seconds, fields):
+        status, data = self.authenticated(key, p.C_CLOCK_SET, struct.pack("<IHBBBBB", seconds, *fields))
+        return status, json.loads(data) if data else {}

@@ -1,0 +1,88 @@
+"""The shoe's side of its protocol on every runtime (firmware/protocol.py, docs/protocol.md): a séance opened only
+under the casino's key and the shoe's challenge, used once; mutated frames change nothing and never open the gate;
+the receive buffer never grows. tests/host/test_protocol_fuzz.py fuzzes it at volume on CPython."""
+
+import struct
+from binascii import crc32
+
+from boards.sim.board import SimBoard
+from boards.sim.flash import MemoryStorage
+from firmware import protocol as p
+from firmware.journal import Key
+from firmware.records import TABLE_MAX
+from tests.core.req import covers
+
+CASINO = Key(b"casino key, enrolled at commissioning")
+
+
+class _Shoe:
+    def __init__(self):
+        self.board = SimBoard(MemoryStorage())
+        self.board.power_on()
+        self.out = bytearray()
+        self.drawn = 0
+        self.protocol = p.Protocol(self.board.shell, self.board.clock.ticks, self.out.extend, self._random, CASINO)
+
+    def _random(self, n):
+        self.drawn += 1
+        return bytes((self.drawn * 37 + i * 11) & 0xFF for i in range(n))
+
+    def ask(self, command, seq, payload=b""):
+        """(status, data) of the one answer to one frame."""
+        self.protocol.feed(p.frame(command, seq, payload))
+        answer = bytes(self.out)
+        self.out[:] = b""
+        assert answer[2] == command | p.ANSWER and answer[3] | answer[4] << 8 == seq
+        return answer[p.HEADER], answer[p.HEADER + 1:-p.CRC_SIZE]
+
+
+def _seance_args(table):
+    return struct.pack("<HHB", table, 4711, 13) + b"chemin_de_fer" + bytes(3)
+
+
+@covers("P-AUTH", "S-IDENT")
+def test_a_seance_opens_under_the_casinos_key_and_its_frame_replayed_is_refused():
+    shoe = _Shoe()
+    nonce = shoe.ask(p.C_CHALLENGE, 1)[1]
+    args = _seance_args(TABLE_MAX)
+    request = p.frame(p.C_SEANCE_OPEN, 2, args + p.authenticator(CASINO, nonce, p.C_SEANCE_OPEN, 2, args))
+    shoe.protocol.feed(request)
+    assert shoe.out[p.HEADER] == p.OK and shoe.board.shell.ctl.table == TABLE_MAX
+    seq = shoe.board.shell.journal.seq
+    shoe.out[:] = b""
+    shoe.protocol.feed(request)
+    assert shoe.out[p.HEADER] == p.E_CHALLENGE
+    shoe.out[:] = b""
+    shoe.ask(p.C_CHALLENGE, 3)
+    shoe.protocol.feed(request)
+    assert shoe.out[p.HEADER] == p.E_AUTH and shoe.board.shell.journal.seq == seq
+
+
+@covers("P-FUZZ", "P-FRAME", "S-FAILSAFE")
+def test_mutated_frames_change_nothing_and_never_open_the_gate():
+    shoe = _Shoe()
+    nonce = shoe.ask(p.C_CHALLENGE, 1)[1]
+    args = _seance_args(12)
+    valid = p.frame(p.C_SEANCE_OPEN, 2, args + p.authenticator(CASINO, b"another shoe's nonce", p.C_SEANCE_OPEN, 2,
+                                                                args))
+    corpus = (valid, p.frame(p.C_STATUS, 3), p.frame(p.C_CHUNK, 4, struct.pack("<IIH", 1, 0, 64)),
+              p.frame(p.C_CLOCK_SET, 5, bytes(11 + p.TAG_SIZE)), p.frame(p.C_SEGMENTS, 6, bytes(2)))
+    seq, releases = shoe.board.shell.journal.seq, shoe.board.gate.releases
+    state = 12345
+    for n in range(3000):
+        state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+        frame = bytearray(corpus[n % len(corpus)])
+        at = state % len(frame)
+        frame[at] ^= 1 << (state >> 8) % 8
+        if state & 0x10000:
+            frame[-4:] = struct.pack("<I", crc32(frame[:-4]))  # past the CRC: the dispatcher's to refuse
+        if n % 50 == 0:
+            shoe.protocol.feed(p.frame(p.C_CHALLENGE, n))
+        cut = (state >> 4) % len(frame)
+        shoe.protocol.feed(bytes(frame[:cut]))
+        shoe.protocol.feed(bytes(frame[cut:]))
+        assert shoe.protocol.framer.fill <= p.FRAME_MAX and not shoe.board.gate.is_open
+        shoe.out[:] = b""
+    assert nonce and shoe.board.shell.journal.seq == seq and shoe.board.gate.releases == releases
+    shoe.board.clock.now += p.FRAME_TIMEOUT_MS + 1  # a frame left half sent is dropped
+    assert shoe.ask(p.C_STATUS, 1)[0] == p.OK

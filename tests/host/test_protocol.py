@@ -1,0 +1,149 @@
+"""The shoe's protocol (docs/protocol.md) as the host's client speaks it to a shoe: reads answered, the journal
+pulled byte for byte, state-changing commands only under the casino's key and a challenge used once, malformed
+frames refused and counted."""
+
+import os
+import struct
+
+import pytest
+
+from firmware import protocol as p
+from firmware.journal import Key
+from sabot.protocol import Refused
+from sabot.shoe_link import DeviceError, mpremote
+from tests.conftest import SCENARIOS
+from tests.host.protocol_shoe import CASINO, Shoe
+from tests.host.test_vboard import VirtualBoard, sabot
+
+
+@pytest.fixture
+def shoe(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the shoe's filesystem: no journal of another shoe on it
+    return Shoe()
+
+
+@pytest.mark.req("P-FRAME", "P-PULL", "J-TAMPER")
+def test_the_journal_pulled_over_the_protocol_is_the_shoes_byte_for_byte_with_its_receipt(shoe):
+    client = shoe.client
+    assert client.seance(CASINO, 12, "chemin_de_fer", 4711)[0] == p.OK  # a second segment, per séance
+    listed = client.segments()
+    assert [s for s, _ in listed] == sorted(shoe.journal()) and len(listed) == 3
+    assert {s: client.segment(s, size) for s, size in listed} == shoe.journal()
+    nonce = os.urandom(16)
+    receipt = client.receipt(nonce)
+    assert receipt["nonce"] == nonce.hex() and receipt["seq"] == shoe.board.shell.journal.seq
+    status = client.status()
+    assert status["seq"] == receipt["seq"] and status["casino"] == CASINO.id.hex()
+    assert status["bad_frames"] == status["refused"] == 0
+
+
+@pytest.mark.req("P-AUTH", "S-IDENT")
+def test_a_seance_opens_under_the_casinos_key_and_a_replayed_or_forged_command_changes_nothing(shoe):
+    client = shoe.client
+    status, answer = client.seance(CASINO, 12, "chemin_de_fer", 4711)
+    assert status == p.OK and answer["table"] == 12 and answer["by_key"] == CASINO.id.hex()
+    sent = []
+    write = shoe.link.write
+    shoe.link.write = lambda data: (sent.append(bytes(data)), write(data))
+    assert client.seance(CASINO, 9, "chemin_de_fer", 1, close=True)[0] == p.OK
+    before, close = shoe.state(), sent[-1]
+    write(close)  # the close, replayed as captured: its challenge was spent
+    assert shoe.link.read()[p.HEADER] == p.E_CHALLENGE
+    client.request(p.C_CHALLENGE)
+    write(close)  # and under a fresh challenge it no longer authenticates
+    assert shoe.link.read()[p.HEADER] == p.E_AUTH
+    assert client.seance(Key(bytes(32)), 5, "chemin_de_fer", 1)[0] == p.E_AUTH  # another key
+    assert client.ask(p.C_SEANCE_OPEN, bytes(21 + p.TAG_SIZE))[0] == p.E_CHALLENGE  # no challenge asked
+    assert shoe.state() == before
+    assert client.status()["refused"] == 4
+
+
+@pytest.mark.req("P-AUTH")
+def test_a_shoe_without_the_casinos_key_accepts_no_command_and_answers_every_read(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shoe = Shoe(casino=None)
+    before = shoe.state()
+    assert shoe.client.seance(CASINO, 12, "chemin_de_fer", 1)[0] == p.E_NO_KEY
+    assert shoe.client.set_clock(CASINO, 300000000, (2029, 7, 5, 12, 0, 0))[0] == p.E_NO_KEY
+    assert shoe.state() == before and shoe.client.status()["casino"] is None
+
+
+@pytest.mark.req("P-AUTH", "J-TIME")
+def test_the_clock_is_set_under_the_casinos_key_never_behind_the_journal_and_the_shoe_restarts(shoe):
+    last = shoe.client.status()["seconds"]
+    status, answer = shoe.client.set_clock(CASINO, last - 1, (2026, 11, 30, 7, 59, 59))
+    assert status == p.E_BEHIND and answer == {"behind": last} and not shoe.protocol.restart
+    assert shoe.client.set_clock(CASINO, last + 60, (2026, 13, 30, 8, 1, 0))[0] == p.E_ARGUMENT
+    assert shoe.clocks == []
+    assert shoe.client.set_clock(CASINO, last + 60, (2026, 11, 30, 8, 1, 0)) == (p.OK, {"set": last + 60})
+    assert shoe.clocks == [(2026, 11, 30, 8, 1, 0)] and shoe.protocol.restart
+
+
+@pytest.mark.req("P-FRAME")
+def test_garbage_a_broken_crc_an_overlong_length_and_an_unfinished_frame_are_skipped_and_counted(shoe):
+    good = p.frame(p.C_STATUS, 7)
+    broken = bytearray(good)
+    broken[-1] ^= 1
+    overlong = struct.pack("<BBBHH", p.MAGIC, p.VERSION, p.C_STATUS, 8, p.PAYLOAD_MAX + 1)
+    shoe.protocol.feed(b"print(1)\r\n\x03\x01\x04" + bytes(broken) + overlong + good)
+    answers = shoe.link.read()
+    assert answers[2] == p.C_STATUS | p.ANSWER and answers[3] == 7 and answers[p.HEADER] == p.OK
+    assert len(answers) == p.HEADER + struct.unpack_from("<H", answers, 5)[0] + p.CRC_SIZE  # one answer, no more
+    shoe.protocol.feed(good[:5])
+    shoe.board.advance(p.FRAME_TIMEOUT_MS + 1)
+    shoe.protocol.feed(p.frame(p.C_STATUS, 9))  # the half frame is dropped, the next one read
+    assert shoe.link.read()[3] == 9
+    status = shoe.client.status()
+    assert status["bad_frames"] >= 4 and status["refused"] == 0
+
+
+@pytest.mark.req("P-FRAME")
+def test_unknown_commands_wrong_lengths_and_other_versions_are_answered_refused_and_counted(shoe):
+    client = shoe.client
+    assert client.ask(0x33)[0] == p.E_UNKNOWN
+    assert client.ask(0x7F, bytes(40))[0] == p.E_UNKNOWN
+    shoe.protocol.feed(p.frame(p.C_STATUS | p.ANSWER, 4, b"\0"))  # an answer echoed back is never answered
+    assert shoe.link.read() == b""
+    assert client.ask(p.C_STATUS, b"x")[0] == p.E_LENGTH
+    assert client.ask(p.C_RECEIPT, bytes(8))[0] == p.E_LENGTH  # a nonce of at least 16 bytes
+    assert client.ask(p.C_CHUNK, struct.pack("<IIH", 99, 0, 10))[0] == p.E_NOT_FOUND
+    other = bytearray(p.frame(p.C_STATUS, 3))
+    other[1] = 2
+    other[-4:] = struct.pack("<I", __import__("binascii").crc32(other[:-4]))
+    shoe.protocol.feed(bytes(other))
+    assert shoe.link.read()[p.HEADER] == p.E_VERSION
+    with pytest.raises(Refused, match="no secure element"):
+        client.request(p.C_ENROL)  # until the element is fitted
+    assert client.status()["refused"] == 5
+
+
+@pytest.mark.req("P-FRAME", "P-AUTH", "P-PULL", "H-VERIFY")
+def test_a_production_virtual_board_answers_no_repl_and_is_pulled_and_commanded_over_the_protocol(mpy_build,
+                                                                                                  tmp_path):
+    casino = tmp_path / "casino.key"
+    casino.write_text(bytes(range(32, 64)).hex())
+    (tmp_path / "fs" / "keys").mkdir(parents=True)
+    (tmp_path / "fs" / "keys" / "casino.key").write_text(casino.read_text())
+    board = VirtualBoard(tmp_path, "--scenario", str(SCENARIOS / "incidents.txt"), production=True)
+    try:
+        with pytest.raises(DeviceError):
+            mpremote(board.port, "exec", "print(1)", timeout=30)  # no prompt, whatever it sends
+        refused = sabot("seance", "open", "--port", board.port, "--table", 12, "--by", 4711)
+        assert refused.returncode == 2 and "--casino-key" in refused.stderr
+        opened = sabot("seance", "open", "--port", board.port, "--table", 12, "--by", 4711, "--casino-key", casino)
+        assert opened.returncode == 0 and "opened at table 12" in opened.stdout, opened.stderr
+        clock = sabot("clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key", casino)
+        assert clock.returncode == 0 and "it restarted: boot record" in clock.stdout, clock.stderr
+        pulled = sabot("pull-log", "--port", board.port, tmp_path / "pulled", "--quiet")
+        assert pulled.returncode == 0, pulled.stderr
+    finally:
+        board.close()
+    assert {p.name for p in (tmp_path / "pulled").glob("*.sbj")} == {p.name for p in
+                                                                      (tmp_path / "fs" / "journal").glob("*.sbj")}
+    shown = sabot("log", "show", tmp_path / "pulled", "--lang", "en", "--quiet")
+    assert "table 12, chemin de fer, assigned by employee 4711" in shown.stdout
+    assert "2027-02-01 00:00:00 UTC" in shown.stdout.splitlines()[-1]
+    verified = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--receipt",
+                     tmp_path / "pulled" / "receipt.json", "--quiet", "--lang", "en")
+    assert "integrity: intact" in verified.stdout and "end: as the shoe signed it in its receipt" in verified.stdout
+    assert verified.stdout.count("S-FORCED") == 1, verified.stdout  # the scenario's own incidents, nothing else
