@@ -14,7 +14,8 @@ from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
-from sabot.shoe_link import clock_command, deploy, number_command, pull_log, seance_command, vboard
+from sabot.shoe_link import clock_command, deploy, number_command, pull_log, seance_command
+from sabot.vboard import vboard
 from sabot.verify import verify
 from sabot.vms import RUNTIMES
 from sabot.web import command as web_command

@@ -1,51 +1,27 @@
-"""The technician's link to a shoe, through mpremote as on the bench: deploy a build and check it by hash,
-pull the journal, and the virtual board that answers mpremote as a Pico does."""
+"""The technician's link to a shoe: deploy a build and check it by hash, pull the journal, open and close séances,
+set its number and clock; through mpremote to a development shoe, through the protocol to a production one
+(production_link.py)."""
 
 import ast
 import datetime
 import hashlib
 import json
 import os
-import pty
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
-import time
-import tty
 from pathlib import Path
 
 from boards.sim import words
-from firmware.journal import Key
-from firmware.protocol import C_STATUS, frame
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.boards import names, platforms
-from sabot.vms import ROOT
-from sabot.vms import unix_port as micropython_command
+from sabot.device import DeviceError, no_device
+from sabot.production_link import authenticated, production, restarted_production
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
 MANIFEST = "manifest.json"  # a release bundle's (firmware/identity.py)
-
-
-class DeviceError(Exception):
-    pass
-
-
-def serial_ports():
-    """The serial ports present, for the technician who gave a port with no device."""
-    from serial.tools.list_ports import comports  # pyserial, mpremote's own dependency
-
-    return sorted(p.device for p in comports())
-
-
-def no_device(port):
-    present = serial_ports()
-    return DeviceError("no device at %s: plug the shoe in by USB and give its port (%s)" % (
-        port, "serial ports present: " + ", ".join(present) if present else "no serial port is present"))
 
 
 def mpremote(port, *args, timeout=300, each_line=None):
@@ -208,32 +184,6 @@ def _pulled(dest, names, receipt, out):
               % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"]))
 
 
-def production(port):
-    """The protocol's client when the shoe on port is a production shoe (it answers the status request), None for a
-    development shoe, which mpremote reaches: its serving loop and its REPL ignore the probe's bytes, which hold no
-    Ctrl-B to Ctrl-E and no line end."""
-    if not os.path.exists(port):
-        raise no_device(port)
-    from sabot import protocol
-
-    try:
-        client = protocol.Client(protocol.SerialLink(port), timeout=0.5)
-    except protocol.ProtocolError:
-        return None
-    while set(frame(C_STATUS, client.seq + 1)) & _INERT:
-        client.seq += 1
-    try:
-        client.status()
-    except (protocol.ProtocolError, protocol.Refused):
-        client.link.close()
-        return None
-    client.timeout = 10.0
-    return client
-
-
-_INERT = set(b"\x02\x03\x04\x05\r\n")  # what a probe never sends a development shoe's REPL
-
-
 def _pull_protocol(client, dest, force, out):
     """pull-log over the protocol: every segment, chunk by chunk, and the receipt under a fresh nonce."""
     from firmware.storage import segment_name
@@ -310,7 +260,7 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
     try:
         client = production(port)
         if client:
-            answer = _authenticated(client, casino_key, "seance", lambda c, key: c.seance(
+            answer = authenticated(client, casino_key, "seance", lambda c, key: c.seance(
                 key, table, game, by, close=action == "close"))
         else:
             answer = ask(port, "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
@@ -365,7 +315,7 @@ def clock_command(port, at=None, out=sys.stdout, casino_key=None):
     try:
         client = production(port)
         if client:
-            answer = _authenticated(client, casino_key, "clock set", lambda c, key: c.set_clock(key, seconds, fields))
+            answer = authenticated(client, casino_key, "clock set", lambda c, key: c.set_clock(key, seconds, fields))
         else:
             answer = ask(port, "from firmware.remote import set_clock\nset_clock(%d, %d, %d, %d, %d, %d, %d)" % (
                 seconds, *fields))
@@ -375,7 +325,7 @@ def clock_command(port, at=None, out=sys.stdout, casino_key=None):
             return _failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
                 port, _utc(seconds), _utc(answer["behind"])))
         if client:
-            now = _restarted_production(port)
+            now = restarted_production(port)
         else:
             restart(port)
             now = restarted(port)
@@ -389,49 +339,6 @@ def clock_command(port, at=None, out=sys.stdout, casino_key=None):
     return 0
 
 
-def _authenticated(client, casino_key, command, act):
-    """A state-changing command to a production shoe under the casino's key file: the shoe's answer, its JSON; a
-    refusal of the protocol's (no key, wrong key) a DeviceError that says it in French and English."""
-    from sabot import protocol
-    from sabot.journalfile import Unusable
-    from sabot.verify import read_key
-
-    try:
-        if not casino_key:
-            raise DeviceError("a production shoe takes `%s` only under the casino's key: give --casino-key FILE" % (
-                command))
-        try:
-            key = Key(read_key(casino_key))
-        except Unusable as e:
-            raise DeviceError("the casino's key: %s" % e) from None
-        status, answer = act(client, key)
-    except (protocol.ProtocolError, ValueError) as e:
-        raise DeviceError(str(e)) from None
-    finally:
-        client.link.close()
-    if status in (protocol.p.OK, protocol.p.E_REFUSED, protocol.p.E_FAULT, protocol.p.E_BEHIND):
-        return answer
-    raise DeviceError("the shoe refused the command: %s" % protocol.Refused(status, answer))
-
-
-def _restarted_production(port, timeout=20.0):
-    """The status of a production shoe once it has restarted and answers again."""
-    from sabot import protocol
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        client = production(port)
-        if client:
-            try:
-                return client.status()
-            except (protocol.ProtocolError, protocol.Refused):
-                pass
-            finally:
-                client.link.close()
-        time.sleep(0.2)
-    raise DeviceError("the shoe on %s did not answer again within %d s of its restart" % (port, timeout))
-
-
 EPOCH = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)  # the journal's times count from it
 
 
@@ -439,109 +346,3 @@ def _utc(seconds):
     return (EPOCH + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False):
-    """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
-    path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
-    config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
-    ends the unix port: it starts again at once, the controller recovering its journal (boards/vboard/board.py's
-    reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
-    board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
-    the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
-    VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead (sabot.pico.serve).
-    Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
-    (docs/protocol.md), no REPL, and a restart starts it again so."""
-    if board == "rpi_pico":
-        from sabot.pico import serve
-
-        return serve(scenario, fs, blank, out)
-    fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
-    build = Path(build) if build else ROOT / "build" / "sim"
-    if scenario and not Path(scenario).is_file():
-        return _vboard_error("no scenario file %s" % scenario)
-    if fs.exists() and not fs.is_dir():
-        return _vboard_error("--fs %s is a file: give a folder for the board's filesystem" % fs)
-    if not blank and not (fs / "main.py").exists() and not (build / "main.py").exists():
-        return _vboard_error("no build in %s: run make mpy" % build)
-    fs.mkdir(parents=True, exist_ok=True)
-    if not blank:
-        if not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own files
-            shutil.copytree(build, fs, dirs_exist_ok=True)
-        if not (fs / "config.json").exists():
-            (fs / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 1}))
-        if scenario:
-            shutil.copy(scenario, fs / "scenario.txt")
-            config = json.loads((fs / "config.json").read_text())
-            config["scenario"] = "scenario.txt"
-            (fs / "config.json").write_text(json.dumps(config))
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-    env = dict(os.environ, MICROPYPATH=".")
-    from boards.sim.element import SimElement
-    from boards.vboard.element_link import ENV, serve
-
-    chip = SimElement.load(str(fs.parent / (fs.name + ".element")))  # its key and counters, never under fs
-
-    production = not development and not blank
-    log = open(fs.parent / (fs.name + ".log"), "ab") if production else master  # its tracebacks: not on the line
-
-    def power_on(soft_reset):
-        """The VM started, its secure element's bus a socket it inherits, answered here by the model."""
-        if not (fs / "main.py").exists():
-            command = [micropython_command()]
-        elif production:
-            command = [micropython_command(), "-c", "from boards.vboard import board\n"
-                       "board.production(%r)" % soft_reset]
-        elif soft_reset:
-            command = [micropython_command(), "-i", "-c", "from boards.vboard import board\n"
-                       "board.reboot()"]
-        else:
-            command = [micropython_command(), "-i", "main.py"]
-        ours, theirs = socket.socketpair()
-        with theirs:
-            process = subprocess.Popen(command, stdin=master, stdout=master, stderr=log, cwd=fs,
-                                       env=dict(env, **{ENV: str(theirs.fileno())}), pass_fds=(theirs.fileno(),))
-        threading.Thread(target=serve, args=(ours, chip), daemon=True).start()
-        return process
-
-    process = power_on(False)
-    link = fs.parent / (fs.name + ".tty")
-    link.unlink(missing_ok=True)
-    link.symlink_to(os.ttyname(slave))
-    out.write("virtual board on %s (filesystem %s; the same board at %s across restarts)\n" % (
-        os.ttyname(slave), fs, link))
-    if production:
-        out.write("production configuration: the shoe's protocol alone on its port (sabot pull-log --port %s)\n" % link)
-    else:
-        out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
-    out.flush()
-    signal.signal(signal.SIGTERM, _stop)  # a terminated vboard takes its MicroPython process with it
-    try:
-        while True:
-            process.wait()
-            if production:  # an exception or a clock set: the shoe restarts, gate locked, protocol again
-                process = power_on(True)
-                continue
-            # mpremote's Ctrl-D in the raw REPL: a Pico says so, reboots and enters the raw REPL again.
-            os.write(master, b"soft reboot\r\n")
-            process = power_on(True)
-            os.write(slave, b"\r\x01")
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        link.unlink(missing_ok=True)  # a pty left behind may be another program's next
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        os.close(master)
-        os.close(slave)
-        if production:
-            log.close()
-
-
-def _vboard_error(message):
-    print("sabot vboard: error: %s" % message, file=sys.stderr)
-    return 2
-
-
-def _stop(signum, frame):
-    raise KeyboardInterrupt

@@ -1,0 +1,78 @@
+"""The tools' side of a production shoe, the one that speaks the protocol alone (docs/protocol.md): finding out
+whether a port has one, its state-changing commands under the casino's key, and its answer after a restart."""
+
+import os
+import time
+
+from firmware.journal import Key
+from firmware.protocol import C_STATUS, frame
+from sabot.device import DeviceError, no_device
+
+
+def production(port):
+    """The protocol's client when the shoe on port is a production shoe (it answers the status request), None for a
+    development shoe, which mpremote reaches: its serving loop and its REPL ignore the probe's bytes, which hold no
+    Ctrl-B to Ctrl-E and no line end."""
+    if not os.path.exists(port):
+        raise no_device(port)
+    from sabot import protocol
+
+    try:
+        client = protocol.Client(protocol.SerialLink(port), timeout=0.5)
+    except protocol.ProtocolError:
+        return None
+    while set(frame(C_STATUS, client.seq + 1)) & _INERT:
+        client.seq += 1
+    try:
+        client.status()
+    except (protocol.ProtocolError, protocol.Refused):
+        client.link.close()
+        return None
+    client.timeout = 10.0
+    return client
+
+
+_INERT = set(b"\x02\x03\x04\x05\r\n")  # what a probe never sends a development shoe's REPL
+
+
+def authenticated(client, casino_key, command, act):
+    """A state-changing command to a production shoe under the casino's key file: the shoe's answer, its JSON; a
+    refusal of the protocol's (no key, wrong key) a DeviceError that says it in French and English."""
+    from sabot import protocol
+    from sabot.journalfile import Unusable
+    from sabot.verify import read_key
+
+    try:
+        if not casino_key:
+            raise DeviceError("a production shoe takes `%s` only under the casino's key: give --casino-key FILE" % (
+                command))
+        try:
+            key = Key(read_key(casino_key))
+        except Unusable as e:
+            raise DeviceError("the casino's key: %s" % e) from None
+        status, answer = act(client, key)
+    except (protocol.ProtocolError, ValueError) as e:
+        raise DeviceError(str(e)) from None
+    finally:
+        client.link.close()
+    if status in (protocol.p.OK, protocol.p.E_REFUSED, protocol.p.E_FAULT, protocol.p.E_BEHIND):
+        return answer
+    raise DeviceError("the shoe refused the command: %s" % protocol.Refused(status, answer))
+
+
+def restarted_production(port, timeout=20.0):
+    """The status of a production shoe once it has restarted and answers again."""
+    from sabot import protocol
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        client = production(port)
+        if client:
+            try:
+                return client.status()
+            except (protocol.ProtocolError, protocol.Refused):
+                pass
+            finally:
+                client.link.close()
+        time.sleep(0.2)
+    raise DeviceError("the shoe on %s did not answer again within %d s of its restart" % (port, timeout))

@@ -1,0 +1,126 @@
+"""`sabot vboard`: a virtual board behind a pseudo-terminal, the firmware inside the MicroPython unix port (or the
+emulated Pico), its secure element's model outside the VM."""
+
+import json
+import os
+import pty
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import tty
+from pathlib import Path
+
+from sabot.vms import ROOT
+from sabot.vms import unix_port as micropython_command
+
+
+def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False):
+    """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
+    path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
+    config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
+    ends the unix port: it starts again at once, the controller recovering its journal (boards/vboard/board.py's
+    reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
+    board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
+    the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
+    VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead (sabot.pico.serve).
+    Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
+    (docs/protocol.md), no REPL, and a restart starts it again so."""
+    if board == "rpi_pico":
+        from sabot.pico import serve
+
+        return serve(scenario, fs, blank, out)
+    fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
+    build = Path(build) if build else ROOT / "build" / "sim"
+    if scenario and not Path(scenario).is_file():
+        return _error("no scenario file %s" % scenario)
+    if fs.exists() and not fs.is_dir():
+        return _error("--fs %s is a file: give a folder for the board's filesystem" % fs)
+    if not blank and not (fs / "main.py").exists() and not (build / "main.py").exists():
+        return _error("no build in %s: run make mpy" % build)
+    fs.mkdir(parents=True, exist_ok=True)
+    if not blank:
+        if not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own files
+            shutil.copytree(build, fs, dirs_exist_ok=True)
+        if not (fs / "config.json").exists():
+            (fs / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 1}))
+        if scenario:
+            shutil.copy(scenario, fs / "scenario.txt")
+            config = json.loads((fs / "config.json").read_text())
+            config["scenario"] = "scenario.txt"
+            (fs / "config.json").write_text(json.dumps(config))
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    env = dict(os.environ, MICROPYPATH=".")
+    from boards.sim.element import SimElement
+    from boards.vboard.element_link import ENV, serve
+
+    chip = SimElement.load(str(fs.parent / (fs.name + ".element")))  # its key and counters, never under fs
+
+    production = not development and not blank
+    log = open(fs.parent / (fs.name + ".log"), "ab") if production else master  # its tracebacks: not on the line
+
+    def power_on(soft_reset):
+        """The VM started, its secure element's bus a socket it inherits, answered here by the model."""
+        if not (fs / "main.py").exists():
+            command = [micropython_command()]
+        elif production:
+            command = [micropython_command(), "-c", "from boards.vboard import board\n"
+                       "board.production(%r)" % soft_reset]
+        elif soft_reset:
+            command = [micropython_command(), "-i", "-c", "from boards.vboard import board\n"
+                       "board.reboot()"]
+        else:
+            command = [micropython_command(), "-i", "main.py"]
+        ours, theirs = socket.socketpair()
+        with theirs:
+            process = subprocess.Popen(command, stdin=master, stdout=master, stderr=log, cwd=fs,
+                                       env=dict(env, **{ENV: str(theirs.fileno())}), pass_fds=(theirs.fileno(),))
+        threading.Thread(target=serve, args=(ours, chip), daemon=True).start()
+        return process
+
+    process = power_on(False)
+    link = fs.parent / (fs.name + ".tty")
+    link.unlink(missing_ok=True)
+    link.symlink_to(os.ttyname(slave))
+    out.write("virtual board on %s (filesystem %s; the same board at %s across restarts)\n" % (
+        os.ttyname(slave), fs, link))
+    if production:
+        out.write("production configuration: the shoe's protocol alone on its port (sabot pull-log --port %s)\n" % link)
+    else:
+        out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
+    out.flush()
+    signal.signal(signal.SIGTERM, _stop)  # a terminated vboard takes its MicroPython process with it
+    try:
+        while True:
+            process.wait()
+            if production:  # an exception or a clock set: the shoe restarts, gate locked, protocol again
+                process = power_on(True)
+                continue
+            # mpremote's Ctrl-D in the raw REPL: a Pico says so, reboots and enters the raw REPL again.
+            os.write(master, b"soft reboot\r\n")
+            process = power_on(True)
+            os.write(slave, b"\r\x01")
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        link.unlink(missing_ok=True)  # a pty left behind may be another program's next
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
+        os.close(slave)
+        if production:
+            log.close()
+
+
+def _error(message):
+    print("sabot vboard: error: %s" % message, file=sys.stderr)
+    return 2
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
