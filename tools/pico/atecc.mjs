@@ -22,6 +22,7 @@ const COUNTER_MAX = 2097151;
 const KEY_SLOT = 0;
 const REVISION = [0x00, 0x00, 0x60, 0x03]; // an ATECC608B
 const [OK, PARSE_ERROR, EXECUTION_ERROR, CRC_ERROR, AWAKE] = [0x00, 0x03, 0x0f, 0xff, 0x11];
+const TX_EMPTY = 1 << 4; // the I2C's raw interrupt bit
 const STATE_BYTES = 44; // boards/sim/element.py's "<32sIII": seed, counter 0, counter 1, random numbers drawn
 
 const sha256 = (...parts) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
@@ -167,6 +168,12 @@ export function attachElement(i2c, element) {
   let mine = false;
   let written = null; // the bytes of a write to 0x60 in progress
   let read = 0; // the bytes read so far in this read
+  // No acknowledge. The abort flushes the TX FIFO, which the chip then reports empty; rp2040js 1.4.1 leaves TX_EMPTY
+  // low, so pico-sdk's write would wait out its timeout (50 ms) and fail with ETIMEDOUT where the chip fails at once.
+  const refuse = () => {
+    i2c.completeConnect(false);
+    i2c.setInterrupts(TX_EMPTY);
+  };
   const finish = () => {
     if (written) element.writeto(ADDRESS, written);
     written = null;
@@ -175,11 +182,14 @@ export function attachElement(i2c, element) {
     finish();
     mine = address === ADDRESS || (address === WAKE_ADDRESS && mode === I2CMode.Write);
     if (!mine) return other.onConnect(address, mode);
-    if (address === WAKE_ADDRESS) return i2c.completeConnect(element.writeto(WAKE_ADDRESS, []));
-    const ack = element.acknowledges(address);
-    written = ack && mode === I2CMode.Write ? [] : null;
+    if (address === WAKE_ADDRESS) {
+      element.writeto(WAKE_ADDRESS, []);
+      return refuse();
+    }
+    if (!element.acknowledges(address)) return refuse();
+    written = mode === I2CMode.Write ? [] : null;
     read = 0;
-    return i2c.completeConnect(ack);
+    return i2c.completeConnect(true);
   };
   i2c.onWriteByte = (value) => {
     if (!mine) return other.onWriteByte(value);
