@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { RP2040, USBCDC, I2CMode } from 'rp2040js';
+import { Element, attachElement } from './atecc.mjs';
 
 const FLASH_BYTES = 2 * 1024 * 1024; // W25Q16JV
 const SECTOR = 4096;
@@ -135,6 +136,10 @@ function attachDS3231(i2c) {
   };
 }
 
+// The secure element at 0x60 on I2C0 beside the DS3231 (atecc.mjs): its state (seed, counters) in FLASH.element,
+// outside the flash, kept across power cycles, cuts and --blank (an erased flash leaves the chip as it was).
+const element = Element.load(args.flash + '.element');
+
 // USB CDC: the host's bytes wait here until the device has taken the last ones (rp2040js's FIFO holds 512), and
 // after each boot until the host has enumerated the device again and a program has opened it: 2 s by default
 // (--enumeration-ms; Linux's enumeration, udev's /dev/ttyACM0, mpremote's start), in simulated time, as the
@@ -204,6 +209,8 @@ function boot(cause) {
   for (const uart of mcu.uart) mendUart(uart);
   mcu.uart[0].onByte = () => {}; // the reader's TX line: unused
   attachDS3231(mcu.i2c[0]);
+  if (cause === 'power') element.powerOff();
+  attachElement(mcu.i2c[0], element);
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (data) => process.stdout.write(data);
   hostReadyNs = Infinity;
