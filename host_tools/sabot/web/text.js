@@ -50,6 +50,8 @@ const PAGE = {
       refusal: (why) => `ouverture de séance refusée : ${why}`,
       candidate: (p) => `candidat à la banque : joueur n° ${p}`,
       draw: (n, v, p) => `banque adjugée par tirage au sort : ${n} candidats, valeur tirée ${v}, banque au joueur n° ${p}`,
+      ouverte_day: (n, last, at) => `journée de banque ouverte rappelée : ${n} séance(s) du jour, la dernière ` +
+        ["ouverte", `close à ${at} UTC`, "finie sans clôture"][last],
     },
   },
   en: {
@@ -97,6 +99,8 @@ const PAGE = {
       refusal: (why) => `séance refused: ${why}`,
       candidate: (p) => `candidate for the bank: player ${p}`,
       draw: (n, v, p) => `bank drawn by lot: ${n} candidates, random value ${v}, the bank to player ${p}`,
+      ouverte_day: (n, last, at) => `banque ouverte day restated: ${n} séance(s) in the casino day, the last ` +
+        ["open", `closed at ${at} UTC`, "ended unclosed"][last],
     },
   },
 };
@@ -160,6 +164,8 @@ export function recordText(r, game, w, lang) {
     case RECORDS.R_REFUSAL: return w.r.refusal(w.refusals[r[CODE]]);
     case RECORDS.R_CANDIDATE: return w.r.candidate(r[CODE]);
     case RECORDS.R_DRAW: return w.r.draw(r[CARD], r[CODE], r[DISPOSITION]);
+    case RECORDS.R_OUVERTE_DAY: return w.r.ouverte_day(r[CARD] & 3, r[CARD] & 4 ? 0 : r[CARD] & 8 ? 2 : 1,
+      clock((r[CODE] + r[DISPOSITION] * 65536 + r[CONDITION] * 16777216) % 86400, 0).slice(0, 8));
     default: return `record ${r[TYPE]}`;
   }
 }
