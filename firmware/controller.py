@@ -104,6 +104,7 @@ class Controller:
         self._o_closed = -1  # when it closed, seconds: the break runs from there
         self.candidates = bytearray(rec.CANDIDATES_MAX)  # who wants the bank, until the draw
         self.n_candidates = 0
+        self._restate = False  # a segment began: the step restates the day at banque ouverte in it
 
     # The board's side: feed an event, then read cmds/n_cmds and recs/n_recs and carry them out in order.
 
@@ -144,6 +145,8 @@ class Controller:
             self._on_firmware(arg)
         elif event == ev.EV_FAULT:
             self._on_fault(arg)
+        if self._restate:
+            self._restate_day()
         self._show()
 
     def deadline(self, now):
@@ -177,6 +180,7 @@ class Controller:
                          self.phase, self._release)
         buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS] = self.counts
         self.hands.save(buf, SNAPSHOT_HANDS)
+        self._restate = True  # a segment's header: the snapshot has no room for Article 61's day
 
     def load_snapshot(self, buf):
         (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
@@ -268,6 +272,21 @@ class Controller:
             return self._refuse(ev.REF_CANDIDATES)
         drawn &= 0xFFFF
         self._emit(rec.R_DRAW, n, self.candidates[drawn % n], 0, drawn)
+
+    def _restate_day(self):
+        """Article 61's day, if under way, into the new segment (R_OUVERTE_DAY): a power-up reads that one only."""
+        self._restate = False
+        day = self._o_day
+        if day < 0 or (self.seconds - rec.DAY_FROM) // rec.DAY != day:
+            return
+        at = self._o_closed
+        card = self._o_rank
+        if at < 0:
+            at = day * rec.DAY + rec.DAY_FROM
+            card |= rec.DAY_UNCLOSED
+        if self._o_open:
+            card |= rec.DAY_OPEN
+        self._emit(rec.R_OUVERTE_DAY, card, at >> 16 & 0xFF, at >> 24, at & 0xFFFF)
 
     def _on_seance_close(self):
         if self._release:
@@ -539,6 +558,13 @@ class Controller:
             self._o_rank = code
             self._o_open = True
             self._o_closed = -1
+            self._restate = False  # it says the day itself
+        elif rtype == rec.R_OUVERTE_DAY:
+            at = code | disposition << 16 | condition << 24
+            self._o_day = (at - rec.DAY_FROM) // rec.DAY
+            self._o_rank = card & 3
+            self._o_open = card & rec.DAY_OPEN != 0
+            self._o_closed = -1 if card & rec.DAY_UNCLOSED else at
         elif rtype == rec.R_CANDIDATE:
             self.candidates[self.n_candidates] = code
             self.n_candidates += 1

@@ -31,12 +31,16 @@ R_OUVERTE = const(16)  # after R_SEANCE: code: the séance's rank in its casino 
 R_REFUSAL = const(17)  # a séance's opening refused; code: why (events.REF_SEANCES, REF_BREAK); card: its game
 R_CANDIDATE = const(18)  # code: a player who wants the bank (1-255)
 R_DRAW = const(19)  # the bank drawn by lot: code: the random value; card: candidates; disposition: the winner
+# First in a segment begun while a casino day at banque ouverte is under way: the day's count restated, as recovery
+# reads the last segment only. card: its séances (1, 2) | DAY_OPEN | DAY_UNCLOSED; code, disposition, condition:
+# the last one's close (seconds since 2020, low 16 bits, then a byte each), or the day's start when it has none.
+R_OUVERTE_DAY = const(20)
 
 # Which fields other than séance, taille, coup and position a record of each type uses, bit t for type t; the
 # others are 0 (docs/journal-format.md, "What the shoe writes").
-USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT | 1 << R_REFUSAL | 1 << R_DRAW)
-USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT | 1 << R_OUVERTE | 1 << R_DRAW)
-USES_CONDITION = const(1 << R_SEANCE | 1 << R_RECOVERY)
+USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT | 1 << R_REFUSAL | 1 << R_DRAW | 1 << R_OUVERTE_DAY)
+USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT | 1 << R_OUVERTE | 1 << R_DRAW | 1 << R_OUVERTE_DAY)
+USES_CONDITION = const(1 << R_SEANCE | 1 << R_RECOVERY | 1 << R_OUVERTE_DAY)
 NO_CODE = const(1 << R_NO_MORE_BETS | 1 << R_CLOSED)  # records whose code is 0 (R_BOOT's: its cause, BOOT_*)
 
 # Why the shoe booted: R_BOOT's code. Only a power-up may follow a power cut; a restart and a watchdog's reset
@@ -101,6 +105,8 @@ DAY_FROM = const(21600)  # seconds after midnight UTC
 DAY = const(86400)
 BREAK_MIN = const(60)  # the break between the two séances (the dinner), minutes, when the config gives none
 CANDIDATES_MAX = const(8)  # players drawn among at once
+DAY_OPEN = const(4)  # R_OUVERTE_DAY's card: the day's last séance at banque ouverte is open
+DAY_UNCLOSED = const(8)  # it ended with no close (another séance opened): its break never began
 
 NO_HAND = const(255)  # pack_hand's and unpack_hand's "no hand": the card not read, or no tableau
 _TORN_MAX = const(65535)

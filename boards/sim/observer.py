@@ -118,7 +118,8 @@ class Observer:
                 text += "; a %s release was under way: whether a card left is UNKNOWN" % said(
                     words.RELEASES, condition, ID)
         elif rtype >= records.R_OUVERTE:
-            text = "%s: %s" % (said(words.RECORDS, rtype), words.article61(rtype, card, disposition, code))
+            text = "%s: %s" % (said(words.RECORDS, rtype),
+                               words.article61(rtype, card, disposition, code, EN, condition))
         else:
             text = said(words.RECORDS, rtype, ID)
         self.timeline.write("%s  %s\n" % (_clock(seconds, ms), text))

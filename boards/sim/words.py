@@ -38,6 +38,7 @@ RECORDS = {
     r.R_REFUSAL: ("seance refused", "ouverture de séance refusée", "refusal"),
     r.R_CANDIDATE: ("candidate for the bank", "candidat à la banque", "candidate"),
     r.R_DRAW: ("bank drawn by lot", "banque adjugée par tirage au sort", "draw"),
+    r.R_OUVERTE_DAY: ("banque ouverte day restated", "journée de banque ouverte rappelée", "ouverte_day"),
 }
 BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
     r.BOOT_POWER: ("power-up", "mise sous tension", "power"),
@@ -169,6 +170,8 @@ _OUVERTE = ("rank %d in the casino day, break %d min", "séance n° %d du jour, 
 _DRAW = ("%d candidates, random value %d: the bank to player %d",
          "%d candidats, valeur tirée %d : banque au joueur n° %d")
 _CANDIDATE = ("player %d", "joueur n° %d")
+_DAY = ("%d séance(s) in the casino day, the last %s", "%d séance(s) du jour, la dernière %s")
+_DAY_LAST = (("open", "closed at %s UTC", "ended unclosed"), ("ouverte", "close à %s UTC", "finie sans clôture"))
 POWER_CUT = ("power cut, then power back", "coupure de courant, puis remise sous tension")  # a power-up not the first
 TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
@@ -184,8 +187,15 @@ def said(table, code, lang=EN):
     return entry[lang] if entry and lang < len(entry) else "code %d" % code
 
 
-def article61(rtype, card, disposition, code, lang=EN):
+def article61(rtype, card, disposition, code, lang=EN, condition=0):
     """What a banque ouverte record says beyond its type (Article 61), or None for another record."""
+    if rtype == r.R_OUVERTE_DAY:
+        last = 0 if card & r.DAY_OPEN else 2 if card & r.DAY_UNCLOSED else 1
+        words = _DAY_LAST[lang][last]
+        if last == 1:
+            at = (code | disposition << 16 | condition << 24) % 86400
+            words %= "%02d:%02d:%02d" % (at // 3600, at // 60 % 60, at % 60)
+        return _DAY[lang] % (card & 3, words)
     if rtype == r.R_OUVERTE:
         return _OUVERTE[lang] % (code, disposition)
     if rtype == r.R_REFUSAL:

@@ -62,7 +62,7 @@ def detail(f, game=games.CHEMIN_DE_FER, lang=words.EN, booted=False):
     if kind == records.R_RELEASE:
         return words.said(words.RELEASES, code, lang)
     if kind >= records.R_OUVERTE:
-        return words.article61(kind, f[CARD], f[DISPOSITION], code, lang)
+        return words.article61(kind, f[CARD], f[DISPOSITION], code, lang, f[CONDITION])
     if kind == records.R_RECOVERY:
         text = words.TORN[lang] % code
         if f[CONDITION]:

@@ -10,7 +10,7 @@ from firmware import controller as c
 from firmware import events as ev
 from firmware import games
 from firmware import records as rec
-from firmware.layout import BODY
+from firmware.layout import BODY, SNAPSHOT_SIZE
 from tests.core.req import covers
 
 DTO = games.DEUX_TABLEAUX_OUVERTE
@@ -105,3 +105,41 @@ def test_the_days_seance_and_its_close_come_back_from_the_journal_at_power_up():
     assert restored.refused == ev.REF_BREAK
     opened(restored, NOON + 2 * 3600 + 1)
     assert restored.refused == 0 and restored.recs[1][0] == rec.R_OUVERTE and restored.recs[1][18] == 2
+
+
+def _segment_begins(ctl, event, arg=0, seconds=None):
+    """A step right after a segment's header took the controller's snapshot, as the journal's rotation does."""
+    ctl.snapshot(bytearray(SNAPSHOT_SIZE))
+    return step(ctl, event, arg, seconds)
+
+
+@covers("O-SEANCES", "O-BREAK")
+def test_a_new_segment_restates_the_day_so_a_power_up_that_reads_it_alone_still_counts_the_seances():
+    live = c.Controller()
+    opened(live, NOON)
+    step(live, ev.EV_SEANCE_CLOSE, 0, NOON + 3600)
+    restated = _segment_begins(live, ev.EV_POWER_UP, 0, NOON + 3600 + 5)
+    day = [r for r in restated if r[0] == rec.R_OUVERTE_DAY]
+    assert [(r[7], r[10] | r[8] << 16 | r[9] << 24) for r in day] == [(1, NOON + 3600)]  # one séance, its close
+    alone = c.Controller()  # what a power-up that reads the new segment alone knows
+    for body in restated:
+        alone.restore(struct.pack(BODY, *body))
+    opened(alone, NOON + 3600 + 30 * MINUTE)
+    assert alone.refused == ev.REF_BREAK
+    opened(alone, NOON + 2 * 3600 + 1)
+    assert alone.refused == 0
+    again = c.Controller()
+    for body in _segment_begins(alone, ev.EV_POWER_UP, 0, NOON + 3 * 3600):  # the day's second séance open
+        again.restore(struct.pack(BODY, *body))
+    opened(again, NOON + 9 * 3600)
+    assert again.refused == ev.REF_SEANCES
+
+
+@covers("O-SEANCES")
+def test_the_day_is_restated_only_at_banque_ouverte_and_until_its_casino_day_ends():
+    ctl = c.Controller()
+    opened(ctl, NOON, games.CHEMIN_DE_FER)
+    assert [r[0] for r in _segment_begins(ctl, ev.EV_POWER_UP, 0)] == [rec.R_BOOT]
+    opened(ctl, NOON)
+    assert [r[0] for r in _segment_begins(ctl, ev.EV_POWER_UP, 0, NOON + 60)] == [rec.R_BOOT, rec.R_OUVERTE_DAY]
+    assert [r[0] for r in _segment_begins(ctl, ev.EV_POWER_UP, 0, NOON + 19 * 3600)] == [rec.R_BOOT]  # a new day

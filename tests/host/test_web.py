@@ -3,6 +3,7 @@ two coups, a forced card and a power cut on the page, downloads its journal and 
 plays that scenario to the very same bytes, which `sabot log verify` reads (H-SIM, H-VERIFY). The screenshot
 stays in build/artifacts/web.png for a person to look at."""
 
+import contextlib
 import http.client
 import json
 import os
@@ -62,17 +63,23 @@ def served(tmp_path_factory):
         server.wait(timeout=20)
 
 
+@contextlib.contextmanager
+def _page(served, tmp):
+    """Chromium on the served page, MicroPython loaded; its downloads go to tmp/downloads."""
+    (tmp / "downloads").mkdir()
+    with Chromium(tmp / "profile", tmp / "downloads") as browser:
+        browser.navigate(served[1])
+        browser.wait_for("window.sabot && (window.sabot.ready || window.sabot.failed)")
+        assert browser.evaluate("window.sabot.failed") is None
+        yield browser
+
+
 @pytest.fixture(scope="module")
 def played(served, tmp_path_factory):
     """The session played in Chromium: what the page showed, in French then English, and what it downloaded."""
-    _, url = served
     tmp = tmp_path_factory.mktemp("browser")
     downloads = tmp / "downloads"
-    downloads.mkdir()
-    with Chromium(tmp / "profile", downloads) as browser:
-        browser.navigate(url)
-        browser.wait_for("window.sabot && (window.sabot.ready || window.sabot.failed)")
-        assert browser.evaluate("window.sabot.failed") is None
+    with _page(served, tmp) as browser:
         for selector, times in SEANCE_AND_SHOE + COUP + COUP + INCIDENTS:
             for _ in range(times):
                 browser.click(selector)
@@ -245,3 +252,82 @@ def test_make_sim_installs_what_sabot_web_needs_and_says_each_long_step():
     said = [line for line in steps if line.startswith('echo "== ')]
     assert len(said) >= 3 and any("requirements.txt" in s for s in said) and any("Cython" in s for s in said)
     assert not any("--quiet" in line and "requirements.txt" in line for line in steps)  # pip's own progress shows
+
+
+# Training (issue 25): stakes typed on the page's coups, the levy and tickets it shows against `sabot cagnotte due`.
+STAKES = [("120.50", "37"), ("15", "80"), ("1000", "999.90"), ("7.25", "7.25"), ("60", "0")]
+# (game, the bank's results as R_RESULT's winners: 2 gagnant, 1 perdant, 3 égalité, stakes in cents): every case.
+CASES = [(0, [2], [12100]), (0, [2], [12080]), (0, [1], [5000]), (1, [2, 2], [10000, 2500]), (2, [2, 2], [400, 400]),
+         (2, [2, 1], [10000, 2000]), (2, [1, 2], [10000, 2000]), (2, [2, 3], [100000, 5]), (2, [3, 3], [900, 900])]
+
+
+def _shown(due, case, lang="fr"):
+    """The page's words for a levy `sabot cagnotte due` gives (due: "6.10"), its tickets split as the host does."""
+    from decimal import Decimal
+
+    from sabot.fleet.synth import tickets
+
+    def euros(text):
+        amount = "%.2f" % Decimal(text)
+        return (amount.replace(".", ",") if lang == "fr" else amount) + " €"
+
+    if Decimal(due) == 0:
+        return "rien à prélever"
+    split = ", ".join("%s × %s" % (euros(v), n) for v, n in (t.split("x") for t in tickets(Decimal(due)).split()))
+    why = "5 % des mises" if case == "chemin de fer" else "article 62, " + case
+    return "%s dus (%s) ; tickets : %s" % (euros(due), why, split)
+
+
+@needs_chromium
+@pytest.mark.req("C-LEVY", "C-TICKETS")
+def test_page_shows_the_levy_due_and_its_tickets_as_sabot_cagnotte_due_for_the_stakes_typed(served, tmp_path):
+    from decimal import Decimal
+
+    from sabot.cagnotte.levy import EGALITE, GAGNANT, PERDANT, due
+
+    downloads = tmp_path / "downloads"
+    with _page(served, tmp_path) as browser:
+        cases = browser.evaluate("""(async () => {
+            const { levy, euros } = await import("./levy.js");
+            return %s.map(([g, r, s]) => { const l = levy(g, r, s); return [l.due, l.kase, l.tickets]; });
+        })()""" % json.dumps(CASES))
+        browser.evaluate("document.getElementById('game').value = 'deux_tableaux_ouverte'")
+        browser.click("[data-act=seance]")
+        browser.click("[data-act=shoe]")
+        for _ in STAKES:
+            browser.click("[data-act=no_more_bets]")
+            for _ in range(9):  # the tableau locks the shoe by itself
+                browser.click("[data-act=draw]")
+        shown = browser.evaluate("""(() => {
+            const stakes = %s;
+            return [...document.querySelectorAll("#coups tr")].map((row, i) => {
+                row.querySelectorAll("input.stake").forEach((input, t) => {
+                    input.value = stakes[i][t];
+                    input.dispatchEvent(new Event("input"));
+                });
+                return [row.cells[0].textContent, row.cells[4].textContent];
+            });
+        })()""" % json.dumps(STAKES))
+        browser.click("#download-journal")
+        wait_for_file(downloads / "sabot-journal.zip")
+    word = {2: GAGNANT, 1: PERDANT, 3: EGALITE}
+    for (game, results, stakes), (cents, case, tickets) in zip(CASES, cases):
+        levy, _, host_case = due(game, tuple(word[r] for r in results), tuple(Decimal(s) / 100 for s in stakes))
+        assert Decimal(cents) / 100 == levy and case == {"chemin de fer": "cf"}.get(host_case, host_case)
+        left = levy
+        for value, count in tickets:
+            left -= Decimal(value) / 100 * count
+        assert left == 0 and len(tickets) <= 3
+    assert {case for _, case, _ in cases} == {"cf", "a", "b", "c", None}
+    with zipfile.ZipFile(downloads / "sabot-journal.zip") as archive:
+        archive.extractall(tmp_path / "unzipped")
+    csv = tmp_path / "mises.csv"
+    csv.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
+        "1,%s,%s,%s,%s\n" % (tuple(row[0].split("·")) + STAKES[i]) for i, row in enumerate(shown)))
+    run = subprocess.run([SABOT, "cagnotte", "due", str(tmp_path / "unzipped" / "journal"), "--stakes", str(csv),
+                          "--json", "--allow-development-key"], capture_output=True, text=True)
+    host = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(host) == len(STAKES) == len(shown), run.stderr
+    for row, coup in zip(shown, host):
+        assert row[1] == _shown(coup["due"], coup["case"]), (row, coup)
+    assert any(coup["case"] for coup in host)

@@ -3,8 +3,8 @@ break the shoe journalled between them, and the bank's draw by lot redone from t
 journalled. Its own reckoning of the day and the break, from the records' times, not the controller's."""
 
 from firmware.events import REF_BREAK, REF_SEANCES
-from firmware.records import DAY, DAY_FROM, R_OUVERTE
-from sabot.journalfile import CARD, CODE, DISPOSITION, SEQ, TIME
+from firmware.records import DAY, DAY_FROM, DAY_OPEN, DAY_UNCLOSED, R_OUVERTE
+from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEQ, TIME
 
 _MS = 1000
 _SLACK_MS = 1000  # the shoe reads its clock a moment before the journal stamps the refusal
@@ -47,6 +47,25 @@ def on_ouverte(s, f):
     s.o_day, s.o_rank, s.o_open, s.o_closed = _day(time_ms), mine, True, -1
     s.o_break = f[DISPOSITION]
     del s.candidates[:]
+
+
+def on_day(s, f):
+    """R_OUVERTE_DAY, the shoe's restatement of the day at a segment's start: against this reckoning, or taken as
+    it when the journal is read from a segment after the day's séances."""
+    card, at = f[CARD], f[CODE] | f[DISPOSITION] << 16 | f[CONDITION] << 24
+    day, rank, is_open = _day(at * _MS), card & 3, card & DAY_OPEN != 0
+    closed = -1 if card & DAY_UNCLOSED else at * _MS
+    if not s.o_rank:
+        s.o_day, s.o_rank, s.o_open, s.o_closed = day, rank, is_open, closed
+        return
+    mine = s.o_closed if s.o_closed < 0 else s.o_closed // _MS * _MS
+    if (day, rank, is_open) != (s.o_day, s.o_rank, s.o_open) or not (closed == mine or 0 < mine - closed <= _SLACK_MS):
+        s._find("O-SEANCES", f[SEQ], "the banque ouverte day restated as %d séance(s), %s, where the journal gives %d, "
+                "%s" % (rank, _last(is_open, closed), s.o_rank, _last(s.o_open, s.o_closed)))
+
+
+def _last(is_open, closed):
+    return "the last open" if is_open else "the last never closed" if closed < 0 else "the last closed"
 
 
 def on_refusal(s, f):

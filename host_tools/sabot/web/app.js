@@ -6,6 +6,7 @@ import { checkJournal } from "./journal.js";
 import { shoeDrawing } from "./shoe.js";
 import { WORDS, cardName, clock, isRed, recordText, resultText } from "./text.js";
 import { CARD, CODE, COUP, DISPOSITION, MS, RECORDS, SECONDS, TAILLE, TYPE } from "./words.js";
+import { bankResults, cents, euros, levy } from "./levy.js";
 import { zip } from "./zip.js";
 
 const GAMES = ["chemin_de_fer", "deux_tableaux_limitee", "deux_tableaux_ouverte"];
@@ -102,7 +103,9 @@ function apply(answer) {
 
 function coupOf(r) {
   const id = `${r[TAILLE]}.${r[COUP]}`;
-  if (!coups.has(id)) coups.set(id, { taille: r[TAILLE], coup: r[COUP], game: shoeGame, hands: [[], [], []], result: null });
+  if (!coups.has(id)) {
+    coups.set(id, { taille: r[TAILLE], coup: r[COUP], game: shoeGame, hands: [[], [], []], result: null, stakes: ["", ""] });
+  }
   return coups.get(id);
 }
 
@@ -201,7 +204,28 @@ function renderCoups() {
       hands.appendChild(hand);
     });
     row.insertCell().textContent = c.result ? resultText(c.result[0], c.result[1], w) : "…";
+    const stakes = row.insertCell(), due = row.insertCell();
+    due.className = "levy";
+    if (!c.result) continue;
+    c.stakes.slice(0, c.result[1] - 1).forEach((value, t) => {
+      const input = document.createElement("input");
+      Object.assign(input, { value, className: "stake", inputMode: "decimal", size: 8 });
+      input.setAttribute("aria-label", `${w.col_stakes} ${t + 1}`);
+      input.addEventListener("input", () => { c.stakes[t] = input.value; renderLevy(c, due); });
+      stakes.appendChild(input);
+    });
+    renderLevy(c, due);
   }
+}
+
+/** Training (issue 25): the levy due on the coup from the stakes entered, and its tickets (Articles 59, 60, 62). */
+function renderLevy(c, cell) {
+  const w = words(), results = bankResults(c.result[0], c.result[1]);
+  const stakes = c.stakes.slice(0, results.length).map((text) => (text.trim() ? cents(text) : 0));
+  if (stakes.includes(null)) { cell.textContent = w.levy_bad; return; }
+  const { due, kase, tickets } = levy(c.game, results, stakes);
+  cell.textContent = due ? w.levy(euros(due, lang), kase, tickets.map(([v, n]) => `${euros(v, lang)} × ${n}`).join(", "))
+    : w.levy_none;
 }
 
 function renderCheck() {

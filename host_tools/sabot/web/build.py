@@ -13,7 +13,7 @@ from firmware import layout, records
 ROOT = Path(firmware.__file__).resolve().parent.parent
 PORT = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 VM_FILES = ("micropython.mjs", "micropython.wasm")
-ASSETS = ("index.html", "page.css", "app.js", "text.js", "shoe.js", "journal.js", "zip.js")
+ASSETS = ("index.html", "page.css", "app.js", "text.js", "shoe.js", "journal.js", "zip.js", "levy.js")
 # The page's name of each table of boards/sim/words.py, each written as a list indexed by the code.
 TABLES = {"events": words.EVENTS, "refusals": words.REFUSALS, "alarms": words.ALARMS, "findings": words.FINDINGS,
           "ends": words.ENDS, "dispositions": words.DISPOSITIONS, "conditions": words.CONDITIONS,

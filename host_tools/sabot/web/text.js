@@ -21,6 +21,9 @@ const PAGE = {
     scenario: "Scénario enregistré", download_journal: "Télécharger le journal (.zip)",
     download_scenario: "Télécharger le scénario (.txt)",
     col_coup: "Coup", col_hands: "Mains", col_result: "Résultat",
+    col_stakes: "Mises contre la banque (€)", col_levy: "Prélèvement dû, tickets",
+    levy: (due, kase, tickets) => `${due} dus (${kase === "cf" ? "5 % des mises" : "article 62, " + kase}) ; tickets : ${tickets}`,
+    levy_none: "rien à prélever", levy_bad: "mise : des euros, deux décimales au plus",
     gate_open: "porte ouverte", gate_locked: "porte verrouillée", power_yes: "sous tension", power_no: "hors tension",
     cards_left: "cartes dans le sabot", buzzer: "avertisseur", indicator: "voyant", clock: "horloge virtuelle",
     checking: "Vérification du journal…",
@@ -50,6 +53,8 @@ const PAGE = {
       refusal: (why) => `ouverture de séance refusée : ${why}`,
       candidate: (p) => `candidat à la banque : joueur n° ${p}`,
       draw: (n, v, p) => `banque adjugée par tirage au sort : ${n} candidats, valeur tirée ${v}, banque au joueur n° ${p}`,
+      ouverte_day: (n, last, at) => `journée de banque ouverte rappelée : ${n} séance(s) du jour, la dernière ` +
+        ["ouverte", `close à ${at} UTC`, "finie sans clôture"][last],
     },
   },
   en: {
@@ -68,6 +73,9 @@ const PAGE = {
     scenario: "Recorded scenario", download_journal: "Download the journal (.zip)",
     download_scenario: "Download the scenario (.txt)",
     col_coup: "Coup", col_hands: "Hands", col_result: "Result",
+    col_stakes: "Stakes against the bank (€)", col_levy: "Levy due, tickets",
+    levy: (due, kase, tickets) => `${due} due (${kase === "cf" ? "5 % of the stakes" : "Article 62, " + kase}); tickets: ${tickets}`,
+    levy_none: "nothing to levy", levy_bad: "stake: euros, two decimals at most",
     gate_open: "gate open", gate_locked: "gate locked", power_yes: "powered", power_no: "no power",
     cards_left: "cards in the shoe", buzzer: "buzzer", indicator: "indicator", clock: "virtual clock",
     checking: "Checking the journal…",
@@ -97,6 +105,8 @@ const PAGE = {
       refusal: (why) => `séance refused: ${why}`,
       candidate: (p) => `candidate for the bank: player ${p}`,
       draw: (n, v, p) => `bank drawn by lot: ${n} candidates, random value ${v}, the bank to player ${p}`,
+      ouverte_day: (n, last, at) => `banque ouverte day restated: ${n} séance(s) in the casino day, the last ` +
+        ["open", `closed at ${at} UTC`, "ended unclosed"][last],
     },
   },
 };
@@ -160,6 +170,8 @@ export function recordText(r, game, w, lang) {
     case RECORDS.R_REFUSAL: return w.r.refusal(w.refusals[r[CODE]]);
     case RECORDS.R_CANDIDATE: return w.r.candidate(r[CODE]);
     case RECORDS.R_DRAW: return w.r.draw(r[CARD], r[CODE], r[DISPOSITION]);
+    case RECORDS.R_OUVERTE_DAY: return w.r.ouverte_day(r[CARD] & 3, r[CARD] & 4 ? 0 : r[CARD] & 8 ? 2 : 1,
+      clock((r[CODE] + r[DISPOSITION] * 65536 + r[CONDITION] * 16777216) % 86400, 0).slice(0, 8));
     default: return `record ${r[TYPE]}`;
   }
 }
