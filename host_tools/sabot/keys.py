@@ -1,5 +1,6 @@
-"""`sabot key`: a shoe's journal key made at commissioning and installed on the shoe (docs/keys.md). The secret is
-never printed: the shoe and the file are compared by the key's id."""
+"""`sabot key`: a shoe's journal key made at commissioning and installed on the shoe (docs/keys.md); a production
+shoe's enrolment over its protocol, the casino's key installed and the shoe written to the casino's registry. The
+secret is never printed: the shoe and the file are compared by the key's id."""
 
 import csv
 import json
