@@ -143,8 +143,8 @@ class Protocol:
     """The shoe's side: feed() the bytes read, write(bytes) sends each answer. casino: the casino's Key enrolled at
     commissioning (None: no state-changing command is accepted); random(n): n unpredictable bytes; board: the board
     module whose set_clock the clock command calls; element: the secure element's driver (boards/mcu/atecc.py), or
-    None. After a clock set or a new number, restart is True: the board restarts once the
-    answer is out, and its boot record is stamped by the clock or opens the new number's journal."""
+    None. After a clock set or a new number, restart is True: the board restarts once the answer is out, and its boot
+    record is stamped by the clock or opens the new number's journal."""
 
     def __init__(self, shell, now, write, random, casino=None, board=None, element=None):
         self.shell = shell

@@ -321,11 +321,11 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None):
 
 def _public_key(client):
     """The shoe's element's public key, None without one."""
-    from sabot.protocol import Refused
+    from sabot.protocol import ProtocolError, Refused
 
     try:
         return client.enrol()
-    except Refused:
+    except (Refused, ProtocolError):
         return None
 
 
