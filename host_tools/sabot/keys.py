@@ -86,7 +86,7 @@ def enrol(port, casino_key, registry=REGISTRY, current=None, out=sys.stdout):
         secret = read_key(casino_key)
         key_id = Key(secret).id.hex()
         was = Key(read_key(current)) if current else None
-        client = production(port)
+        client = production(port, timeout=10.0)  # a shoe only just started, or dealing, answers once it serves
         if client is None:
             raise DeviceError("the shoe on %s answers no protocol: a development shoe takes its key by `sabot key "
                               "install`" % port)

@@ -19,7 +19,7 @@ from boards.sim.element import SimElement
 from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Key
-from sabot.production_link import production
+from sabot.production_link import production, restarted_production
 from sabot.protocol import SerialLink
 from sabot.verify import check
 from tests.conftest import SCENARIOS
@@ -87,7 +87,7 @@ def test_no_prompt_ever_after_control_keys_breaks_and_garbage_at_boot_while_deal
     board, casino = casino_board(tmp_path, "--scenario", str(SCENARIOS / "full_shoe_chemin_de_fer.txt"))
     try:
         no_prompt(board.port, attack(board.port, 1))  # at boot: the scenario being dealt
-        assert production(board.port).status()["alarms"] == 0  # the shoe answers its protocol, nothing raised
+        assert restarted_production(board.port)["alarms"] == 0  # it answers its protocol once dealt, nothing raised
         restarted = sabot("clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key", casino)
         assert restarted.returncode == 0, restarted.stderr
         no_prompt(board.port, attack(board.port, 2))  # right after the VM started again
@@ -122,9 +122,7 @@ def _dealt(tmp_path, build, plant):
         (fs / name).write_text(code)
     board, casino = casino_board(tmp_path, "--scenario", str(SCENARIOS / "incidents.txt"), build=build)
     try:
-        client = production(board.port)
-        assert client, "the board answers its protocol: its own board module runs, not the planted one"
-        client.link.close()
+        restarted_production(board.port)  # it answers its protocol once dealt: its own board module runs
         verified = sabot("firmware", "verify", "--port", board.port, "--bundle", build)
         other = sabot("firmware", "verify", "--port", board.port, "--bundle", tmp_path.parent / "other")
         assert sabot("pull-log", "--port", board.port, tmp_path / "pulled", "--quiet").returncode == 0
