@@ -103,6 +103,7 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key
         "sabot pull-log --port"]
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
     assert "MATCH" in said["sabot firmware verify"]
+    assert "configuration : développement (development)" in said["sabot firmware verify"]  # its REPL answered
     segments = load_segments([tmp_path / "journal"])
     assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
     kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
