@@ -5,6 +5,9 @@ manifest.json, made by `make dist` (docs/firmware-identity.md): {"version", "boa
 [[path, sha256 hex], ...]}, the files in the order the challenge hashes them. Every other file that can run is a
 mismatch too: a .py or .mpy anywhere on the filesystem but the journal's and the key's folders (MicroPython
 imports a planted controller.py before the approved controller.mpy beside it, and runs any boot.py, main.py).
+A production board loads its code from its image alone (the virtual board's: a read-only folder, set as IMAGE at
+start; a Pico's: frozen): the manifest, the files and the walk for unlisted ones are then the image's, and nothing
+planted on the filesystem, which holds only data, can run.
 """
 
 import json
@@ -18,12 +21,17 @@ MANIFEST = "manifest.json"
 _CHUNK = 512
 _DATA = ("journal", "keys")  # the shoe's own folders, which hold no code: not walked (a journal has many files)
 _DIRECTORY = 0x4000
+IMAGE = ""  # the folder the code is imported from: "" the filesystem (development), else the production image
+
+
+def _at(name):
+    return IMAGE + "/" + name if IMAGE else name
 
 
 def _digest_file(path, h):
     buf = bytearray(_CHUNK)
     view = memoryview(buf)
-    with open(path, "rb") as f:
+    with open(_at(path), "rb") as f:
         while True:
             n = f.readinto(buf)
             if not n:
@@ -32,7 +40,7 @@ def _digest_file(path, h):
 
 
 def load_manifest(path=MANIFEST):
-    with open(path) as f:
+    with open(_at(path)) as f:
         return json.load(f)
 
 
@@ -40,9 +48,9 @@ def unlisted(manifest, folder=""):
     """The files that can run (.py, .mpy) under folder that the manifest does not list, in walking order."""
     listed = [name for name, _ in manifest["files"]]
     found = []
-    for entry in os.listdir(folder or "."):
+    for entry in os.listdir(_at(folder) if folder else IMAGE or "."):
         name = folder + "/" + entry if folder else entry
-        if os.stat(name)[0] & _DIRECTORY:
+        if os.stat(_at(name))[0] & _DIRECTORY:
             if name not in _DATA:
                 found += unlisted(manifest, name)
         elif (entry.endswith(".py") or entry.endswith(".mpy")) and name not in listed:
@@ -83,7 +91,7 @@ def answer(seed, manifest_path=MANIFEST):
     files = []
     for name, _ in load_manifest(manifest_path)["files"]:
         try:
-            with open(name, "rb") as f:
+            with open(_at(name), "rb") as f:
                 mac = key.tag(name.encode() + b"\0" + f.read(), 32)
             files.append([name, hexlify(mac).decode()])
         except OSError:

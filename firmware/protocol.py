@@ -10,6 +10,7 @@ import struct
 from binascii import crc32
 
 from firmware.compat import const
+from firmware.journal import Key
 from firmware.ticks import ticks_diff
 
 MAGIC = const(0xA5)
@@ -24,6 +25,7 @@ NONCE_SIZE = const(16)
 TAG_SIZE = const(32)
 ANSWER = const(0x80)  # an answer's command: the request's, with this bit
 DOMAIN = b"sabot command\0"
+WRAP = b"sabot key wrap\0"  # a new casino key travels XORed with HMAC(current key, WRAP + challenge)
 
 # Commands (docs/protocol.md). Reads: below 0x40, never authenticated. 0x40 and above change the shoe's state: the
 # authenticator ends their payload.
@@ -37,6 +39,8 @@ C_FIRMWARE = const(0x21)
 C_SEANCE_OPEN = const(0x40)
 C_SEANCE_CLOSE = const(0x41)
 C_CLOCK_SET = const(0x42)
+C_CASINO_KEY = const(0x43)
+C_NUMBER_SET = const(0x44)
 AUTHENTICATED = const(0x40)
 
 # Statuses: an answer's first payload byte (docs/protocol.md's table, its words in host_tools/sabot/protocol.py).
@@ -138,16 +142,18 @@ class Framer:
 class Protocol:
     """The shoe's side: feed() the bytes read, write(bytes) sends each answer. casino: the casino's Key enrolled at
     commissioning (None: no state-changing command is accepted); random(n): n unpredictable bytes; board: the board
-    module whose set_clock the clock command calls. After a clock set, restart is True: the board restarts once the
-    answer is out, and its boot record is stamped by the clock set."""
+    module whose set_clock the clock command calls; element: the secure element's driver (boards/mcu/atecc.py), or
+    None. After a clock set or a new number, restart is True: the board restarts once the answer is out, and its boot
+    record is stamped by the clock or opens the new number's journal."""
 
-    def __init__(self, shell, now, write, random, casino=None, board=None):
+    def __init__(self, shell, now, write, random, casino=None, board=None, element=None):
         self.shell = shell
         self.now = now
         self.write = write
         self.random = random
         self.casino = casino
         self.board = board
+        self.element = element
         self.framer = Framer(self._frame)
         self.refused = 0  # well-framed requests refused: unknown, malformed, unauthenticated
         self.nonce = None
@@ -210,7 +216,12 @@ class Protocol:
 
             return OK, receipt(self.shell.journal, payload).encode()
         if command == C_ENROL and size == 0:
-            return E_NO_ELEMENT, b""  # the secure element is not fitted yet: no public key to read
+            if self.element is None:
+                return E_NO_ELEMENT, b""
+            try:
+                return OK, self.element.public_key()  # slot 0's, X || Y: what the casino's registry records
+            except OSError:  # the element did not answer
+                return E_NO_ELEMENT, b""
         if command == C_FIRMWARE and size == 34:
             return self._firmware(payload[:32], payload[32] | payload[33] << 8)
         return (E_LENGTH if command in _READS else E_UNKNOWN), b""
@@ -251,7 +262,8 @@ class Protocol:
         files = answer["files"]
         if index < len(files):
             return OK, _json({"count": len(files), "file": files[index]})
-        return OK, _json({"count": len(files), "overall": answer["overall"], "unlisted": len(answer["unlisted"])})
+        return OK, _json({"count": len(files), "overall": answer["overall"], "unlisted": len(answer["unlisted"]),
+                          "configuration": "production"})
 
     def _authenticated(self, command, seq, payload):
         """The tag checked against the challenge issued last, which is then spent whatever the outcome."""
@@ -261,15 +273,30 @@ class Protocol:
             return E_UNKNOWN, b""
         if len(payload) != _WRITES[command] + TAG_SIZE:
             return E_LENGTH, b""
-        if self.casino is None:
+        args = payload[:-TAG_SIZE]
+        key = self.casino
+        if key is None and command == C_CASINO_KEY:
+            key = Key(args)  # the first enrolment, at commissioning: the new key authenticates itself
+        if key is None:
             return E_NO_KEY, b""
         if nonce is None or ticks_diff(self.now(), self.nonce_at) > CHALLENGE_MS:
             return E_CHALLENGE, b""
-        args = payload[:-TAG_SIZE]
-        if not _same(authenticator(self.casino, nonce, command, seq, args), payload[-TAG_SIZE:]):
+        if not _same(authenticator(key, nonce, command, seq, args), payload[-TAG_SIZE:]):
             return E_AUTH, b""
         from firmware import remote
 
+        if command == C_CASINO_KEY:
+            if self.casino is not None:  # a change: the new key unwrapped under the current one
+                args = bytes(a ^ b for a, b in zip(args, self.casino.tag(WRAP + nonce, TAG_SIZE)))
+            remote.enrol_casino(args)
+            self.casino = Key(args)
+            return OK, _json({"casino": _key_id(self.casino), "by_key": _key_id(key)})
+        if command == C_NUMBER_SET:
+            sabot = args[0] | args[1] << 8
+            answer = remote.renumber(sabot)
+            answer["by_key"] = _key_id(key)
+            self.restart = answer["was"] != sabot or answer["kept"] is not None
+            return OK, _json(answer)
         if command == C_CLOCK_SET:
             fields = struct.unpack("<IHBBBBB", args)
             try:
@@ -293,8 +320,9 @@ class Protocol:
 
 _READS = (C_STATUS, C_CHALLENGE, C_SEGMENTS, C_CHUNK, C_RECEIPT, C_ENROL, C_FIRMWARE)
 # The arguments' size of each state-changing command: séance table, employee, the game's name's length and 16 bytes
-# for it; clock: seconds since 2020, year, month, day, hour, minute, second.
-_WRITES = {C_SEANCE_OPEN: 21, C_SEANCE_CLOSE: 21, C_CLOCK_SET: 11}
+# for it; clock: seconds since 2020, year, month, day, hour, minute, second; the casino's key (32 bytes); the
+# sabot number (u16).
+_WRITES = {C_SEANCE_OPEN: 21, C_SEANCE_CLOSE: 21, C_CLOCK_SET: 11, C_CASINO_KEY: 32, C_NUMBER_SET: 2}
 
 
 def _check_time(fields):

@@ -15,7 +15,7 @@ from firmware.journal import JournalError, Key, parse_header
 from firmware.layout import HEADER_SIZE
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
-from firmware.startup import CONFIG, HEAD, JOURNAL, check_config, load_config, read_key, whole
+from firmware.startup import CASINO_KEY, CONFIG, HEAD, JOURNAL, check_config, load_config, read_key, whole
 from firmware.storage import FileStorage
 
 
@@ -142,8 +142,13 @@ def fresh():
 
 
 def number(sabot):
+    """The shoe's establishment number (S-IDENT) set over mpremote (renumber())."""
+    _say(**renumber(sabot))
+
+
+def renumber(sabot):
     """The shoe's establishment number (S-IDENT) written to config.json; a journal of another number is kept aside
-    (fresh()). The host restarts the shoe, which journals its boot under the new number."""
+    (fresh()). The shoe is then restarted, and journals its boot under the new number."""
     whole("sabot", sabot, 0, SABOT_MAX)
     config = load_config()
     was = config["sabot"]
@@ -151,7 +156,18 @@ def number(sabot):
     with open(CONFIG, "w") as f:
         json.dump(check_config(config), f)
     other = _other_journal()
-    _say(sabot=sabot, was=was, kept=_keep_aside() if other else None, other=other)
+    return {"sabot": sabot, "was": was, "kept": _keep_aside() if other else None, "other": other}
+
+
+def enrol_casino(key):
+    """The casino's key (32 bytes) written where the shoe reads it at boot (startup.CASINO_KEY), whole or not at all:
+    the protocol authenticates the shoe's commands under it (docs/protocol.md)."""
+    folder = CASINO_KEY.rpartition("/")[0]
+    if folder not in os.listdir():
+        os.mkdir(folder)
+    with open(CASINO_KEY + ".new", "w") as f:
+        f.write(hexlify(key).decode() + "\n")
+    os.rename(CASINO_KEY + ".new", CASINO_KEY)
 
 
 def set_clock(seconds, year, month, day, hour, minute, second):

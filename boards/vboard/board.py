@@ -19,6 +19,7 @@ from boards.sim.devices import SimWall
 from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
+from boards.vboard.element_link import element
 from firmware.head import FileHead
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
 from firmware.protocol import Protocol
@@ -68,13 +69,17 @@ def reboot():
     print("controller recovered from journal/, gate locked")
 
 
-def production(restarted=False):
+def production(restarted=False, image=""):
     """The production configuration: stdin and stdout carry the shoe's protocol alone (firmware/protocol.py), Ctrl-C
-    is a byte like any other, the loop never returns. An exception, or a clock set, locks the gate and ends the VM,
-    which `sabot vboard` starts again as a board restarts (its boot record says a restart)."""
+    is a byte like any other, the loop never returns. An exception, a clock set or a new number locks the gate and
+    ends the VM, which `sabot vboard` starts again as a board restarts (its boot record says a restart). image: the
+    folder its code is imported from, which the firmware's identity covers (the folder it runs in holds data)."""
     import micropython
 
     micropython.kbd_intr(-1)  # first: no KeyboardInterrupt, so no way out of the loop to a prompt
+    from firmware import identity
+
+    identity.IMAGE = image
     global BOARD
     try:
         config = load_config(CONFIG)
@@ -104,7 +109,12 @@ def _serve_protocol(board):
         casino = None  # not enrolled: every state-changing command is refused
     runtime = _runtime(board, lambda: None)
     runtime.shell.journal.reopen()
-    protocol = Protocol(runtime.shell, runtime.now, sys.stdout.buffer.write, os.urandom, casino, sys.modules[__name__])
+    try:
+        chip = element()  # its driver, over the socket to the model outside the VM
+    except OSError:
+        chip = None  # a VM started without sabot vboard: enrolment reads no element
+    protocol = Protocol(runtime.shell, runtime.now, sys.stdout.buffer.write, os.urandom, casino, sys.modules[__name__],
+                        chip)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     read = sys.stdin.buffer.read

@@ -113,6 +113,16 @@ def parser():
     put_key.add_argument("path", metavar="FILE", help="the key file (sabot key new)")
     put_key.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
     put_key.add_argument("--force", action="store_true", help="replace another key the shoe already holds")
+    registry_help = "the casino's registry of its shoes (default %s)" % keys.REGISTRY
+    enrolled = key.add_parser("enrol", help="a production shoe over its protocol: its number and element's public "
+                              "key read, the casino's key installed, the shoe written to the casino's registry")
+    enrolled.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
+    enrolled.add_argument("--casino-key", required=True, metavar="FILE", help="the casino's key file (sabot key new)")
+    enrolled.add_argument("--current", metavar="FILE", help="the casino key the shoe holds now, to change it")
+    enrolled.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
+    exported = key.add_parser("export", help="the casino's registry of its shoes for the ministry, CSV or JSON")
+    exported.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
+    exported.add_argument("--format", choices=("csv", "json"), default="csv", help="CSV (default) or JSON")
     board = commands.add_parser("vboard", help="the virtual board: firmware and sim board behind a pty")
     board.add_argument("--scenario", help="a scenario the board plays at start (config.json names it)")
     board.add_argument("--fs", help="the board's filesystem folder, kept across restarts (default: a new "
@@ -121,6 +131,8 @@ def parser():
     board.add_argument("--board", choices=("sim", "rpi_pico"), default="sim", help="sim: the sim board in the "
                        "MicroPython unix port; rpi_pico: the Pico's image on the emulated RP2040 (make image "
                        "BOARD=rpi_pico), --fs then names its flash file")
+    board.add_argument("--build", help="the image the board runs (default build/sim; a bundle of make dist to "
+                       "answer the firmware challenge)")
     board.add_argument("--development", action="store_true", help="the development configuration: mpremote reaches "
                        "the REPL (the default, production, speaks the shoe's protocol alone: docs/protocol.md)")
     port_help = "the device: /dev/ttyACM0, or the virtual board's pty"
@@ -161,6 +173,9 @@ def parser():
         "set", help="set it and restart the shoe; a journal of another number is kept on the shoe, a new one begun")
     numbered.add_argument("sabot", type=number(0, SABOT_MAX, "sabot number"), help="0 to %d" % SABOT_MAX)
     numbered.add_argument("--port", required=True, help=port_help)
+    numbered.add_argument("--casino-key", metavar="FILE", help=casino_help)
+    numbered.add_argument("--registry", default=keys.REGISTRY, help="the casino's registry of its shoes, updated "
+                          "when it holds the shoe (default %s)" % keys.REGISTRY)
     clock = commands.add_parser("clock", help="the shoe's clock (its DS3231), set at commissioning")
     clock = clock.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
         "set", help="set it to this workstation's UTC time and restart the shoe (journalled: its boot record)")
@@ -200,7 +215,7 @@ def main(argv=None):
         return seance_command(args.port, args.action, args.table or 0, args.game, args.by or 0,
                               casino_key=args.casino_key)
     if args.command == "number":
-        return number_command(args.port, args.sabot)
+        return number_command(args.port, args.sabot, casino_key=args.casino_key, registry=args.registry)
     if args.command == "clock":
         return clock_command(args.port, args.at, casino_key=args.casino_key)
     if args.command == "firmware":
@@ -208,12 +223,16 @@ def main(argv=None):
             return firmware.dist(args.build, args.board, args.out, force=args.force)
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
-        return vboard(args.scenario, args.fs, args.blank, board=args.board, development=args.development)
+        return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":
         return pull_log(args.port, args.dest, args.force)
     if args.command == "key":
+        if args.action == "enrol":
+            return keys.enrol(args.port, args.casino_key, args.registry, args.current)
+        if args.action == "export":
+            return keys.export(args.registry, args.format)
         return keys.new_key(args.path) if args.action == "new" else keys.install(args.port, args.path, args.force)
     if args.command == "sim":
         from sabot.simulate import simulate  # the sim board loads (and tunes its heap) for `sabot sim` alone

@@ -104,9 +104,24 @@ def compare(answer, expected):
 
 
 def ask(port, seed):
-    """The shoe's answer to a seed, over mpremote."""
-    out = mpremote(port, "exec", "from firmware.identity import challenge\nchallenge(%r)" % seed.hex())
-    return json.loads(out.strip().splitlines()[-1])
+    """The shoe's answer to a seed and its configuration: over the protocol a production shoe's, its image's; over
+    mpremote a development shoe's, whose REPL answered."""
+    from sabot import protocol
+    from sabot.production_link import production
+
+    client = production(port)
+    if client is None:
+        out = mpremote(port, "exec", "from firmware.identity import challenge\nchallenge(%r)" % seed.hex())
+        return dict(json.loads(out.strip().splitlines()[-1]), configuration="development")
+    try:
+        return client.firmware(seed)
+    except (protocol.ProtocolError, protocol.Refused) as e:
+        raise DeviceError(str(e)) from None
+    finally:
+        client.link.close()
+
+
+CONFIGURATIONS = {"production": "production", "development": "développement"}  # as an inspector reads them
 
 
 def verify(port, bundle, seed_hex=None, stream=sys.stdout):
@@ -128,6 +143,8 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout):
         return 2
     differ = compare(answer, expected)
     stream.write("seed %s\n" % seed.hex())
+    configuration = answer.get("configuration", "development")
+    stream.write("configuration : %s (%s)\n" % (CONFIGURATIONS.get(configuration, configuration), configuration))
     if not differ:
         stream.write("MATCH: the shoe on %s runs %s (%d files)\n" % (port, bundle, len(expected["files"])))
         return 0

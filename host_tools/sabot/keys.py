@@ -1,6 +1,9 @@
-"""`sabot key`: a shoe's journal key made at commissioning and installed on the shoe (docs/keys.md). The secret is
-never printed: the shoe and the file are compared by the key's id."""
+"""`sabot key`: a shoe's journal key made at commissioning and installed on the shoe (docs/keys.md); a production
+shoe's enrolment over its protocol, the casino's key installed and the shoe written to the casino's registry. The
+secret is never printed: the shoe and the file are compared by the key's id."""
 
+import csv
+import json
 import os
 import secrets
 import sys
@@ -64,4 +67,94 @@ def install(port, path, force=False, out=sys.stdout):
     out.write("key id %s installed on the shoe on %s as /%s%s; the shoe restarted to sign its journal with it: boot "
               "record %d\n" % (key_id, port, KEY, kept["kept"] and "; its journal under key id %s kept in /%s/, a new "
                                 "one begun" % (kept["was"]["key"], kept["kept"]) or "", now["seq"]))
+    return 0
+
+
+REGISTRY = "shoes.json"  # the casino's shoes as enrolled: number, element's public key, casino key id
+_FIELDS = ("sabot", "public_key", "casino_key", "enrolled")
+
+
+def enrol(port, casino_key, registry=REGISTRY, current=None, out=sys.stdout):
+    """Enrol a production shoe over its protocol: its number and its secure element's public key read, the casino's
+    key installed (a first enrolment on a shoe that has none; a change only under the current key, --current), and
+    the shoe written to the casino's registry."""
+    from sabot import protocol
+    from sabot.production_link import production
+
+    client = None
+    try:
+        secret = read_key(casino_key)
+        key_id = Key(secret).id.hex()
+        was = Key(read_key(current)) if current else None
+        client = production(port, timeout=10.0)  # a shoe only just started, or dealing, answers once it serves
+        if client is None:
+            raise DeviceError("the shoe on %s answers no protocol: a development shoe takes its key by `sabot key "
+                              "install`" % port)
+        status = client.status()
+        public = client.enrol()
+        if status["casino"] != key_id:
+            if status["casino"] is not None and was is None:
+                raise DeviceError("the shoe on %s holds casino key id %s: give it with --current FILE to change it"
+                                  % (port, status["casino"]))
+            done, answer = client.casino_key(was, secret)
+            if done != protocol.p.OK:
+                raise DeviceError("the shoe refused the casino's key: %s" % protocol.Refused(done, answer))
+        entry = {"sabot": status["sabot"], "public_key": public.hex(), "casino_key": key_id,
+                 "enrolled": _utc_now()}
+        record(registry, entry)
+    except (DeviceError, Unusable, protocol.ProtocolError, protocol.Refused, OSError) as e:
+        print("sabot key enrol: error: %s" % e, file=sys.stderr)
+        return 2
+    finally:
+        if client:
+            client.link.close()
+    out.write("sabot %d enrolled: element public key %s…, casino key id %s; written to %s\n" % (
+        entry["sabot"], entry["public_key"][:16], key_id, registry))
+    return 0
+
+
+def _utc_now():
+    import datetime
+
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat()
+
+
+def shoes(registry):
+    try:
+        with open(registry) as f:
+            return json.load(f)["shoes"]
+    except FileNotFoundError:
+        return []
+
+
+def record(registry, entry):
+    """The entry in the registry, in place of any of the same element (its public key names the shoe)."""
+    kept = [shoe for shoe in shoes(registry) if shoe["public_key"] != entry["public_key"]]
+    kept = sorted(kept + [entry], key=lambda shoe: (shoe["sabot"], shoe["public_key"]))
+    with open(registry + ".new", "w") as f:
+        json.dump({"shoes": kept}, f, indent=1)
+        f.write("\n")
+    os.replace(registry + ".new", registry)
+
+
+def renumbered(registry, public_key, sabot):
+    """After `sabot number set`: the registry's entry of that element says the new number."""
+    for shoe in shoes(registry):
+        if shoe["public_key"] == public_key.hex():
+            record(registry, dict(shoe, sabot=sabot))
+
+
+def export(registry=REGISTRY, form="csv", out=sys.stdout):
+    """The registry for the ministry: CSV (a header line, one shoe a line) or JSON."""
+    try:
+        listed = shoes(registry)
+    except (OSError, ValueError, KeyError) as e:
+        print("sabot key export: error: %s: %s" % (registry, e), file=sys.stderr)
+        return 2
+    if form == "json":
+        out.write(json.dumps({"shoes": listed}, indent=1) + "\n")
+        return 0
+    writer = csv.DictWriter(out, _FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({name: shoe[name] for name in _FIELDS} for shoe in listed)
     return 0

@@ -9,16 +9,16 @@ from firmware.protocol import C_STATUS, frame
 from sabot.device import DeviceError, no_device
 
 
-def production(port):
-    """The protocol's client when the shoe on port is a production shoe (it answers the status request), None for a
-    development shoe, which mpremote reaches: its serving loop and its REPL ignore the probe's bytes, which hold no
-    Ctrl-B to Ctrl-E and no line end."""
+def production(port, timeout=0.5):
+    """The protocol's client when the shoe on port is a production shoe (it answers the status request within
+    timeout), None for a development shoe, which mpremote reaches: its serving loop and its REPL ignore the probe's
+    bytes, which hold no Ctrl-B to Ctrl-E and no line end."""
     if not os.path.exists(port):
         raise no_device(port)
     from sabot import protocol
 
     try:
-        client = protocol.Client(protocol.SerialLink(port), timeout=0.5)
+        client = protocol.Client(protocol.SerialLink(port), timeout=timeout)
     except protocol.ProtocolError:
         return None
     while set(frame(C_STATUS, client.seq + 1)) & _INERT:

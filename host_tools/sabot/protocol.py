@@ -8,6 +8,7 @@ import struct
 import time
 
 from firmware import protocol as p
+from firmware.journal import Key
 
 # Each status's words, French first (docs/protocol.md's table).
 STATUSES = {
@@ -139,9 +140,41 @@ class Client:
         """(status, answer) of a séance opened or closed."""
         name = game.encode()
         args = struct.pack("<HHB", table, by, len(name)) + name.ljust(16, b"\0")[:16]
-        status, data = self.authenticated(key, p.C_SEANCE_CLOSE if close else p.C_SEANCE_OPEN, args)
-        return status, json.loads(data) if data else {}
+        return self._answered(self.authenticated(key, p.C_SEANCE_CLOSE if close else p.C_SEANCE_OPEN, args))
 
     def set_clock(self, key, seconds, fields):
-        status, data = self.authenticated(key, p.C_CLOCK_SET, struct.pack("<IHBBBBB", seconds, *fields))
+        return self._answered(self.authenticated(key, p.C_CLOCK_SET, struct.pack("<IHBBBBB", seconds, *fields)))
+
+    def enrol(self):
+        """The secure element's public key, X || Y (64 bytes): what the casino's registry records."""
+        return self.request(p.C_ENROL)
+
+    def casino_key(self, current, secret):
+        """(status, answer) of the casino's key (secret, 32 bytes) enrolled: a first enrolment (current None)
+        authenticated by the new key itself, a change under the current Key, the new one wrapped under it (it never
+        crosses the cable in clear then)."""
+        if current is None:
+            return self._answered(self.authenticated(Key(secret), p.C_CASINO_KEY, secret))
+        nonce = self.request(p.C_CHALLENGE)
+        wrapped = bytes(a ^ b for a, b in zip(secret, current.tag(p.WRAP + nonce, p.TAG_SIZE)))
+        tag = p.authenticator(current, nonce, p.C_CASINO_KEY, (self.seq + 1) & 0xFFFF, wrapped)
+        return self._answered(self.ask(p.C_CASINO_KEY, wrapped + tag))
+
+    def set_number(self, key, sabot):
+        return self._answered(self.authenticated(key, p.C_NUMBER_SET, struct.pack("<H", sabot)))
+
+    def firmware(self, seed):
+        """The firmware challenge's answer, page by page: as firmware/identity.py's answer, and the configuration."""
+        files = []
+        while True:
+            page = json.loads(self.request(p.C_FIRMWARE, seed + struct.pack("<H", len(files))))
+            if "file" not in page:
+                unlisted = ["%d file(s) that can run" % page["unlisted"]] if page["unlisted"] else []
+                return {"files": files, "overall": page["overall"], "unlisted": unlisted,
+                        "configuration": page.get("configuration", "production")}
+            files.append(page["file"])
+
+    @staticmethod
+    def _answered(answer):
+        status, data = answer
         return status, json.loads(data) if data else {}

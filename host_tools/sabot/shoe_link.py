@@ -282,17 +282,31 @@ def _failed(command, message):
     return 1
 
 
-def number_command(port, sabot, out=sys.stdout):
+def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None):
     """Set the shoe's establishment number (S-IDENT) at commissioning: config.json's "sabot", then a restart. A
-    journal of another number is kept aside whole on the shoe and a new one begins, which the boot record opens."""
+    journal of another number is kept aside whole on the shoe and a new one begins, which the boot record opens. A
+    production shoe takes it over its protocol under the casino's key, and the casino's registry follows."""
     try:
-        answer = ask(port, "from firmware.remote import number\nnumber(%d)" % sabot)
+        client = production(port)
+        if client:
+            public = _public_key(client)
+            answer = authenticated(client, casino_key, "number set", lambda c, key: c.set_number(key, sabot))
+        else:
+            answer = ask(port, "from firmware.remote import number\nnumber(%d)" % sabot)
         if answer["was"] == sabot and not answer["kept"]:
-            resume(port)
+            if not client:
+                resume(port)
             out.write("the shoe on %s is already sabot %d: nothing changed\n" % (port, sabot))
             return 0
-        restart(port)
-        now = restarted(port)
+        if client:
+            now = restarted_production(port)
+            if public and registry and os.path.exists(registry):
+                from sabot.keys import renumbered
+
+                renumbered(registry, public, sabot)
+        else:
+            restart(port)
+            now = restarted(port)
     except DeviceError as e:
         print("sabot number set: error: %s" % e, file=sys.stderr)
         return 2
@@ -303,6 +317,16 @@ def number_command(port, sabot, out=sys.stdout):
     out.write("the shoe on %s is sabot %d (was %d)%s; it restarted: boot record %d\n" % (
         port, sabot, answer["was"], kept or "", now["seq"]))
     return 0
+
+
+def _public_key(client):
+    """The shoe's element's public key, None without one."""
+    from sabot.protocol import ProtocolError, Refused
+
+    try:
+        return client.enrol()
+    except (Refused, ProtocolError):
+        return None
 
 
 def clock_command(port, at=None, out=sys.stdout, casino_key=None):

@@ -28,7 +28,8 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
     VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead (sabot.pico.serve).
     Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
-    (docs/protocol.md), no REPL, and a restart starts it again so."""
+    (docs/protocol.md), no REPL, and a restart starts it again so; its code is the image build (a build, or a bundle
+    of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/)."""
     if board == "rpi_pico":
         from sabot.pico import serve
 
@@ -41,9 +42,12 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
         return _error("--fs %s is a file: give a folder for the board's filesystem" % fs)
     if not blank and not (fs / "main.py").exists() and not (build / "main.py").exists():
         return _error("no build in %s: run make mpy" % build)
+    production = not development and not blank
+    if production and not (build / "main.py").exists():
+        return _error("no image in %s: run make mpy (or make dist, a bundle with its manifest)" % build)
     fs.mkdir(parents=True, exist_ok=True)
     if not blank:
-        if not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own files
+        if not production and not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own
             shutil.copytree(build, fs, dirs_exist_ok=True)
         if not (fs / "config.json").exists():
             (fs / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 1}))
@@ -54,22 +58,22 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
             (fs / "config.json").write_text(json.dumps(config))
     master, slave = pty.openpty()
     tty.setraw(slave)
-    env = dict(os.environ, MICROPYPATH=".")
+    # Production: the code comes from the image alone, as a Pico's frozen firmware; the folder holds only data.
+    env = dict(os.environ, MICROPYPATH=str(build.resolve()) if production else ".")
     from boards.sim.element import SimElement
     from boards.vboard.element_link import ENV, serve
 
     chip = SimElement.load(str(fs.parent / (fs.name + ".element")))  # its key and counters, never under fs
 
-    production = not development and not blank
     log = open(fs.parent / (fs.name + ".log"), "ab") if production else master  # its tracebacks: not on the line
 
     def power_on(soft_reset):
         """The VM started, its secure element's bus a socket it inherits, answered here by the model."""
-        if not (fs / "main.py").exists():
+        if production:  # '' leaves sys.path before any import: nothing in the folder is ever imported
+            command = [micropython_command(), "-c", "import sys\nsys.path.remove('')\nfrom boards.vboard import "
+                       "board\nboard.production(%r, %r)" % (soft_reset, str(build.resolve()))]
+        elif not (fs / "main.py").exists():
             command = [micropython_command()]
-        elif production:
-            command = [micropython_command(), "-c", "from boards.vboard import board\n"
-                       "board.production(%r)" % soft_reset]
         elif soft_reset:
             command = [micropython_command(), "-i", "-c", "from boards.vboard import board\n"
                        "board.reboot()"]

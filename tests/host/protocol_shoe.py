@@ -53,7 +53,8 @@ class Shoe:
         return {segment: bytes(self.storage.files[segment]) for segment in self.storage.segments()}
 
     def state(self):
-        """What the shoe holds that a command could change: its journal, its gate, its clock."""
+        """What the shoe holds that a command could change: its journal, its gate, its clock, its casino key."""
         shell = self.board.shell
+        casino = self.protocol.casino
         return (shell.journal.seq, self.board.gate.is_open, self.board.gate.releases, len(self.clocks),
-                shell.ctl.seance, shell.ctl.table)
+                shell.ctl.seance, shell.ctl.table, casino and casino.id)

@@ -48,10 +48,10 @@ def deal(port, tmp_path):
     mpremote(port, "exec", "from boards.vboard import board as vboard\nvboard.play('deal.txt')")
 
 
-def readme_steps():
-    """The commissioning block of README.md, each command without its comment."""
+def readme_steps(marker="commissions a shoe"):
+    """The commissioning block of README.md after marker, each command without its comment."""
     text = (ROOT / "README.md").read_text()
-    block = text[text.index("commissions a shoe"):]
+    block = text[text.index(marker):]
     block = block[block.index("```\n") + 4:]
     block = block[:block.index("```")]
     return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith(" ")]
@@ -61,6 +61,7 @@ def on_the_virtual_board(step, port, tmp_path):
     """A README step as the README says to run it on the virtual board: its port, BOARD=sim, dist/sim-VERSION;
     make runs in the clone, its bundle in this test's folder."""
     step = step.replace("/dev/ttyACM0", port).replace("BOARD=rpi_pico", "BOARD=sim").replace("rpi_pico-", "sim-")
+    step = step.replace("sim-0.3.0", "sim-" + VERSION)
     step = step.replace("mpremote ", MPREMOTE + " ", 1).replace("sabot ", SABOT + " ", 1)
     if step.startswith("make "):
         step += " -C %s DIST=%s" % (ROOT, tmp_path / "dist" / ("sim-" + VERSION))
@@ -102,6 +103,7 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key
         "sabot pull-log --port"]
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
     assert "MATCH" in said["sabot firmware verify"]
+    assert "configuration : développement (development)" in said["sabot firmware verify"]  # its REPL answered
     segments = load_segments([tmp_path / "journal"])
     assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
     kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
@@ -113,6 +115,41 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key
     assert {s.sabot for s in load_segments([kept])} == {1}  # begun before config.json was there
     wrong = sabot("log", "verify", "--lang", "en", tmp_path / "journal")
     assert wrong.returncode == 1 and wrong.stdout.count("J-TAMPER") == 1 and key_id in wrong.stdout
+
+
+@pytest.mark.req("P-ENROL", "P-FROZEN", "P-AUTH", "H-FIRMWARE", "S-IDENT")
+def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_protocol(tmp_path, mpy_build):
+    steps = readme_steps("commissions a production shoe")
+    assert [s.split()[:3] for s in steps] == [
+        ["make", "dist", "BOARD=sim"], ["sabot", "key", "new"], ["sabot", "key", "new"], ["install", "-D", "-m"],
+        ["sabot", "vboard", "--fs"], ["sabot", "key", "enrol"], ["sabot", "number", "set"], ["sabot", "clock", "set"],
+        ["sabot", "seance", "open"], ["sabot", "pull-log", "--port"], ["sabot", "log", "verify"],
+        ["sabot", "firmware", "verify"], ["sabot", "key", "export"]]
+    said, board = {}, None
+    try:
+        for step in steps:
+            command = on_the_virtual_board(step, "/dev/ttyACM0", tmp_path)  # its port: shoe.tty, as written
+            if step.startswith("sabot vboard"):  # the shoe itself, running on beside the steps
+                board = subprocess.Popen(command.rstrip(" &").split(), stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+                assert board.stdout.readline().startswith("virtual board on /dev/pts/")
+                continue
+            done = run("bash", "-c", command, cwd=tmp_path)
+            assert done.returncode == 0, (step, done.stdout, done.stderr)
+            said[" ".join(step.split()[:3])] = done.stdout
+    finally:
+        if board:
+            board.terminate()
+            board.wait(timeout=10)
+    assert not (tmp_path / "shoe" / "main.py").exists()  # its folder holds data, its code is the image's
+    assert "sabot 1 enrolled" in said["sabot key enrol"]
+    assert "is sabot 42 (was 1)" in said["sabot number set"]
+    assert "seance 1 opened at table 12" in said["sabot seance open"]
+    assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
+    assert "configuration : production" in said["sabot firmware verify"] and "MATCH" in said["sabot firmware verify"]
+    shoes = (tmp_path / "shoes.csv").read_text().splitlines()
+    casino_id = Key(read_key(tmp_path / "casino.key")).id.hex()
+    assert shoes[0] == "sabot,public_key,casino_key,enrolled" and shoes[1].startswith("42,")
+    assert casino_id in shoes[1] and len(shoes) == 2
 
 
 @pytest.mark.req("S-FAILSAFE", "J-DURABLE")

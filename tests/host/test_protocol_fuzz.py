@@ -17,7 +17,7 @@ from firmware import protocol as p
 from tests.host.protocol_shoe import CASINO, Shoe
 
 COMMANDS = (p.C_STATUS, p.C_CHALLENGE, p.C_SEGMENTS, p.C_CHUNK, p.C_RECEIPT, p.C_ENROL, p.C_FIRMWARE,
-            p.C_SEANCE_OPEN, p.C_SEANCE_CLOSE, p.C_CLOCK_SET)
+            p.C_SEANCE_OPEN, p.C_SEANCE_CLOSE, p.C_CLOCK_SET, p.C_CASINO_KEY, p.C_NUMBER_SET)
 
 
 class Watched:
@@ -64,6 +64,8 @@ def corpus():
     client.seance(CASINO, 12, "chemin_de_fer", 4711)
     client.seance(CASINO, 12, "chemin_de_fer", 4711, close=True)
     client.set_clock(CASINO, 300000000, (2029, 7, 5, 12, 0, 0))
+    client.set_number(CASINO, 42)
+    client.casino_key(CASINO, bytes(32))
     client.segments()
     client.request(p.C_CHUNK, struct.pack("<IIH", 1, 0, 100))
     client.receipt(bytes(16))
