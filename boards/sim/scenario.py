@@ -161,10 +161,26 @@ def parse(text, path="<scenario>"):
 
 
 def compiled(lines, path="<scenario>"):
-    """The scenario checked whole and kept as compact bytes (boards.sim.steps), ScenarioError as commands()."""
-    from boards.sim.steps import encode
+    """The scenario checked whole and kept as compact bytes (boards.sim.steps), ScenarioError as commands(). The
+    encoder is here, with the checker the runner lets go: only the decoder stays loaded while a shoe runs."""
+    from boards.sim.steps import NAMES
 
     out = bytearray()
-    for step in commands(lines, path):
-        encode(out, step)
+    for line, name, a, b in commands(lines, path):
+        out.append(NAMES.index(name))
+        _put(out, line)
+        if name == "shoe_cards":
+            _put(out, len(a))
+            out.extend(bytes(a))
+        else:
+            _put(out, int(a))
+        _put(out, b + 1)
     return out
+
+
+def _put(out, n):
+    """n as an unsigned varint."""
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)

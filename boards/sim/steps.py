@@ -1,6 +1,7 @@
 """A checked scenario as compact bytes, read back step by step: the runner checks the file with boards.sim.scenario,
 keeps these bytes (a few hundred for a whole shoe), and lets the checker's code go before the shoe runs, so a
-64 KB heap holds the firmware and the shoe rather than the parser's messages (H-SIM).
+64 KB heap holds the firmware and the shoe rather than the parser's messages (H-SIM). The encoder is the checker's
+(boards.sim.scenario.compiled): only the decoder stays loaded while a shoe runs.
 
 A step: its command's index in NAMES, its line, then a and b + 1 as unsigned varints; shoe_cards's a is its
 count of cards and their codes, a byte each.
@@ -10,27 +11,6 @@ NAMES = ("draw", "burn", "force", "no_more_bets", "coup_end", "double", "jam", "
          "clear_alarm", "seance_close", "game", "shoe_seed", "shoe_cards", "wait", "stand", "reader", "seance",
          "candidate", "adjudicate")
 _CARDS = 13  # NAMES.index("shoe_cards")
-
-
-def _put(out, n):
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-
-
-def encode(out, step):
-    """Append one (line, command, a, b) step, as boards.sim.scenario.commands yields it, to the bytearray out."""
-    line, name, a, b = step
-    index = NAMES.index(name)
-    out.append(index)
-    _put(out, line)
-    if index == _CARDS:
-        _put(out, len(a))
-        out.extend(bytes(a))
-    else:
-        _put(out, int(a))
-    _put(out, b + 1)
 
 
 def decode(data):
