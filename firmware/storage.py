@@ -11,6 +11,11 @@ if TYPE_CHECKING:
 _SUFFIX = ".sbj"
 
 
+def segment_name(segment):
+    """A segment's file name, the same on the shoe and in a pulled folder."""
+    return "%08d%s" % (segment, _SUFFIX)
+
+
 class Segments:
     """What the Journal asks of every store, the same methods on each: segments(), size(), reader(), free(),
     create(segment, data), append(segment, frame, chain), torn(), tidy(), close(). A store of files gives
@@ -59,7 +64,7 @@ class FileStorage(Segments):
             pass  # already there
 
     def _path(self, segment):
-        return "%s/%08d%s" % (self.folder, segment, _SUFFIX)
+        return self.folder + "/" + segment_name(segment)
 
     def segments(self):
         return sorted(int(name[:-4]) for name in os.listdir(self.folder)
