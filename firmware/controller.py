@@ -98,13 +98,7 @@ class Controller:
         # Article 61 at banque ouverte. seconds: the wall clock (since 2020) the shell reads for a séance's events.
         self.seconds = 0
         self.break_min = rec.BREAK_MIN  # the casino's break between the day's two séances (config.json)
-        self._o_day = -1  # the casino day of the last séance at banque ouverte, its rank in it, whether it is open
-        self._o_rank = 0
-        self._o_open = False
-        self._o_closed = -1  # when it closed, seconds: the break runs from there
-        self.candidates = bytearray(rec.CANDIDATES_MAX)  # who wants the bank, until the draw
-        self.n_candidates = 0
-        self._restate = False  # a segment began: the step restates the day at banque ouverte in it
+        self.ouverte = None  # firmware/ouverte.py's Day, from the shoe's first séance or record of banque ouverte
 
     # The board's side: feed an event, then read cmds/n_cmds and recs/n_recs and carry them out in order.
 
@@ -135,18 +129,17 @@ class Controller:
             self._on_seance(arg)
         elif event == ev.EV_SEANCE_CLOSE:
             self._on_seance_close()
-        elif event == ev.EV_CANDIDATE:
-            self._on_candidate(arg)
-        elif event == ev.EV_ADJUDICATE:
-            self._on_adjudicate(arg)
+        elif event == ev.EV_CANDIDATE or event == ev.EV_ADJUDICATE:
+            self._on_bank(event, arg)
         elif event == ev.EV_POWER_UP:
             self._on_power_up(arg)
         elif event == ev.EV_FIRMWARE:
             self._on_firmware(arg)
         elif event == ev.EV_FAULT:
             self._on_fault(arg)
-        if self._restate:
-            self._restate_day()
+        day = self.ouverte
+        if day is not None and day.restate:
+            day.restate_in(self.seconds)
         self._show()
 
     def deadline(self, now):
@@ -180,7 +173,8 @@ class Controller:
                          self.phase, self._release)
         buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS] = self.counts
         self.hands.save(buf, SNAPSHOT_HANDS)
-        self._restate = True  # a segment's header: the snapshot has no room for Article 61's day
+        if self.ouverte is not None:
+            self.ouverte.restate = True  # a segment's header: the snapshot has no room for Article 61's day
 
     def load_snapshot(self, buf):
         (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
@@ -230,63 +224,31 @@ class Controller:
         game = rec.seance_game(arg)
         rank = 0
         if game == games.DEUX_TABLEAUX_OUVERTE:  # Article 61: two séances a day, separated by the dinner
-            rank = self._o_rank + 1 if (self.seconds - rec.DAY_FROM) // rec.DAY == self._o_day else 1
-            why = 0
-            if rank > 2:
-                why = ev.REF_SEANCES
-            elif rank == 2 and (self._o_closed < 0 or self.seconds - self._o_closed <= self.break_min * 60):
-                why = ev.REF_BREAK  # a second more than the break: the journal stamps its records after this
+            why, rank = self._day().opening(game, self.seconds, self.break_min)
             if why:
-                self._emit(rec.R_REFUSAL, game, 0, 0, why)
                 return self._refuse(why)
         self._emit(R_SEANCE, game, rec.employee_low(employee), rec.employee_high(employee),
                    rec.seance_table(arg))  # Article 58
         if rank:
             self._emit(rec.R_OUVERTE, 0, self.break_min, 0, rank)
 
-    def _on_candidate(self, who):
+    def _on_bank(self, event, arg):
+        """Article 61: "en cas de concurrence, la banque est adjugée par tirage au sort": the candidates, then the
+        draw, whose arg is the board's hardware random value; the journal keeps both, so anyone can redo it."""
         if self._release:
             return self._refuse(ev.REF_BUSY)
         if self.in_coup:
             return self._refuse(ev.REF_IN_COUP)
-        if not self._o_open:
-            return self._refuse(ev.REF_NOT_OUVERTE)
-        if who < 1 or who > 255 or self.n_candidates >= rec.CANDIDATES_MAX:
-            return self._refuse(ev.REF_CANDIDATES)
-        for i in range(self.n_candidates):
-            if self.candidates[i] == who:
-                return self._refuse(ev.REF_CANDIDATES)  # one chance each
-        self._emit(rec.R_CANDIDATE, 0, 0, 0, who)
+        why = ev.REF_NOT_OUVERTE if self.ouverte is None else self.ouverte.ask(event, arg)
+        if why:
+            self._refuse(why)
 
-    def _on_adjudicate(self, drawn):
-        """Article 61: "en cas de concurrence, la banque est adjugée par tirage au sort". drawn is the board's
-        hardware random value; the journal keeps it with the candidates, so anyone can redo the draw."""
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if self.in_coup:
-            return self._refuse(ev.REF_IN_COUP)
-        if not self._o_open:
-            return self._refuse(ev.REF_NOT_OUVERTE)
-        n = self.n_candidates
-        if n < 2:
-            return self._refuse(ev.REF_CANDIDATES)
-        drawn &= 0xFFFF
-        self._emit(rec.R_DRAW, n, self.candidates[drawn % n], 0, drawn)
+    def _day(self):
+        if self.ouverte is None:
+            from firmware.ouverte import Day  # only a shoe that deals banque ouverte loads it
 
-    def _restate_day(self):
-        """Article 61's day, if under way, into the new segment (R_OUVERTE_DAY): a power-up reads that one only."""
-        self._restate = False
-        day = self._o_day
-        if day < 0 or (self.seconds - rec.DAY_FROM) // rec.DAY != day:
-            return
-        at = self._o_closed
-        card = self._o_rank
-        if at < 0:
-            at = day * rec.DAY + rec.DAY_FROM
-            card |= rec.DAY_UNCLOSED
-        if self._o_open:
-            card |= rec.DAY_OPEN
-        self._emit(rec.R_OUVERTE_DAY, card, at >> 16 & 0xFF, at >> 24, at & 0xFFFF)
+            self.ouverte = Day(self._emit)
+        return self.ouverte
 
     def _on_seance_close(self):
         if self._release:
@@ -545,42 +507,21 @@ class Controller:
             self.table = code
             self.tailles_in_seance = 0
             self.phase = IDLE  # a séance starts with a shoe of its own (new cards at deux tableaux)
-            self._o_open = False  # until its R_OUVERTE says it is one at banque ouverte
-            self._drawn()
+            if self.ouverte is not None:
+                self.ouverte.apply(rtype, self.seconds, card, disposition, condition, code)
         elif rtype == rec.R_SEANCE_CLOSE:
             self.table = 0
             self.phase = IDLE  # no load, no coup outside a séance
-            if self._o_open:
-                self._o_open = False
-                self._o_closed = self.seconds
-        elif rtype == rec.R_OUVERTE:
-            self._o_day = (self.seconds - rec.DAY_FROM) // rec.DAY
-            self._o_rank = code
-            self._o_open = True
-            self._o_closed = -1
-            self._restate = False  # it says the day itself
-        elif rtype == rec.R_OUVERTE_DAY:
-            at = code | disposition << 16 | condition << 24
-            self._o_day = (at - rec.DAY_FROM) // rec.DAY
-            self._o_rank = card & 3
-            self._o_open = card & rec.DAY_OPEN != 0
-            self._o_closed = -1 if card & rec.DAY_UNCLOSED else at
-        elif rtype == rec.R_CANDIDATE:
-            self.candidates[self.n_candidates] = code
-            self.n_candidates += 1
-        elif rtype == rec.R_DRAW:
-            self._drawn()
+            if self.ouverte is not None:
+                self.ouverte.apply(rtype, self.seconds, card, disposition, condition, code)
+        elif rec.R_OUVERTE <= rtype <= rec.R_OUVERTE_DAY:
+            self._day().apply(rtype, self.seconds, card, disposition, condition, code)
         elif rtype == rec.R_RECOVERY:
             self._release = REL_NONE
         elif rtype == rec.R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
 
-
-    def _drawn(self):
-        for i in range(self.n_candidates):
-            self.candidates[i] = 0
-        self.n_candidates = 0
 
 
 def _stop_position(game):

@@ -117,7 +117,7 @@ def test_the_bundled_article_61_scenario_refuses_journals_and_verifies(tmp_path)
 def test_a_third_seance_in_a_casino_day_is_a_finding(tmp_path):
     def forget(board, line):  # a shoe that lost the day's count
         if line == 11:
-            board.shell.ctl._o_rank = 0
+            board.shell.ctl.ouverte.rank = 0
 
     assert _findings(tmp_path, _played(_DAY)) == []
     found = _findings(tmp_path, _played(_DAY, forget))
@@ -129,7 +129,7 @@ def test_a_third_seance_in_a_casino_day_is_a_finding(tmp_path):
 def test_a_second_seance_before_the_break_is_over_is_a_finding(tmp_path):
     def hurry(board, line):  # a shoe whose break was shortened after the first séance
         if line == 8:
-            board.shell.ctl._o_closed -= 3600
+            board.shell.ctl.ouverte.closed -= 3600
 
     found = _findings(tmp_path, _played(_DAY.replace("wait 3600000\n", "wait 1800000\n", 1), hurry))
     assert [i for i, _ in found][:1] == ["O-BREAK"] and "the break is 60 min" in found[0][1]
@@ -141,8 +141,8 @@ def test_a_draw_whose_winner_the_random_value_does_not_give_is_a_finding(tmp_pat
 
     def swap(board, line):  # the shoe's candidates changed in its memory, not in its journal
         if line == 4:
-            ctl = board.shell.ctl
-            ctl.candidates[0], ctl.candidates[1] = ctl.candidates[1], ctl.candidates[0]
+            day = board.shell.ctl.ouverte
+            day.candidates[0], day.candidates[1] = day.candidates[1], day.candidates[0]
 
     assert _findings(tmp_path, _played(text)) == []
     found = _findings(tmp_path, _played(text, swap))
