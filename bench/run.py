@@ -4,12 +4,14 @@ written to bench/results.json, each figure with how it was obtained. Times (mark
 
     python -m bench.run [--quick] [--check] [--only GROUP,...] [--build DIR] [--out FILE]
 
---check measures only the deterministic figures bench/budgets.json holds (bench/check.py runs it); --quick makes
-the long journals and the timing runs smaller; --build runs the VM on another sim build than `make mpy`'s.
+--check measures only the deterministic figures bench/budgets.json holds (bench/check.py runs it); --only replaces
+its groups' figures in the results file and keeps the others'; --quick makes the long journals and the timing runs
+smaller; --build runs the VM on another sim build than `make mpy`'s.
 Scratch files go to /dev/shm when there is one: the unix port's flush is an fsync, which a disk makes slow.
 """
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -89,6 +91,8 @@ def main(argv=None):
     figures = measure(groups, check=args.check, quick=args.quick, build=args.build)
     print(report.table(figures))
     out = Path(args.out) if args.out else (None if args.check else RESULTS)
+    if out and args.only and out.exists():  # the other groups' figures in the file are kept
+        figures = dict(json.loads(out.read_text())["figures"], **figures)
     if out:
         report.write(out, figures, "check" if args.check else "quick" if args.quick else "full",
                      time.monotonic() - started)
