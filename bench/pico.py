@@ -10,9 +10,9 @@ import time
 
 from bench.report import figure, skipped
 from sabot.pico import IMAGE_DIR, Pico, deal_whole_shoe, erases, gate_closings, heap_low_water
-from sabot.shoe_link import mpremote
+from sabot.shoe_link import mpremote, resume
 
-NAMES = ("pico.gate_close_us.median", "pico.gate_close_us.max", "pico.cycles_per_card", "pico.heap_free_after_boot",
+NAMES = ("pico.gate_close_us.median", "pico.gate_close_us.max", "pico.cycles_per_card", "pico.heap_free_after_shoe",
          "pico.erases_per_card.ring", "pico.erases_per_card.littlefs", "pico.slower_than_real_time",
          "pico.heap_free_percent.low_water")
 
@@ -25,13 +25,13 @@ def measure(ctx):
         started = time.monotonic()
         _, deal = deal_whole_shoe(board, folder)
         wall = time.monotonic() - started
-        said = mpremote(board.port, "exec", "--no-follow", "import gc\ngc.collect()\nprint(gc.mem_free())\n"
-                        "from firmware.remote import resume\nresume()")
+        said = mpremote(board.port, "exec", "import gc\ngc.collect()\nprint(gc.mem_free())")
+        resume(board.port)
         heap = int(said.strip().splitlines()[0]) if said.strip() else None
         events = list(board.events)
     cards = [e for e in events if e["ev"] == "card"]
     closings = gate_closings(events)
-    ring, littlefs = erases(events)
+    ring, littlefs = erases(events, deal["began_us"])
     low = heap_low_water(events)
     simulated = (deal["t_us"] - events[0]["t_us"]) / 1e6
     how = "%d cards of a whole shoe dealt through the pins on the emulated Pico (rp2040js 1.4.1), simulated" % len(
@@ -46,9 +46,11 @@ def measure(ctx):
         NAMES[3]: (figure(heap, "bytes", "gc.mem_free() after gc.collect() once the shoe was dealt (the controller "
                           "stopped by mpremote, resumed after)") if heap else skipped("no answer from the Pico")),
         NAMES[4]: figure(round(ring / len(cards), 4), "erases/card",
-                         "4 KB sector erases of the journal's ring partition on the emulated flash, per card; " + how),
+                         "4 KB sector erases of the journal's ring partition on the emulated flash during the deal, "
+                         "per card; " + how),
         NAMES[5]: figure(round(littlefs / len(cards), 4), "erases/card",
-                         "4 KB block erases of littlefs's region on the emulated flash, per card; " + how),
+                         "4 KB block erases of littlefs's region on the emulated flash during the deal (the journal's "
+                         "drains to its segment files), per card; " + how),
         NAMES[7]: (figure(round(100 * low[0] / low[1], 1), "%", "the fewest bytes free after a garbage collection "
                           "(%d of the heap's %d), counted by the emulator in the allocation table as gc_collect_end "
                           "returns, from boot through the whole shoe and mpremote's reading of the heap; " % low + how)

@@ -13,7 +13,7 @@ _on_break = None  # the shared handler, set once by shut_first before the interr
 def _handler(pin):
     sio = ptr32(uint(0xD000) << 16)  # noqa: F821  # the SIO block, 0xD0000000 (viper's builtins)
     sio[6] = 1 << 16  # GPIO_OUT_CLR (0x18): pins.GATE (16) low, pins.GATE_LOCKED (tests/host/test_board_pins.py)
-    _on_break(pin)
+    _on_break(pin)  # type: ignore[misc]  # set by shut_first before any interrupt
 
 
 def shut_first(on_break):

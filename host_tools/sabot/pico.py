@@ -212,16 +212,18 @@ def heap_low_water(events):
     return (min(e["free"] for e in collected), collected[0]["heap"]) if collected else None
 
 
-def erases(events):
-    """(the ring's, littlefs's) sector erases on the emulated flash, from its flash events."""
-    offsets = [e["offset"] for e in events if e["ev"] == "flash" and e["op"] == "erase" and e["offset"] >= STORAGE]
+def erases(events, since_us=0):
+    """(the ring's, littlefs's) sector erases on the emulated flash since since_us, from its flash events."""
+    offsets = [e["offset"] for e in events if e["ev"] == "flash" and e["op"] == "erase" and e["offset"] >= STORAGE
+               and e["t_us"] >= since_us]
     ring = sum(1 for offset in offsets if offset >= RING)
     return ring, len(offsets) - ring
 
 
 def deal_whole_shoe(board, folder):
     """A new Pico commissioned (sabot 42, table 3), a séance opened with sabot, then WHOLE_SHOE dealt through its pins
-    and reader, to the stop card; returns the key file and the deal's reply (cards dealt, requests refused)."""
+    and reader, to the stop card; returns the key file and the deal's reply (cards dealt, requests refused, and
+    began_us, when the deal began)."""
     key = commission(board, folder)
     opened = subprocess.run([str(Path(sys.executable).parent / "sabot"), "seance", "open", "--port", board.port,
                              "--table", "3", "--by", "4711"], capture_output=True, text=True)
@@ -229,7 +231,8 @@ def deal_whole_shoe(board, folder):
         raise PicoError("sabot seance open: %s" % opened.stderr.strip())
     scenario = Path(folder) / "whole-shoe.txt"
     scenario.write_text(WHOLE_SHOE)
-    return key, play(board, scenario)
+    began = board.now_us()
+    return key, dict(play(board, scenario), began_us=began)
 
 
 PRESS_US = 60_000  # a button held 60 ms: past the 30 ms the firmware waits a contact to settle

@@ -2,6 +2,7 @@
 opened with sabot, the cards dealt through its pins and reader as a croupier deals them, the journal pulled with
 sabot pull-log and verified clean under the shoe's key. The gate's timing comes from the same run."""
 
+import json
 import os
 import random
 import subprocess
@@ -18,6 +19,7 @@ from sabot.journalfile import CONDITION, TYPE, Reader, load_segments
 from sabot.pico import GATE, Pico, commission, deal_whole_shoe, erases, gate_closings, heap_low_water
 from sabot.shoe_link import mpremote
 from sabot.verify import read_key
+from tests.conftest import ROOT
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.pico
@@ -55,12 +57,13 @@ def test_a_whole_shoe_dealt_through_the_pins_verifies_clean_under_its_key(dealt)
 
 @pytest.mark.req("J-DURABLE")
 def test_the_shoes_records_go_through_the_ring_and_its_erases_are_few(dealt):
-    """Erases counted on the emulated flash (tools/pico/pico.mjs's flash events): the ring's sectors and littlefs's
-    blocks, against bench/budgets.json's wear.erases_per_card for the sim's shoe."""
+    """Erases counted on the emulated flash during the deal (tools/pico/pico.mjs's flash events): the ring's sectors
+    and littlefs's blocks, within bench/budgets.json's pico.erases_per_card budgets."""
     events, deal = dealt[2], dealt[3]
-    ring, littlefs = erases(events)
-    assert ring > 0
-    assert (ring + littlefs) / deal["dealt"] <= 0.05
+    ring, littlefs = erases(events, deal["began_us"])
+    budgets = json.loads((ROOT / "bench" / "budgets.json").read_text())["budgets"]
+    assert 0 < ring / deal["dealt"] <= budgets["pico.erases_per_card.ring"]["max"]
+    assert littlefs / deal["dealt"] <= budgets["pico.erases_per_card.littlefs"]["max"]
 
 
 @pytest.mark.req("H-FIRMWARE")
@@ -136,6 +139,6 @@ def test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record(image,
         assert sabot("pull-log", "--port", board.port, tmp_path / "journal").returncode == 0
         opened = len([e for e in board.pin_events(GATE) if e["level"] == 1])
     released, dealt, uncertain, findings = releases(tmp_path / "journal", key)
-    assert released == opened  # every release durable before its gate opened is in the journal
+    assert opened <= released <= opened + CUTS  # each release durable before its gate opened (a cut may come between)
     assert dealt + uncertain == released  # a card, or the cut's uncertainty reported at the next boot
     assert [f for f in findings if f.id == "J-TAMPER"] == []

@@ -205,7 +205,7 @@ function boot(cause) {
     else if (offset === WATCHDOG_LOAD || !was) bite.schedule(load * 500);
     if (!was && watchdog.enable) { // the shoe's loop began
       serving = true;
-      emit({ ev: 'watchdog', t_us: nowNs() / 1000 });
+      emit({ ev: 'watchdog', t_us: nowNs() / 1000, cycles: activeCycles });
       const then = started;
       started = null;
       if (then) then();
@@ -478,8 +478,7 @@ function run() {
   let idleNs = Math.min((wall - wallNs) * HOST_PACE, IDLE_BURST_NS);
   wallNs = wall;
   for (let i = 0; i < SLICE; i++) {
-    const now = nowNs();
-    if (schedule.length && schedule[0].tNs <= now) {
+    if (schedule.length && schedule[0].tNs <= nowNs()) {
       schedule.shift().action();
       continue;
     }
@@ -490,14 +489,14 @@ function run() {
       return setImmediate(run);
     }
     if (stopped) {
-      emit({ ev: 'stopped', reason: stopped, t_us: now / 1000 });
+      emit({ ev: 'stopped', reason: stopped, t_us: nowNs() / 1000 });
       process.stderr.write(`pico: ${stopped}\n`);
       return;
     }
     if (core.waiting) {
       const clock = mcu.clock;
       let skip = clock.nextAlarm ? clock.nanosToNextAlarm : 1e6;
-      if (schedule.length) skip = Math.min(skip, schedule[0].tNs - now);
+      if (schedule.length) skip = Math.min(skip, schedule[0].tNs - nowNs());
       skip = Math.max(skip, CYCLE_NS);
       if (!dealing) {
         if (idleNs <= 0) break;
