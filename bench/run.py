@@ -4,12 +4,14 @@ written to bench/results.json, each figure with how it was obtained. Times (mark
 
     python -m bench.run [--quick] [--check] [--only GROUP,...] [--build DIR] [--out FILE]
 
---check measures only the deterministic figures bench/budgets.json holds (bench/check.py runs it); --quick makes
-the long journals and the timing runs smaller; --build runs the VM on another sim build than `make mpy`'s.
+--check measures only the deterministic figures bench/budgets.json holds (bench/check.py runs it); --only replaces
+its groups' figures in the results file and keeps the others' (and the run it says it is); --quick makes the long
+journals and the timing runs smaller; --build runs the VM on another sim build than `make mpy`'s.
 Scratch files go to /dev/shm when there is one: the unix port's flush is an fsync, which a disk makes slow.
 """
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -89,7 +91,12 @@ def main(argv=None):
     figures = measure(groups, check=args.check, quick=args.quick, build=args.build)
     print(report.table(figures))
     out = Path(args.out) if args.out else (None if args.check else RESULTS)
-    if out:
+    if out and args.only and out.exists():  # the groups' figures replaced; the run the file says it is, kept
+        results = json.loads(out.read_text())
+        results["figures"].update(figures)
+        out.write_text(json.dumps(results, indent=1) + "\n")
+        print("written to %s" % out)
+    elif out:
         report.write(out, figures, "check" if args.check else "quick" if args.quick else "full",
                      time.monotonic() - started)
         print("written to %s" % out)

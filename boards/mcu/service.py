@@ -67,9 +67,11 @@ def _boot_cause():
     return BOOT_WATCHDOG if cause == machine.WDT_RESET else BOOT_RESTART
 
 
-def start(config, pins, attach, ring_partition=None):
+def start(config, pins, attach, ring_partition=None, beam_handler=None):
     """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE). ring_partition
-    gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py)."""
+    gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py);
+    beam_handler(on_break), the handler a board attaches to the beam in place of the shared one (the RP2040's shuts
+    the gate in native code first)."""
     import micropython
     from machine import UART, WDT, Pin
 
@@ -118,7 +120,7 @@ def start(config, pins, attach, ring_partition=None):
         micropython.alloc_emergency_exception_buf(100)  # a traceback from an interrupt handler, should one fail
         # Interrupts last: everything their handlers touch exists by now, so a hard handler allocates nothing.
         broken = Pin.IRQ_FALLING if pins.BEAM_BROKEN == 0 else Pin.IRQ_RISING
-        attach(Pin(pins.BEAM, Pin.IN), beam.on_break, broken)
+        attach(Pin(pins.BEAM, Pin.IN), beam_handler(beam.on_break) if beam_handler else beam.on_break, broken)
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
         Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle).run()

@@ -8,7 +8,8 @@ freeze("$(PORT_DIR)/modules", "rp2.py")  # the port's rp2 module; not its _boot.
 package("firmware", base_path="../..")
 module("boards/__init__.py", base_path="../..")
 package("boards/mcu", base_path="../..")
-package("boards/rpi_pico", files=("__init__.py", "board.py", "journal_flash.py", "pins.py"), base_path="../..")
+package("boards/rpi_pico", files=("__init__.py", "board.py", "gate_irq.py", "journal_flash.py", "pins.py"),
+        base_path="../..")
 
 # The board's own _boot.py (the filesystem beside the journal's ring), then a frozen boot.py and main.py that run in
 # place of any on the filesystem: the gate locked first, then the shoe.

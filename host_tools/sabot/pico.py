@@ -2,10 +2,12 @@
 pseudo-terminal that mpremote opens as it opens /dev/ttyACM0, its pins, reader, clock and power through the
 emulator's control socket, in simulated time."""
 
+import functools
 import itertools
 import json
 import os
 import pty
+import re
 import select
 import shutil
 import signal
@@ -24,6 +26,21 @@ IMAGE_DIR = ROOT / "build" / "rpi_pico-image"
 
 class PicoError(Exception):
     pass
+
+
+@functools.cache
+def heap_watch(elf=IMAGE_DIR / "firmware.elf"):
+    """The emulator's options for a `gc` event after each garbage collection (pico.mjs): gc_collect_end's address
+    and MP_STATE_MEM(area)'s, read from the image's debug information by gdb; none without gdb."""
+    gdb = shutil.which("gdb")
+    if gdb is None or not Path(elf).exists():
+        return []
+    said = subprocess.run([gdb, "-batch", "-ex", "print &gc_collect_end", "-ex", "print &mp_state_ctx.mem.area",
+                           str(elf)], capture_output=True, text=True).stdout
+    found = re.findall(r"\) (0x[0-9a-f]+)", said)
+    if len(found) != 2:
+        return []
+    return ["--gc-end", hex(int(found[0], 16) & ~1), "--heap-area", found[1]]
 
 
 class Pico:
@@ -61,6 +78,7 @@ class Pico:
         image = IMAGE_DIR / "firmware.bin" if self.image is None else self.image
         if image:
             command += ["--image", str(image)]
+        command += heap_watch()
         if self.blank:
             command.append("--blank")
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -170,6 +188,53 @@ class Pico:
         self.stop()
 
 
+FLASH_BYTES = 2 * 1024 * 1024  # the W25Q16JV
+STORAGE = FLASH_BYTES - 1408 * 1024  # rp2.Flash()'s region: the last 1408 KB of the chip
+RING = STORAGE + 896 * 1024  # the journal's ring: the region's last 512 KB (boards/rpi_pico/journal_flash.py)
+GATE, BEAM_AFTER_OPEN_US = 16, 8000  # the gate's pin; a card breaks the beam 8 ms after the gate opens (pico.mjs)
+WHOLE_SHOE = "game chemin_de_fer\nshoe seed=2026\nburn 1\n" + "no_more_bets\ndraw 6\n" * 64 + "no_more_bets\n"
+
+
+def gate_closings(events):
+    """For each card that slid out: simulated µs from the beam's break to the gate's pin falling."""
+    closings = []
+    for card in (e for e in events if e["ev"] == "card"):
+        broken = card["opened_us"] + BEAM_AFTER_OPEN_US
+        closings.append(next(e["t_us"] for e in events if e["ev"] == "pin" and e["pin"] == GATE
+                             and e["level"] == 0 and e["t_us"] >= broken) - broken)
+    return closings
+
+
+def heap_low_water(events):
+    """(the fewest bytes free after a garbage collection, the heap's bytes) from the emulator's gc events, or None
+    when it saw no collection (no gdb to find the heap: heap_watch)."""
+    collected = [e for e in events if e["ev"] == "gc"]
+    return (min(e["free"] for e in collected), collected[0]["heap"]) if collected else None
+
+
+def erases(events, since_us=0):
+    """(the ring's, littlefs's) sector erases on the emulated flash since since_us, from its flash events."""
+    offsets = [e["offset"] for e in events if e["ev"] == "flash" and e["op"] == "erase" and e["offset"] >= STORAGE
+               and e["t_us"] >= since_us]
+    ring = sum(1 for offset in offsets if offset >= RING)
+    return ring, len(offsets) - ring
+
+
+def deal_whole_shoe(board, folder):
+    """A new Pico commissioned (sabot 42, table 3), a séance opened with sabot, then WHOLE_SHOE dealt through its pins
+    and reader, to the stop card; returns the key file and the deal's reply (cards dealt, requests refused, and
+    began_us, when the deal began)."""
+    key = commission(board, folder)
+    opened = subprocess.run([str(Path(sys.executable).parent / "sabot"), "seance", "open", "--port", board.port,
+                             "--table", "3", "--by", "4711"], capture_output=True, text=True)
+    if opened.returncode:
+        raise PicoError("sabot seance open: %s" % opened.stderr.strip())
+    scenario = Path(folder) / "whole-shoe.txt"
+    scenario.write_text(WHOLE_SHOE)
+    began = board.now_us()
+    return key, dict(play(board, scenario), began_us=began)
+
+
 PRESS_US = 60_000  # a button held 60 ms: past the 30 ms the firmware waits a contact to settle
 GAP_US = 200_000  # the croupier's rhythm between two actions, simulated
 NO_CARD_US = 300_000  # a gate still shut this long after the dealer's request stays shut: the tableau said no
@@ -195,39 +260,43 @@ def pull(board, pin, card):
     return False
 
 
-def play(board, scenario):
-    """A scenario file (docs/scenarios.md) played on the Pico's pins and reader as a croupier would: each card a
-    slide past the beam when the gate opens. The séance's table is config.json's (the panel's button); commands
+def steps(scenario):
+    """A scenario file (docs/scenarios.md) as the emulator's croupier steps (tools/pico/pico.mjs, `deal`): each card
+    a slide past the beam when the gate opens. The séance's table is config.json's (the panel's button); commands
     with no pin on the Pico (stand, seance_close, double, jam, force) are refused before anything runs."""
     from boards.sim.scenario import commands
     from boards.sim.shoe import shuffled_shoe, with_stop_card
     from firmware import cards, games
 
-    steps = list(commands(Path(scenario).read_text().splitlines(), str(scenario)))
-    refused = [(n, c) for n, c, _, _ in steps if c in ("stand", "seance_close", "double", "jam", "force")]
+    lines = list(commands(Path(scenario).read_text().splitlines(), str(scenario)))
+    refused = [(n, c) for n, c, _, _ in lines if c in ("stand", "seance_close", "double", "jam", "force")]
     if refused:
         raise PicoError("%s:%d: %s has no pin on the Pico" % (scenario, refused[0][0], refused[0][1]))
-    game, stack, reader = games.CHEMIN_DE_FER, [], True
-    for _, command, a, b in steps:
+    game, reader, out = games.CHEMIN_DE_FER, True, []
+    for _, command, a, b in lines:
         if command == "game":
             game = a
         elif command in ("shoe_seed", "shoe_cards"):
-            stack = list(shuffled_shoe(game, a) if command == "shoe_seed"
-                         else (bytearray(a) if b < 0 else with_stop_card(a, b)))
-            press(board, _PINS["shoe"])
+            stack = (shuffled_shoe(game, a) if command == "shoe_seed"
+                     else bytearray(a) if b < 0 else with_stop_card(a, b))
+            out += [{"deck": [cards.name(c) for c in stack]}, {"press": _PINS["shoe"]}]
         elif command in ("draw", "burn"):
-            for _ in range(a):
-                if stack and pull(board, _PINS[command], cards.name(stack[0]) if reader else None):
-                    stack.pop(0)
+            out += [{"press": _PINS[command], "draw": True, "read": reader}] * a
         elif command == "reader":
             reader = a
         elif command == "wait":
-            board.command("time", at_us=board.now_us() + a * 1000)
-        elif command in ("power_cut", "power_on"):
-            board.command("power_cycle")
-        else:
-            press(board, _PINS[command])
-    board.command("time", at_us=board.now_us() + GAP_US)
+            out.append({"wait_us": a * 1000})
+        elif command == "power_cut":
+            out.append({"power_cycle": True})
+        elif command != "power_on":  # the power comes back with the cut's boot
+            out.append({"press": _PINS[command]})
+    return out + [{"wait_us": GAP_US}]
+
+
+def play(board, scenario, timeout=3600):
+    """A scenario file dealt on the Pico's pins and reader as a croupier would, in simulated time; returns the
+    cards slid out and the dealer's requests the controller refused."""
+    return board.command("deal", timeout=timeout, steps=steps(scenario))
 
 
 def commission(board, folder, sabot=42, table=3):

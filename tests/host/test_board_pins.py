@@ -56,3 +56,11 @@ def test_board_code_compiles_with_mpy_cross(folder, arch, tmp_path):
             run = subprocess.run([mpy_cross, "-march=" + arch, "-o", str(tmp_path / "out.mpy"), str(source)],
                                  capture_output=True, text=True)
             assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.req("S-FAILSAFE", "S-LOCK")
+def test_the_picos_native_beam_handler_drives_the_pin_maps_gate_pin_to_locked():
+    """boards/rpi_pico/gate_irq.py stores the gate's bit in GPIO_OUT_CLR, which drives a pin low: locked."""
+    source = (ROOT / "boards" / "rpi_pico" / "gate_irq.py").read_text()
+    assert pico_pins.GATE_LOCKED == 0
+    assert "    sio[6] = 1 << %d  #" % pico_pins.GATE in source

@@ -98,8 +98,12 @@ __attribute__((used)) uint32_t ctz32(uint32_t v) {
     return n;
 }
 
+/* Word by word where it can, as the RP2040's own ROM does: byte by byte, it took a sixth of the shoe's boot. */
 __attribute__((used)) void *memset_(void *ptr, int c, size_t n) {
     volatile uint8_t *p = ptr; /* volatile: no pattern the compiler would turn back into a memset call */
+    uint32_t word = (uint8_t)c * 0x01010101u;
+    for (; n && ((uintptr_t)p & 3); n--) *p++ = (uint8_t)c;
+    for (; n >= 4; n -= 4, p += 4) *(volatile uint32_t *)p = word;
     while (n--) *p++ = (uint8_t)c;
     return ptr;
 }

@@ -152,6 +152,18 @@ let hostReadyNs = Infinity;
 function pumpUsb() {
   if (!cdc || nowNs() < hostReadyNs) return;
   while (hostBytes.length && cdc.txFIFO.itemCount < cdc.txFIFO.size - 1) cdc.sendSerialByte(hostBytes.shift());
+  answerRead();
+}
+// rp2040js's host answers the device's every OUT request at once, with no bytes when it has none: the port's USB
+// stack then asks again, and the core never sleeps (an idle shoe cost as much as a busy one). A real host sends an
+// OUT packet only when it has bytes: the request waits here until then.
+let pendingRead = 0; // the size the device asked for, 0 when it asked for nothing
+function answerRead() {
+  if (!pendingRead || !cdc.txFIFO.itemCount) return;
+  const buffer = new Uint8Array(Math.min(pendingRead, cdc.txFIFO.itemCount));
+  for (let i = 0; i < buffer.length; i++) buffer[i] = cdc.txFIFO.pull();
+  pendingRead = 0;
+  mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, buffer);
 }
 process.stdin.on('data', (chunk) => {
   for (const byte of chunk) hostBytes.push(byte);
@@ -164,10 +176,13 @@ const inputLevels = new Map(INPUTS.map((pin) => [pin, true]));
 const outputLevels = new Map(); // the last level each watched output was seen at, for events on changes only
 let mcu = null;
 let resetPending = null;
+let started = null; // what the croupier does once the controller serves (its watchdog starts)
+let serving = false; // whether it serves since the last boot
 let scratch = new Uint32Array(8);
 function boot(cause) {
   if (mcu) elapsedNs += mcu.clock.nanos;
   mcu = new RP2040();
+  serving = false;
   mcu.logger = { debug() {}, info() {}, warn() {}, error: (c, m) => args.log && process.stderr.write(`${c}: ${m} (pc ${mcu.core.PC.toString(16)})\n`) };
   mcu.loadBootrom(new Uint32Array(bootrom.buffer, bootrom.byteOffset, bootrom.length >> 2));
   mcu.flash.set(flash.data); // after loadBootrom, which erases rp2040js's flash
@@ -193,7 +208,13 @@ function boot(cause) {
     if (offset === WATCHDOG_LOAD) load = value & 0xffffff;
     if (!watchdog.enable) bite.cancel();
     else if (offset === WATCHDOG_LOAD || !was) bite.schedule(load * 500);
-    if (!was && watchdog.enable) emit({ ev: 'watchdog', t_us: nowNs() / 1000 }); // the shoe's loop began
+    if (!was && watchdog.enable) { // the shoe's loop began
+      serving = true;
+      emit({ ev: 'watchdog', t_us: nowNs() / 1000, cycles: activeCycles });
+      const then = started;
+      started = null;
+      if (then) then();
+    }
   };
   for (const [pin, level] of inputLevels) mcu.gpio[pin].setInputValue(level);
   outputLevels.clear(); // every pin an input again
@@ -213,6 +234,12 @@ function boot(cause) {
   attachElement(mcu.i2c[0], element);
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (data) => process.stdout.write(data);
+  pendingRead = 0;
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    pendingRead = size;
+    answerRead();
+  };
   hostReadyNs = Infinity;
   hostBytes.length = 0; // what the host sent the chip before it reset is lost with it
   cdc.onDeviceConnected = () => {
@@ -272,17 +299,114 @@ function onBreak(code) {
   }
 }
 
+// The heap after each garbage collection (--gc-end, the address of the image's gc_collect_end, and --heap-area,
+// MP_STATE_MEM(area)'s: sabot/pico.py finds them in firmware.elf): the allocation table's free blocks counted
+// when gc_collect_end returns, as gc.mem_free() counts them, each a `gc` event.
+const gcEnd = args['gc-end'] ? Number(args['gc-end']) : -1;
+let gcReturn = -1;
+function heapAfterCollect() {
+  gcReturn = -1;
+  const area = Number(args['heap-area']);
+  const [table, tableBytes] = [mcu.readUint32(area), mcu.readUint32(area + 4)];
+  const [start, end] = [mcu.readUint32(area + 12), mcu.readUint32(area + 16)];
+  let free = 0;
+  for (let i = 0; i < tableBytes; i++) {
+    const entries = mcu.readUint8(table + i);
+    for (let shift = 0; shift < 8; shift += 2) if (((entries >> shift) & 3) === 0) free++;
+  }
+  emit({ ev: 'gc', free: free * 16, heap: end - start, t_us: nowNs() / 1000 });
+}
+
 // Cards waiting at the gate: when it opens, the first slides out, as a croupier's card does: the reader's line
 // (its identity, or none for a card the reader missed), then the beam broken and cleared again.
 const cards = [];
 function slide(card) {
   const t = nowNs() / 1000;
+  card.slid = true;
   if (card.line != null) at(t + card.read_us, () => feedReader(card.line + '\n'));
   at(t + card.break_us, () => setPin(BEAM, 0));
   at(t + card.break_us + card.dark_us, () => {
     setPin(BEAM, 1);
     emit({ ev: 'card', id: card.id, opened_us: t, t_us: nowNs() / 1000, cycles: activeCycles });
+    if (card.cleared) card.cleared();
   });
+}
+
+// A croupier in simulated time (the `deal` command): steps run one after the other, each once the last one ended,
+// with no round trip to the host between them, so a whole shoe deals in a fixed simulated timeline. Steps:
+// {deck: [lines]} (the shoe's cards, in order), {power_cycle: true} (ends when the controller serves again),
+// {cut_in_us} (a power cut that long after, the next steps going on meanwhile), {served: true} (ends once the
+// cuts due came and the controller serves since the last boot), {press: pin} (a button pressed gap_us after the last step ended
+// and held press_us), {press: pin, draw: true, read: bool} (the dealer's request with the deck's next card at the
+// gate: it ends when the card cleared the beam, or, the gate still shut no_card_us after the release, with the
+// card taken back), {wait_us}. The reply: cards slid out and requests refused.
+function deal(command, done) {
+  const { steps, gap_us: gap = 40000, press_us: hold = 40000, no_card_us: noCard = 60000 } = command;
+  let deck = [];
+  let cutsDue = 0;
+  let step = 0;
+  const result = { dealt: 0, refused: 0 };
+  dealing++;
+  const next = () => {
+    if (step === steps.length) {
+      dealing--;
+      return done({ ...result, cycles: activeCycles });
+    }
+    const s = steps[step++];
+    const t = nowNs() / 1000 + gap;
+    if (s.deck) {
+      deck = s.deck.slice();
+      return next();
+    }
+    if (s.wait_us != null) return at(nowNs() / 1000 + s.wait_us, next);
+    if (s.power_cycle) {
+      resetPending = 'power';
+      started = next; // on with the steps once the controller serves again
+      return undefined;
+    }
+    if (s.cut_in_us != null) { // the power cut that much later, whatever the steps after this one are doing
+      cutsDue++;
+      at(nowNs() / 1000 + s.cut_in_us, () => {
+        cutsDue--;
+        resetPending = 'power';
+      });
+      return next();
+    }
+    if (s.served) { // once the cuts due came and the controller serves after the last boot
+      if (serving && !cutsDue) return next();
+      started = next;
+      return undefined;
+    }
+    const card = s.draw && deck.length ? { id: `deal-${step}`, line: s.read === false ? null : deck[0],
+      read_us: 2000, break_us: 8000, dark_us: 4000 } : null;
+    let released = false;
+    let cleared = false;
+    const end = () => { if (released && (!card || cleared)) next(); };
+    if (card) {
+      card.cleared = () => {
+        deck.shift();
+        result.dealt++;
+        cleared = true;
+        end();
+      };
+      cards.push(card);
+    }
+    at(t, () => setPin(s.press, 0));
+    at(t + hold, () => {
+      setPin(s.press, 1);
+      released = true;
+      if (!card) return end();
+      at(t + hold + noCard, () => {
+        if (card.slid) return;
+        cards.splice(cards.indexOf(card), 1);
+        result.refused++;
+        cleared = true;
+        end();
+      });
+      return end();
+    });
+  };
+  next();
 }
 
 // Scheduled inputs, in simulated time.
@@ -310,6 +434,7 @@ function handle(command) {
     time: () => {},
     rtc: () => { rtc.seconds = command.seconds - nowNs() / 1e9; rtc.osf = false; saveRtc(); },
   }[command.cmd];
+  if (command.cmd === 'deal') return deal(command, reply);
   if (!action) return reply({ error: `unknown command ${command.cmd}` });
   if (command.at_us == null) {
     action();
@@ -345,13 +470,22 @@ function shutdown(code) {
 process.on('SIGTERM', () => shutdown(0));
 
 // The run loop: instructions in slices, yielding to I/O between them; a sleeping core skips to its next alarm
-// or to the next scheduled input.
+// or to the next scheduled input, but no faster than a quarter of real time: the host's programs (mpremote,
+// sabot) answer in wall time, and a Pico idle at its REPL would otherwise live through the watchdog's 5 s between
+// two of their bytes (a busy core runs 4-10 times slower than real time anyway). While the croupier deals (no
+// host in the loop) a sleeping core skips at once.
 const SLICE = 200000;
+const HOST_PACE = 0.25; // simulated time a sleeping core lives through per unit of wall time, the host in the loop
+const IDLE_BURST_NS = 10e6; // the sleep a slice may catch up on after the host held the emulator up
+let wallNs = performance.now() * 1e6;
+let dealing = 0;
 function run() {
   const { core } = mcu;
+  const wall = performance.now() * 1e6;
+  let idleNs = Math.min((wall - wallNs) * HOST_PACE, IDLE_BURST_NS);
+  wallNs = wall;
   for (let i = 0; i < SLICE; i++) {
-    const now = nowNs();
-    if (schedule.length && schedule[0].tNs <= now) {
+    if (schedule.length && schedule[0].tNs <= nowNs()) {
       schedule.shift().action();
       continue;
     }
@@ -362,24 +496,33 @@ function run() {
       return setImmediate(run);
     }
     if (stopped) {
-      emit({ ev: 'stopped', reason: stopped, t_us: now / 1000 });
+      emit({ ev: 'stopped', reason: stopped, t_us: nowNs() / 1000 });
       process.stderr.write(`pico: ${stopped}\n`);
       return;
     }
     if (core.waiting) {
       const clock = mcu.clock;
       let skip = clock.nextAlarm ? clock.nanosToNextAlarm : 1e6;
-      if (schedule.length) skip = Math.min(skip, schedule[0].tNs - now);
-      clock.tick(Math.max(skip, CYCLE_NS));
+      if (schedule.length) skip = Math.min(skip, schedule[0].tNs - nowNs());
+      skip = Math.max(skip, CYCLE_NS);
+      if (!dealing) {
+        if (idleNs <= 0) break;
+        skip = Math.min(skip, idleNs);
+        idleNs -= skip;
+      }
+      clock.tick(skip);
       i += skip / CYCLE_NS;
     } else {
+      if (core.PC === gcReturn) heapAfterCollect();
+      else if (core.PC === gcEnd) gcReturn = core.registers[14] & ~1;
       const cycles = core.executeInstruction();
       activeCycles += cycles;
       mcu.clock.tick(cycles * CYCLE_NS);
     }
   }
   pumpUsb();
-  setImmediate(run);
+  if (!dealing && idleNs <= 0) setTimeout(run, 1);
+  else setImmediate(run);
 }
 boot('power');
 run();
