@@ -2,6 +2,7 @@
 31-bit small ints are the boards'), and the firmware's budgets there (H-SIM)."""
 
 import importlib
+import json
 import re
 import shutil
 
@@ -79,12 +80,14 @@ def _cpython_journal(tmp_path):
 
 
 @pytest.mark.req("H-SIM", "G-CF")
-def test_a_whole_shoe_runs_from_the_mpy_build_in_a_64k_heap(mpy_build, tmp_path):
-    """64 KB: bench/memory.py's HEAP_KB, the most bench/budgets.json's heap.smallest_kb allows. On the unix port only:
+def test_a_whole_shoe_runs_from_the_mpy_build_in_its_budgeted_heap(mpy_build, tmp_path):
+    """bench/memory.py's HEAP_KB, the most bench/budgets.json's heap.smallest_kb allows (66 KB; 64 before Article 61
+    in the shoe). On the unix port only:
     the 32-bit VM's heap grows when full, so -X heapsize caps nothing there. Run exactly as
     the bench measures the smallest heap (bench/memory.py): the VM, the build and the drivers through the same short
     links, the same file names, so that what the VM keeps in its heap is the same wherever the clone is."""
-    assert memory.HEAP_KB == 64
+    budgets = json.loads((ROOT / "bench" / "budgets.json").read_text())["budgets"]
+    assert memory.HEAP_KB == budgets["heap.smallest_kb"]["max"]
     shutil.copy(FULL_SHOE, tmp_path / "shoe.txt")
     command = vmrun.micropython_command(["-m", "boards.sim.runner", "shoe.txt", "--log", "journal", "--quiet"],
                                         "%dK" % memory.HEAP_KB)
