@@ -73,11 +73,20 @@ def check_firmware(board):
     return identity.release_identity(manifest), not wrong
 
 
+def shoe_key():
+    """The shoe's key; before one is installed, the public development key, as the virtual board's (make_shell then
+    keeps the shoe locked in FAULT_DEVKEY): the controller runs, so `sabot key install` can ask it."""
+    try:
+        return read_key()
+    except OSError:
+        return Key(DEVELOPMENT_KEY)
+
+
 def open_journal(config, wall, key=None, firmware=None, ring=None):
     """The shoe's journal on its flash, through the write-ahead ring when the board has its partition (a block
-    device, firmware/ring.py); a missing key file raises, and the shoe stays locked."""
+    device, firmware/ring.py); without a key file, under the development key, locked (shoe_key)."""
     files = FileStorage(JOURNAL)
-    key = key or read_key()
+    key = key or shoe_key()
     storage = files if ring is None else RingStorage(ring, files, key)
     return Journal(storage, key, config["sabot"], firmware or development_identity(config["board"]), wall)
 
