@@ -12,6 +12,7 @@ from firmware.version import VERSION
 from sabot.pico import Pico
 from sabot.verify import read_key
 from tests.conftest import ROOT
+from tests.core.req import known_issue
 from tests.host.test_commissioning import MPREMOTE, SABOT, readme_steps, run
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
@@ -30,6 +31,8 @@ def on_the_pico(step, port, tmp_path):
     return step
 
 
+@known_issue(22, "a restart's first mpremote (sabot key install's, clock set's) interrupts main.py while the Pico "
+                 "recovers its journal: the controller never serves, the command finds none")
 @pytest.mark.req("H-FIRMWARE", "H-VERIFY", "S-IDENT", "S-FAILSAFE")
 def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key(image, tmp_path):  # noqa: F811
     (tmp_path / "config.json").write_text(json.dumps({"board": "rpi_pico", "sabot": 42, "table": 12,
@@ -45,7 +48,8 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key
         for step in steps:
             done = run("bash", "-c", on_the_pico(step, board.port, tmp_path), cwd=tmp_path)
             session.append("$ %s\n%s%s" % (step, done.stdout, done.stderr))
-            assert done.returncode == 0, "\n".join(session)
+            assert done.returncode == 0, "\n".join(session) + "\nthe Pico's USB, last:\n" + bytes(
+                board.console[-2000:]).decode(errors="replace")
             said[" ".join(step.split()[:3])] = done.stdout
             if step.startswith("mpremote"):  # plugged in with its config and no key: it serves, locked (docs/keys.md)
                 board.command("power_cycle")
