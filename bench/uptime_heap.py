@@ -14,7 +14,7 @@ HEAP = "1M"  # the collector is off while a shoe is replayed; gc.mem_alloc() wal
 
 
 def measure(ctx):
-    build = vmrun.with_mcu(ctx.build, ctx.scratch("fw-mcu"))
+    build = ctx.build  # the sim build holds boards/mcu (boards/sim/board.json): bench/vm/uptime.py runs its clocks
     out = {}
     for vm, vm_name in vms.NAMES.items():
         cwd = ctx.scratch("uptime-" + vm)

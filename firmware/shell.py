@@ -88,6 +88,7 @@ class Shell:
             wall = self.journal.wall
             wall.stamp()
             self.ctl.seconds = wall.seconds  # Article 61's day and break, on the clock the journal stamps with
+            self.ctl.prepare(event, arg)
         elif event == EV_ADJUDICATE:
             arg = self.random()  # the queue carries a byte; the draw takes 16 bits of the board's source
         journal = self.journal

@@ -20,6 +20,8 @@ import time
 import tty
 from pathlib import Path
 
+from sabot.device import stop_on_terminate, vboard_error
+
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE_DIR = ROOT / "build" / "rpi_pico-image"
 
@@ -329,19 +331,19 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout):
     written and the Pico restarted, so the controller runs."""
     flash = Path(flash) if flash else Path(tempfile.mkdtemp(prefix="sabot-pico-")) / "shoe.flash"
     if flash.is_dir():
-        return _error("--fs %s is a folder: give the Pico's flash file" % flash)
+        return vboard_error("--fs %s is a folder: give the Pico's flash file" % flash)
     if scenario and not Path(scenario).is_file():
-        return _error("no scenario file %s" % scenario)
+        return vboard_error("no scenario file %s" % scenario)
     new = blank or not flash.exists()
     flash.parent.mkdir(parents=True, exist_ok=True)
     try:
         board = Pico(flash, blank=new).start()
     except PicoError as e:
-        return _error(str(e))
+        return vboard_error(str(e))
     link = flash.parent / (flash.name + ".tty")
     link.unlink(missing_ok=True)
     link.symlink_to(board.port)
-    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGTERM, stop_on_terminate)
     try:
         if new and not blank:
             from sabot.shoe_link import mpremote
@@ -363,11 +365,3 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout):
         link.unlink(missing_ok=True)
         board.stop()
 
-
-def _error(message):
-    print("sabot vboard: error: %s" % message, file=sys.stderr)
-    return 2
-
-
-def _stop(signum, frame):
-    raise KeyboardInterrupt

@@ -14,6 +14,7 @@ import threading
 import tty
 from pathlib import Path
 
+from sabot.device import stop_on_terminate, vboard_error
 from sabot.vms import ROOT
 from sabot.vms import unix_port as micropython_command
 
@@ -37,14 +38,14 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
     build = Path(build) if build else ROOT / "build" / "sim"
     if scenario and not Path(scenario).is_file():
-        return _error("no scenario file %s" % scenario)
+        return vboard_error("no scenario file %s" % scenario)
     if fs.exists() and not fs.is_dir():
-        return _error("--fs %s is a file: give a folder for the board's filesystem" % fs)
+        return vboard_error("--fs %s is a file: give a folder for the board's filesystem" % fs)
     if not blank and not (fs / "main.py").exists() and not (build / "main.py").exists():
-        return _error("no build in %s: run make mpy" % build)
+        return vboard_error("no build in %s: run make mpy" % build)
     production = not development and not blank
     if production and not (build / "main.py").exists():
-        return _error("no image in %s: run make mpy (or make dist, a bundle with its manifest)" % build)
+        return vboard_error("no image in %s: run make mpy (or make dist, a bundle with its manifest)" % build)
     fs.mkdir(parents=True, exist_ok=True)
     if not blank:
         if not production and not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own
@@ -97,7 +98,7 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     else:
         out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
     out.flush()
-    signal.signal(signal.SIGTERM, _stop)  # a terminated vboard takes its MicroPython process with it
+    signal.signal(signal.SIGTERM, stop_on_terminate)  # a terminated vboard takes its MicroPython process with it
     try:
         while True:
             process.wait()
@@ -120,11 +121,3 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
         if production:
             log.close()
 
-
-def _error(message):
-    print("sabot vboard: error: %s" % message, file=sys.stderr)
-    return 2
-
-
-def _stop(signum, frame):
-    raise KeyboardInterrupt

@@ -1,5 +1,6 @@
 """A synthetic fleet's journals, ingested as a casino and the regulator would: for the tests of sabot.fleet."""
 
+import hashlib
 import io
 import json
 from pathlib import Path
@@ -39,3 +40,29 @@ def fleet(tmp, seed, sabots, anomalies=True, ledgers=False, **options):
     if ledgers:
         ingest_ledgers(root, db)
     return plan, db
+
+
+OUVERTE_SEANCE = ("game deux_tableaux_ouverte\nseance table=%d game=deux_tableaux_ouverte\nshoe seed=1\n"
+                  "no_more_bets\ndraw 6\ncoup_end\nseance_close\n")
+# Two casinos' banque ouverte séances, (table, ms since 2020): the clean one's tables 1 and 2 on two casino days
+# (its 02:00 séance is the evening's day's), the other's on one (05:00 the next morning is still the evening's).
+HOUR_MS = 3_600_000
+OUVERTE_CLEAN = [(1, synth.START_MS + 20 * HOUR_MS), (1, synth.START_MS + 26 * HOUR_MS),
+                 (2, synth.START_MS + 31 * HOUR_MS)]
+OUVERTE_TWO_TABLES = [(1, synth.START_MS + 20 * HOUR_MS), (2, synth.START_MS + 29 * HOUR_MS)]
+
+
+def ouverte_casino(tmp, db, casino, seances):
+    """A casino's journals written by the firmware on the sim board, each sabot one séance at banque ouverte:
+    seances [(table, ms since 2020-01-01 UTC)], sabot n the n-th; ingested into the database db."""
+    root = Path(tmp) / casino
+    (root / "keys").mkdir(parents=True)
+    (root / "journals").mkdir()
+    for sabot, (table, moment) in enumerate(seances, 1):
+        key = synth.key_of(0, casino, sabot)
+        (root / "keys" / ("sabot-%04d.key" % sabot)).write_text(key.hex() + "\n")
+        shoe = synth.Shoe(root / "journals" / ("sabot-%04d" % sabot), sabot, key)
+        shoe.scenario(moment, OUVERTE_SEANCE % table)
+        shoe.close(hashlib.sha256(b"%s/%d" % (casino.encode(), sabot)).digest())
+    assert ingest.ingest([str(p) for p in journals_of(tmp, casino)], str(db), casino, str(root / "keys"),
+                         out=io.StringIO(), err=io.StringIO()) == 0

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from sabot.fleet import checks, engines, stats
+from sabot.fleet import checks, engines, report, stats
 from tests.core.req import covers
-from tests.host.fleet_common import fleet
+from tests.host.fleet_common import OUVERTE_CLEAN, OUVERTE_TWO_TABLES, fleet, ouverte_casino
 
 CLEAN_SEEDS = (11, 12, 13)
 
@@ -128,3 +128,27 @@ def test_clean_fleets_of_a_thousand_sabots_raise_nothing_exact_and_stay_within_t
     assert stats.FALSE_ALARM == 0.001
     print("false alarms on clean fleets of 1,000 sabots, by seed: %s" % alarms)
     assert sum(alarms.values()) == 0, alarms
+
+
+@covers("F-OUVERTE")
+def test_banque_ouverte_at_two_tables_of_a_casino_in_one_casino_day_is_found(tmp_path):
+    """Article 61's day runs 06:00 to 06:00 UTC: a séance at 05:00 counts in the evening's day, one at 07:00 in
+    the next."""
+    db = tmp_path / "ouverte.duckdb"
+    ouverte_casino(tmp_path, db, "propre", OUVERTE_CLEAN)
+    ouverte_casino(tmp_path, db, "double", OUVERTE_TWO_TABLES)
+    engine = engines.DuckDB.database(db)
+    try:
+        found = [f for f in checks.run(engine) if f["id"] == "F-OUVERTE"]
+        report.write(engine, tmp_path / "pages")
+    finally:
+        engine.close()
+    assert [(f["casino"], f["article"], where(f)) for f in found] == [
+        ("double", "Article 61", [("double", 1, 1), ("double", 2, 1)])]
+    message = found[0]["message"]
+    assert message.startswith("banque ouverte à 2 tables le même jour (journée du 2026-01-28, de 06:00 à 06:00 UTC)")
+    assert "table 1 (séance 1 du sabot 1, ouverte le 2026-01-28 à 20:00 UTC)" in message
+    assert "table 2 (séance 1 du sabot 2, ouverte le 2026-01-29 à 05:00 UTC)" in message
+    page = (tmp_path / "pages" / report.page_name("double")).read_text(encoding="utf-8")
+    assert 'id="F-OUVERTE"' in page and "banque ouverte à 2 tables le même jour" in page
+    assert 'id="F-OUVERTE"' not in (tmp_path / "pages" / report.page_name("propre")).read_text(encoding="utf-8")

@@ -9,7 +9,8 @@ from decimal import Decimal
 from sabot.fleet import schema, stats, store
 
 ARTICLES = {"F-ASSIGN": "Article 58", "F-INVENTORY": "Article 58", "F-RESULTS": "Article 59",
-            "F-REPEAT": "Article 58", "F-DEAL": "Article 58", "F-LEVY": "Articles 59, 60"}
+            "F-REPEAT": "Article 58", "F-DEAL": "Article 58", "F-LEVY": "Articles 59, 60",
+            "F-OUVERTE": "Article 61"}
 DEFAULTS = schema.DEFAULTS
 _EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 _WHO = {"banque": "la banque gagnante", "ponte": "le ponte gagnant", "egalite": "égalité"}
@@ -31,6 +32,11 @@ def nombre(value, decimals=None):
 def day(ms):
     """A record's time (ms since 2020-01-01 UTC) as its date."""
     return (_EPOCH + timedelta(milliseconds=ms)).strftime("%Y-%m-%d")
+
+
+def moment(ms):
+    """A record's time as its date, hour and minute (UTC)."""
+    return (_EPOCH + timedelta(milliseconds=ms)).strftime("%Y-%m-%d à %H:%M")
 
 
 def statement(name, **values):
@@ -134,12 +140,28 @@ def levies(engine, ratio, least):
     return found
 
 
+def ouverte(engine):
+    """Each casino day (06:00 to 06:00 UTC, as the shoe counts its séances) with séances at banque ouverte at more
+    than one of a casino's tables: one finding naming the day, the tables and every séance."""
+    days = {}
+    for casino, day_no, table, sabot, seance, time_ms in engine.query(statement(
+            "check_ouverte", ouverte=schema.OUVERTE, day_from_ms=schema.DAY_FROM_MS, day_ms=schema.DAY_MS)):
+        days.setdefault((casino, day_no), []).append((table, sabot, seance, time_ms))
+    return [finding("F-OUVERTE", casino, [(casino, sabot, seance) for _, sabot, seance, _ in seances],
+                    "banque ouverte à %d tables le même jour (journée du %s, de 06:00 à 06:00 UTC) : %s ; "
+                    "l'article 61 la permet à une seule table par casino" % (
+                        len({s[0] for s in seances}), day(day_no * schema.DAY_MS),
+                        ", ".join("table %d (séance %d du sabot %d, ouverte le %s UTC)" % (
+                            table, seance, sabot, moment(time_ms)) for table, sabot, seance, time_ms in seances)))
+            for (casino, day_no), seances in sorted(days.items())]
+
+
 def run(engine, options=None):
     """Every check's findings, sorted: the same list from DuckDB and from Spark on the same files."""
     o = dict(DEFAULTS, **(options or {}))
     found = (assignment(engine, o["same_table"]) + silent(engine, o["silent_days"]) + results(engine, o["alarm"])
              + repeats(engine, o["window"]) + deal(engine, o["max_burns"])
-             + levies(engine, o["levy_ratio"], o["levy_coups"]))
+             + levies(engine, o["levy_ratio"], o["levy_coups"]) + ouverte(engine))
     return sorted(found, key=lambda f: (f["id"], f["casino"], f["message"]))
 
 

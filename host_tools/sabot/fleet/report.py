@@ -32,7 +32,8 @@ _TITLES = {"F-ASSIGN": "Sabot affecté à la même table séance après séance"
            "F-RESULTS": "Résultats hors des probabilités exactes",
            "F-REPEAT": "Taille dans l'ordre d'une taille antérieure",
            "F-DEAL": "Coups ou cartes brûlées hors des règles du jeu",
-           "F-LEVY": "Cagnotte : prélèvements d'une table ou d'un croupier hors de la ligne du casino"}
+           "F-LEVY": "Cagnotte : prélèvements d'une table ou d'un croupier hors de la ligne du casino",
+           "F-OUVERTE": "Banque ouverte à plus d'une table du casino dans la journée"}
 
 
 def _e(text):

@@ -9,6 +9,8 @@ from firmware import games
 from firmware.layout import EPOCH_2020
 from firmware.records import (  # the record types and dispositions (docs/journal-format.md)
     BURNED,
+    DAY,
+    DAY_FROM,
     DEALT,
     R_CARD,
     R_CLOSED,
@@ -25,6 +27,9 @@ from firmware.records import (  # the record types and dispositions (docs/journa
 from sabot.fleet.stats import FALSE_ALARM
 
 EPOCH_MS = EPOCH_2020 * 1000  # a record's time_ms counts from 2020-01-01 UTC
+DAY_MS = DAY * 1000
+DAY_FROM_MS = DAY_FROM * 1000  # Article 61's casino day begins this long after midnight UTC (F-OUVERTE)
+OUVERTE = games.DEUX_TABLEAUX_OUVERTE  # a séance's game at banque ouverte
 SCHEMA_VERSION = 1  # a database of a newer version is refused, never rewritten
 TYPES = {"card": R_CARD, "seance": R_SEANCE, "load": R_LOAD, "result": R_RESULT}
 VIEWS = ("seances", "tailles", "cards", "coups", "shoes")  # in dependency order

@@ -18,6 +18,7 @@ from pathlib import Path
 from boards.sim import runner
 from boards.sim.board import SimBoard
 from boards.sim.devices import SimWall
+from boards.sim.scenario import parse
 from firmware import games
 from firmware.controller import CLOSED
 from firmware.events import EV_SEANCE
@@ -99,7 +100,7 @@ def arranged(cards, burns, rng):
     return cards
 
 
-class _Shoe:
+class Shoe:
     """One sabot: the firmware's shell on the sim board, its journal in its folder, its wall clock the fleet's."""
 
     def __init__(self, folder, sabot, key):
@@ -111,14 +112,27 @@ class _Shoe:
     def _act(self, command, a=0, b=0):
         runner.act(self.board, _GAME, command, a, b)
 
+    def _at(self, moment):
+        """The shoe's clock on to `moment` (ms since 2020), the shoe switched on for its first séance."""
+        board = self.board
+        if board.shell is None:
+            board.clock.now = moment - START_MS
+            board.power_on()
+        self._act("wait", max(0, moment - START_MS - board.clock.now))
+
+    def scenario(self, moment, text):
+        """A sim scenario's commands (boards/sim/scenario.py) from `moment`: séances of another game than the
+        fleet's, such as banque ouverte's (F-OUVERTE)."""
+        self._at(moment)
+        game = _GAME
+        for _line, command, a, b in parse(text):
+            game = runner.act(self.board, game, command, a, b)
+
     def seance(self, moment, table, employee, cards, burns, coups):
         """A séance at `table`: the shoe loaded with `cards`, `burns` burned, then `coups` coups (None: to the stop
         card's), dealt by the tableau with punto banco's choices, and the séance closed."""
         board = self.board
-        if board.shell is None:  # switched on for its first séance
-            board.clock.now = moment - START_MS
-            board.power_on()
-        self._act("wait", max(0, moment - START_MS - board.clock.now))
+        self._at(moment)
         board.press(EV_SEANCE, pack_seance(table, _GAME, employee))
         self._act("shoe_cards", cards, _STOP_AFTER)
         self._act("burn", burns)
@@ -247,7 +261,7 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
         for sabot, seances in schedule.items():
             key = key_of(seed, name, sabot)
             (root / name / "keys" / ("sabot-%04d.key" % sabot)).write_text(key.hex() + "\n")
-            shoe = _Shoe(root / name / "journals" / ("sabot-%04d" % sabot), sabot, key)
+            shoe = Shoe(root / name / "journals" / ("sabot-%04d" % sabot), sabot, key)
             biased = planted.get("biased") == [name, sabot]
             for taille, (day, table) in enumerate(seances, 1):
                 deal_rng = random.Random("%d/%s/%d/%d" % (seed, name, sabot, taille))

@@ -16,6 +16,14 @@ QUOTES = {
               "used, two of one colour and one of the other, for the so-called “limited” bank"),
     "G-DTO": ("Article 61", "A chacune des séances, le nombre des tailles est de deux maximum.",
               "At each séance, there are at most two tailles."),
+    "O-SEANCES": ("Article 61", "Le baccara à banque ouverte ne peut être pratiqué dans les casinos spécialement "
+                  "autorisés qu'à une seule table, dont le fonctionnement est limité à deux séances par jour",
+                  "Baccara à banque ouverte may only be played, in casinos specially authorised, at one table, "
+                  "limited to two séances a day"),
+    "O-BREAK": ("Article 61", "limité à deux séances par jour, séparées par le dîner.",
+                "limited to two séances a day, separated by dinner."),
+    "O-DRAW": ("Article 61", "En cas de concurrence, la banque est adjugée par tirage au sort.",
+               "When several want it, the bank is adjudicated by lot."),
     "S-ONE": ("Article 58", "disposées de telle façon qu'elles descendent automatiquement vers l'orifice de "
               "l'appareil et qu'elles ne puissent en sortir qu'une à une.",
               "arranged so that they slide down to the mouth of the device by themselves and can only come out one "
