@@ -51,11 +51,12 @@ class Runtime:
         self.feed = feed  # the watchdog: fed once a pass, so a stuck loop resets the board, gate locked
         self.idle = idle  # wait a little for the next interrupt
 
-    def run(self):
-        """Boot, then serve until interrupted: KeyboardInterrupt from a technician leaves the gate locked."""
+    def run(self, serving=None):
+        """Boot, then serve until interrupted: KeyboardInterrupt from a technician leaves the gate locked. serving(),
+        once the controller is reachable, lets a board hear its technician again (boards/mcu/service.py)."""
         try:
             self.boot()
-            self._serve()
+            self._serve(serving)
         finally:
             self.stop()
 
@@ -70,9 +71,11 @@ class Runtime:
         finally:
             self.stop()
 
-    def _serve(self):
+    def _serve(self, serving=None):
         Runtime.current = self
         self.shell.journal.reopen()
+        if serving is not None:
+            serving()
         while True:
             self.step()
             self.idle()

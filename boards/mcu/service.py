@@ -76,6 +76,10 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
     from machine import UART, WDT, Pin
 
     gate = Gate(Pin(pins.GATE, Pin.OUT, value=pins.GATE_LOCKED), pins.GATE_LOCKED)
+    # No KeyboardInterrupt until the loop serves: a technician's Ctrl-C (mpremote's, right after a restart) would
+    # leave the boot half done, its journal half recovered and no controller for remote.py. MicroPython gives
+    # Ctrl-C back at main.py's end (maintenance jumper, a fault below); a byte meanwhile, it waits in the input.
+    micropython.kbd_intr(-1)
     try:
         if Pin(pins.MAINTENANCE, Pin.IN, Pin.PULL_UP).value() == pins.PRESSED:
             print("maintenance jumper fitted: the controller is not started, the gate stays locked")
@@ -123,9 +127,23 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
         attach(Pin(pins.BEAM, Pin.IN), beam_handler(beam.on_break) if beam_handler else beam.on_break, broken)
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-        Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle).run()
+        Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle).run(lambda: _interruptible(micropython))
     finally:
         gate.close()
+
+
+def _interruptible(micropython):
+    """Ctrl-C heard again, the controller now reachable by remote.py; one sent during the boot, a byte waiting in the
+    input, interrupts the loop now, as it would have: what follows it (mpremote's Ctrl-A) is left to the REPL."""
+    import select
+    import sys
+
+    micropython.kbd_intr(3)
+    waiting = select.poll()
+    waiting.register(sys.stdin, select.POLLIN)
+    while waiting.poll(0):
+        if sys.stdin.buffer.read(1) == b"\x03":
+            raise KeyboardInterrupt
 
 
 def set_clock(pins, year, month, day, hour, minute, second):

@@ -4,6 +4,7 @@ ticks with MicroPython's wrap-around, pins, the reader's UART, the RTC and its I
 here; the `ticks` and `shop` fixtures are tests/host/conftest.py's."""
 
 import datetime
+import os
 import sys
 import time
 import types
@@ -150,7 +151,16 @@ class Bench:
         self.watchdogs = []
         self.ring = None  # a block device for the journal's write-ahead ring, if the board has its partition
         self.reset_cause = 1  # machine.reset_cause(): PWRON_RESET, as both ports number it
+        self.interrupt_char = 3  # micropython.kbd_intr's: a Ctrl-C raises KeyboardInterrupt wherever start() is
+        self.usb = None  # the USB serial's input, which main.py reads as sys.stdin (install)
         self.machine = self._machine(hard_irqs)
+
+    def type(self, data):
+        """A technician's mpremote writing to the USB serial: its Ctrl-C interrupts the program, unless the program
+        disabled it (micropython.kbd_intr(-1)); then it waits in the input as a byte."""
+        if self.interrupt_char == 3 and b"\x03" in data:
+            raise KeyboardInterrupt
+        self.usb.write(data)
 
     def rtc_regs(self):
         self.ticks.now += 1  # an I2C read takes time
@@ -238,7 +248,12 @@ class Bench:
         locks = []  # the decisions' heap lock, taken and given back around each one
         micropython_module.heap_lock = lambda: locks.append(1)
         micropython_module.heap_unlock = lambda: locks.pop()
+        micropython_module.kbd_intr = lambda char: setattr(self, "interrupt_char", char)
         monkeypatch.setitem(sys.modules, "micropython", micropython_module)
+        read, write = os.pipe()
+        self.usb = open(write, "wb", buffering=0)
+        usb = open(read, "rb", buffering=0)
+        monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=usb, fileno=usb.fileno))
         # The boards' raw flash partitions for the journal's ring (boards/<board>/journal_flash.py): the image's
         # partition table has none unless a test gives the bench a chip as `ring`.
         rp2 = types.ModuleType("rp2")

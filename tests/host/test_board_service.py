@@ -3,15 +3,18 @@ boards/esp32/board.py) on a fake machine module: it comes up, deals, stops with 
 verifies as the approver would check it."""
 
 import importlib
+import json
 import os
+import sys
 import time
 
 import pytest
 
 from boards.sim.ramflash import RamFlash
-from firmware import cards
+from firmware import cards, remote
 from firmware import records as rec
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.runtime import Runtime
 from sabot.boards import hardware
 from sabot.journalfile import CARD, CODE, DISPOSITION, TYPE, Reader, load_segments
 from sabot.verify import check
@@ -146,3 +149,25 @@ def test_a_board_under_the_development_key_starts_locked_with_a_fault_that_says_
     assert alarms == [rec.FAULT_DEVKEY]
     assert rec.R_NO_MORE_BETS not in [r.fields[TYPE] for r in records]
     assert not [r for r in records if r.fields[TYPE] == rec.R_CLEAR]  # no supervisor's key clears it
+
+
+@pytest.mark.req("S-FAILSAFE", "J-EVENTS")
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_ctrl_c_sent_during_the_boot_lands_in_the_serving_loop_the_journal_recovered(board, ticks, shop, tmp_path,
+                                                                                       monkeypatch, capsys):
+    """mpremote right after a restart (sabot key install's, clock set's) sends Ctrl-C while the shoe recovers its
+    journal (issue 22): the boot finishes, then the loop is interrupted, so remote.py's commands find the
+    controller; mpremote's Ctrl-A is left for the REPL."""
+    device, pins, bench = on_bench(board, ticks, monkeypatch)
+    monkeypatch.setattr(Runtime, "current", None)
+    booting = Runtime.boot
+    monkeypatch.setattr(Runtime, "boot", lambda runtime: (bench.type(b"\r\x03"), booting(runtime),
+                                                          bench.type(b"\r\x01")))
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, [], end=1000).sleep_ms)
+    with pytest.raises(KeyboardInterrupt):
+        device.start(dict(CONFIG, board=board))
+    assert bench.levels[pins.GATE] == pins.GATE_LOCKED and bench.interrupt_char == 3
+    remote.state()  # what sabot key install asks next: the controller answers, its boot record written
+    assert json.loads(capsys.readouterr().out)["sabot"] == 42
+    assert [r.fields[TYPE] for r in Reader(load_segments([tmp_path / "journal"]), shop)] == [rec.R_BOOT]
+    assert sys.stdin.buffer.read(2) == b"\r\x01"
