@@ -128,6 +128,8 @@ def _keep_aside():
     while "%s.%d" % (JOURNAL, n) in names:
         n += 1
     kept = "%s.%d" % (JOURNAL, n)
+    if Runtime.current is not None:
+        Runtime.current.shell.journal.storage.set_aside()  # the ring's entries are that journal's (firmware/ring.py)
     os.rename(JOURNAL, kept)
     if HEAD in names:
         os.rename(HEAD, kept + "/" + HEAD)

@@ -254,6 +254,19 @@ class RingStorage:
         """An orderly stop (a technician's, before pull-log): everything goes to the archive."""
         self.drain()
 
+    def set_aside(self):
+        """Before the archive's folder is kept aside whole (a new key or number, firmware/remote.py): everything
+        drained into it, then every sector written erased, so that the journal begun next, in an empty archive,
+        takes none of the entries for its own (rebuilt under its key). A power cut before the folder moves leaves
+        that journal whole in it, as the ring's entries are drained."""
+        self.drain()
+        for sector in range(self.sectors):
+            if self._written(sector * SECTOR):
+                self._erase(sector)
+        self._find_ends()
+        self.waiting = 0
+        self._open = -1
+
     def free(self):
         """What the archive can still take, less what waits in the ring; the ring's own room if smaller: a frame
         takes less of it than its 54 bytes (a delta entry 27 at most, and less than that left at a page's end)."""

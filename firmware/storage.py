@@ -46,6 +46,10 @@ class Segments:
     def tidy(self):
         """Between coups: housekeeping, which files need none of."""
 
+    def set_aside(self):
+        """Before the archive's folder is kept aside whole (a new key or number, firmware/remote.py): files are all
+        in it already."""
+
     def close(self):
         """An orderly stop: the file appended to closed; the next append opens it again."""
         stream = self._stream

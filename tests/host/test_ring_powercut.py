@@ -152,8 +152,8 @@ def _power_on(image, now, segment_records):
     return broken, archive.files
 
 
-def _records(files):
-    reader = Reader([], DEVELOPMENT_KEY)
+def _records(files, key=DEVELOPMENT_KEY):
+    reader = Reader([], key)
     records = []
     for n, data in sorted(files.items()):
         records += list(reader.read(Segment(Path("%08d.sbj" % n), bytes(data))))
@@ -310,6 +310,29 @@ def test_the_ring_drains_the_very_journal_the_files_hold(scenario, tmp_path):
     files = sorted((tmp_path / "files").iterdir())
     assert [int(p.stem) for p in files] == sorted(archive.files)
     assert all(p.read_bytes() == archive.files[int(p.stem)] for p in files)
+
+
+@pytest.mark.req("J-EVERY", "J-TAMPER")
+def test_a_journal_kept_aside_takes_the_rings_entries_with_it_and_the_next_begins_empty():
+    """sabot key install (and number set) keeps the shoe's journal aside whole, and the shoe restarted begins one
+    of its own under its key (firmware/remote.py, issue 22): what the ring held of the first reaches it, and none
+    of it is taken into the second, rebuilt under the new key."""
+    flash = RamFlash(SECTORS)
+    first = MemoryStorage()
+    board = SimBoard(RingStorage(flash, first, KEY))
+    run(parse(SHOE), board)
+    written = board.shell.journal.seq
+    ring = board.shell.journal.storage
+    assert sum(1 for _ in ring.undrained()) > 0
+    ring.set_aside()  # then the folder moved: an empty archive for the next journal
+    assert [r.seq for r in _records(first.files)[1]] == list(range(1, written + 1))
+    key = bytes(range(32))
+    second = MemoryStorage()
+    again = SimBoard(RingStorage(flash, second, fmt.Key(key)))
+    again.key = fmt.Key(key)
+    again.power_on()
+    again.close()
+    assert [(r.seq, r.fields[TYPE]) for r in _records(second.files, key)[1]] == [(1, R_BOOT)]
 
 
 def test_recovery_reads_the_ring_not_the_journal():
