@@ -7,12 +7,14 @@ import re
 
 import pytest
 
+from firmware import records as rec
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.journal import Key
 from firmware.version import VERSION
+from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico
 from sabot.verify import read_key
 from tests.conftest import ROOT
-from tests.core.req import known_issue
 from tests.host.test_commissioning import MPREMOTE, SABOT, readme_steps, run
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
@@ -31,9 +33,7 @@ def on_the_pico(step, port, tmp_path):
     return step
 
 
-@known_issue(22, "a restart's first mpremote (sabot key install's, clock set's) interrupts main.py while the Pico "
-                 "recovers its journal: the controller never serves, the command finds none")
-@pytest.mark.req("H-FIRMWARE", "H-VERIFY", "S-IDENT", "S-FAILSAFE")
+@pytest.mark.req("H-FIRMWARE", "H-VERIFY", "S-IDENT", "S-FAILSAFE", "J-EVERY")
 def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key(image, tmp_path):  # noqa: F811
     (tmp_path / "config.json").write_text(json.dumps({"board": "rpi_pico", "sabot": 42, "table": 12,
                                                       "game": "chemin_de_fer", "reader": True}))
@@ -51,10 +51,14 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key
             assert done.returncode == 0, "\n".join(session) + "\nthe Pico's USB, last:\n" + bytes(
                 board.console[-2000:]).decode(errors="replace")
             said[" ".join(step.split()[:3])] = done.stdout
-            if step.startswith("mpremote"):  # plugged in with its config and no key: it serves, locked (docs/keys.md)
-                board.command("power_cycle")
+            if step.startswith("mpremote"):  # plugged in again with its config and no key (README): it serves,
+                board.command("power_cycle")  # locked, under the development key (docs/keys.md)
                 board.started(len(board.boots()) + 1)
-                session.append("(power cycled: the controller serves under the development key)")
+                session.append("(unplugged and plugged in: the controller serves under the development key)")
+        # The development key's journal, kept aside by sabot key install, pulled with mpremote as the README says:
+        # the records its power-up wrote through the ring are in it, whole.
+        kept = run(MPREMOTE, "connect", board.port, "resume", "cp", "-r", ":journal.1", tmp_path)
+        session.append("$ mpremote connect /dev/ttyACM0 cp -r :journal.1 .\n%s%s" % (kept.stdout, kept.stderr))
     session = "\n".join(session)
     key = tmp_path / "sabot-0042.key"
     key_id = Key(read_key(key)).id.hex()
@@ -74,3 +78,9 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key
     assert "résultat : conforme" in verified and "DÉVELOPPEMENT" not in verified, session
     identity = said["sabot firmware verify"]
     assert "configuration : développement (development)" in identity and "MATCH" in identity, session
+    records = list(Reader(load_segments([tmp_path / "journal.1"]), DEVELOPMENT_KEY))
+    assert [(r.fields[TYPE], r.fields[CODE]) for r in records] == [(rec.R_BOOT, rec.BOOT_POWER),
+                                                                   (rec.R_ALARM, rec.FAULT_DEVKEY)], session
+    aside = run(SABOT, "log", "verify", tmp_path / "journal.1").stdout  # intact; findings: its key, and no receipt
+    assert "intégrité : intacte" in aside and "résultat : 2 constat(s)" in aside, session + aside
+    assert "H-VERIFY  (Article 58) un sabot sous la clé publique de développement" in aside, session + aside
