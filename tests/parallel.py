@@ -33,9 +33,15 @@ class Scheduling(LoadScopeScheduling):
         return work_unit(nodeid)
 
     def _assign_work_unit(self, node):
-        long = next((unit for unit in LONG if unit in self.workqueue), None)
-        if long:
-            self.workqueue.move_to_end(long, last=False)
+        """The longest unit left; but a worker holds its last test until the next comes (its fixtures' teardown
+        depends on it), so behind a long unit still running, the smallest: the other worker does the rest."""
+        running = self.assigned_work.get(node, {})
+        if any(unit in LONG and not all(running[unit].values()) for unit in running):
+            self.workqueue.move_to_end(next(reversed(self.workqueue)), last=False)
+        else:
+            long = next((unit for unit in LONG if unit in self.workqueue), None)
+            if long:
+                self.workqueue.move_to_end(long, last=False)
         super()._assign_work_unit(node)
 
 
