@@ -15,9 +15,10 @@ MICROPYTHON = "tests/host/test_micropython.py"
 CORE_ON_VM = re.compile(r"test_core_test_passes_on_the_micropython_vm\[[^-]+")  # vm_results: once a VM
 PICO_CUTS = "tests/host/test_pico_shoe.py::test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record"
 ALONE = {PICO_CUTS}  # uses none of its module's fixtures
-# The longest units, longest first (--durations on two cores); the others follow in xdist's order, most tests first.
-LONG = (PICO_CUTS, "tests/host/test_pico_shoe.py",
-        MICROPYTHON + "::test_core_test_passes_on_the_micropython_vm[micropython32")
+# The longest units, longest first (--durations on two workers); the others follow in xdist's order, most tests first.
+LONG = (PICO_CUTS, "tests/host/test_fleet_checks.py", "tests/host/test_ring_powercut.py",
+        "tests/host/test_fleet_spark.py", "tests/host/test_littlefs_powercut.py", "tests/host/test_pico_shoe.py",
+        "tests/host/test_ring_powercut_vm.py")
 
 
 def work_unit(nodeid):
