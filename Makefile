@@ -68,12 +68,15 @@ web: setup
 	$(BIN)/sabot web --serve
 
 # Every test, each tagged with the requirements it covers; the conformance matrix is drawn from the same run
-# and fails the target when a requirement of docs/requirements.md has no passing test.
+# and fails the target when a requirement of docs/requirements.md has no passing test. On every core
+# (pytest-xdist; WORKERS=0 for one process): most tests wait on a VM, an emulator or a browser. A worker takes a
+# module whole, its fixtures made once (tests/parallel.py).
+WORKERS ?= auto
 test: $(SETUP) $(NPM_SETUP) mpy typecheck image
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
-	$(BIN)/python -m pytest -p tests.conformance_plugin --conformance-json=build/conformance.json
+	$(BIN)/python -m pytest -n $(WORKERS) -p tests.conformance_plugin --conformance-json=build/conformance.json
 	$(BIN)/python -m sabot.conformance build/conformance.json -o build/conformance.md
 
 # The first check, in seconds and with the venv alone: the firmware's core tests (tests/core) on CPython, then the
@@ -84,7 +87,7 @@ test-core: $(SETUP) mpy
 # The emulated Pico's tier alone (tests marked pico: tests/host/test_pico_*.py), on the image of `make image`.
 test-pico: $(SETUP) $(NPM_SETUP)
 	@$(MAKE) --no-print-directory image BOARD=rpi_pico
-	$(BIN)/python -m pytest -m pico tests/host
+	$(BIN)/python -m pytest -n $(WORKERS) -m pico tests/host
 
 # docs/conformance.md, the matrix of the last full run, kept with the sources.
 conformance: test

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sabot import vms
+from tests.parallel import one_worker_at_a_time
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "boards" / "sim" / "scenarios"
@@ -37,8 +38,19 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def mpy_build():
     """build/sim as `make mpy` leaves it: the firmware as a device loads it."""
-    subprocess.run(["make", "-s", "-C", str(ROOT), "mpy"], check=True, capture_output=True)
+    with one_worker_at_a_time("mpy"):
+        subprocess.run(["make", "-s", "-C", str(ROOT), "mpy"], check=True, capture_output=True)
     return ROOT / "build" / "sim"
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s workers take the units of tests/parallel.py: a module's fixtures made once, the longest first."""
+    if config.getvalue("dist") in ("load", "loadscope"):
+        from tests.parallel import Scheduling
+
+        return Scheduling(config, log)
+    return None
 
 
 def patched_build(mpy_build, tmp_path, module, old, new):

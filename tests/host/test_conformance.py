@@ -132,13 +132,15 @@ def test_param(n):
 """
 
 
-def test_the_plugin_records_each_tests_ids_and_worst_outcome(tmp_path):
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_the_plugin_records_each_tests_ids_and_worst_outcome(tmp_path, workers):
+    """The same record from one process and from make test's workers (only xdist's workers collect)."""
     (tmp_path / "test_plugged.py").write_text(PLUGGED, encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers = req(*ids): requirement IDs\n", encoding="utf-8")
     out = tmp_path / "build" / "results.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT), SABOT_CONFORMANCE_JSON=str(out))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "tests.conformance_plugin", "-p",
-                          "no:cacheprovider", "-c", str(tmp_path / "pytest.ini"), str(tmp_path)],
+                          "no:cacheprovider", "-c", str(tmp_path / "pytest.ini"), *workers, str(tmp_path)],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stdout + run.stderr  # a test failed
     got = {nodeid.split("::")[1]: (entry["ids"], entry["outcome"])

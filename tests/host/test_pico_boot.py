@@ -9,6 +9,7 @@ import pytest
 from sabot.pico import IMAGE_DIR, Pico
 from sabot.shoe_link import mpremote
 from sabot.vms import unix_port
+from tests.parallel import one_worker_at_a_time
 
 pytestmark = pytest.mark.pico
 
@@ -19,8 +20,9 @@ RING = STORAGE + 896 * 1024  # the journal's ring: the region's last 512 KB (boa
 
 @pytest.fixture(scope="module")
 def image():
-    if not (IMAGE_DIR / "firmware.bin").exists():
-        subprocess.run(["make", "image", "BOARD=rpi_pico"], check=True)
+    with one_worker_at_a_time("image"):
+        if not (IMAGE_DIR / "firmware.bin").exists():
+            subprocess.run(["make", "image", "BOARD=rpi_pico"], check=True)
     return IMAGE_DIR
 
 
