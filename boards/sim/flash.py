@@ -12,6 +12,30 @@ _ENOSPC = 28
 BLOCK_SIZE = 4096
 
 
+def _room(length):
+    """The block a bytearray of length bytes holds under grow(): doubling from 64 bytes, then BLOCK_SIZE at a time,
+    as littlefs's files grow on a board."""
+    if length > BLOCK_SIZE:
+        return -(-length // BLOCK_SIZE) * BLOCK_SIZE
+    room = 64
+    while room < length:
+        room <<= 1
+    return room
+
+
+def grow(buf, data):
+    """buf.extend(data), in blocks of _room(): MicroPython grows a bytearray to the exact length, a new block for
+    each frame, and a whole shoe's 33 KB journal then wants blocks longer than any hole a Pico's 234 KB heap has
+    left between what lives on (issue 22). A slice that shrinks a bytearray keeps its block: room for the next."""
+    length = len(buf)
+    room = _room(length + len(data))
+    if room > _room(length) and room > length + len(data):
+        buf.extend(bytes(room - length))
+        buf[length:] = data
+    else:
+        buf.extend(data)
+
+
 class PowerCut(Exception):
     """The power failed in the middle of a storage operation; nothing after it runs."""
 
@@ -72,17 +96,17 @@ class _Appender:
     def write(self, data):
         if self.storage.buffered:
             self.storage._spend(len(data), None)
-            self.pending.extend(data)
+            grow(self.pending, data)
         else:
             self.storage._spend(len(data), self._tear(data))
-            self.file.extend(data)
+            grow(self.file, data)
         return len(data)
 
     def _tear(self, data):
-        return lambda kept: self.file.extend(data[:kept])
+        return lambda kept: grow(self.file, data[:kept])
 
     def flush(self):
-        self.file.extend(self.pending)
+        grow(self.file, self.pending)
         self.pending = bytearray()
 
     def close(self):

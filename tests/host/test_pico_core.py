@@ -1,0 +1,91 @@
+"""The core tests on the emulated Raspberry Pi Pico (issue 22): MicroPython's rp2 port, its 234 KB heap, the firmware
+frozen in the image as a shoe has it; the tests, the sim board and the drivers it models reached through the real
+`mpremote mount` of a folder of their .mpy files (bytecode alone, as `make mpy` builds them for the sim: it loads on
+any port of the same MicroPython). One emulator boot runs them all, through tests/mp_runner.py, each reported as its
+own test named rp2-<test>, as test_micropython.py does for the other two VMs."""
+
+import importlib
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sabot.pico import Pico
+from tests.conftest import ROOT
+from tests.core.req import COVERED, KNOWN
+from tests.host.test_micropython import CORE_MODULES
+from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.pico
+
+# The core tests too long for the emulator (a few times slower than the chip), each with why: not run on rp2.
+SKIPPED_ON_RP2 = {
+    "test_ten_years_of_uptime_every_card_journalled_and_every_jam_detected":
+        "ten years of uptime: unfinished after 15 minutes in the emulator; the unix and WebAssembly ports run it",
+}
+BIN = Path(sys.executable).parent
+# A collection every 16 KB allocated, not only when the heap is full: what outlives a test is then made near the
+# heap's start rather than strewn over all of it, which left no hole for a whole shoe's journal (issue 22).
+GC_THRESHOLD = 16 * 1024
+
+
+def _core_tests():
+    for name in CORE_MODULES:
+        module = importlib.import_module(name)
+        for attr in sorted(dir(module)):
+            if attr.startswith("test_"):
+                marks = [pytest.mark.req(*COVERED[attr])]
+                if attr in KNOWN:
+                    marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[attr]))
+                if attr in SKIPPED_ON_RP2:
+                    marks.append(pytest.mark.skip(reason=SKIPPED_ON_RP2[attr]))
+                yield pytest.param(name, attr, marks=marks, id="rp2-%s" % attr)
+
+
+def _mounted(mpy_build, folder):
+    """What the frozen image lacks: the sim board and the drivers from the mpy build (not its firmware: the frozen
+    one runs), the scenarios the tests read, and the tests compiled by the same mpy-cross."""
+    shutil.copytree(mpy_build / "boards", folder / "boards", ignore=shutil.ignore_patterns("vboard"))
+    shutil.copytree(ROOT / "boards" / "sim" / "scenarios", folder / "boards" / "sim" / "scenarios")
+    for source in [ROOT / "tests" / "__init__.py", ROOT / "tests" / "mp_runner.py"] + sorted(
+            (ROOT / "tests" / "core").glob("*.py")):
+        relative = source.relative_to(ROOT)
+        out = (folder / relative).with_suffix(".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([str(BIN / "mpy-cross"), "-X", "no-source-lines", "-s", str(relative), "-o", str(out),
+                        str(source)], check=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def rp2_results(image, mpy_build, tmp_path_factory):  # noqa: F811
+    """Every core test run once on one emulated Pico; the heap's free bytes after, collected."""
+    folder = _mounted(mpy_build, tmp_path_factory.mktemp("mounted"))
+    flash = tmp_path_factory.mktemp("pico") / "shoe.flash"
+    code = ("import gc, sys\nsys.path.insert(0, '/remote')  # each module's __file__ under /remote, as its tests "
+            "expect\ngc.threshold(%d)\nfrom tests import mp_runner\nmp_runner.main(%r, %r)\ngc.collect()\n"
+            "print('FREE', gc.mem_free())" % (GC_THRESHOLD, CORE_MODULES, tuple(SKIPPED_ON_RP2)))
+    with Pico(flash, blank=True) as board:
+        run = subprocess.run([str(BIN / "mpremote"), "connect", board.port, "resume", "mount", str(folder),
+                              "exec", code], capture_output=True, text=True, timeout=1800)
+    output = run.stdout + run.stderr
+    found = {name: status for status, name in re.findall(r"^(PASS|FAIL|SKIP) (\S+)$", run.stdout, re.M)}
+    free = re.search(r"^FREE (\d+)$", run.stdout, re.M)
+    return found, output, int(free.group(1)) if free else None
+
+
+@pytest.mark.parametrize("module,test", list(_core_tests()))
+def test_core_test_passes_on_the_emulated_pico(rp2_results, module, test):
+    results, output, _ = rp2_results
+    assert results.get("%s::%s" % (module, test)) == "PASS", output
+
+
+@pytest.mark.req("H-SIM")
+def test_the_core_tests_leave_the_picos_heap_room(rp2_results):
+    """After every core test, a collection gives back a quarter of the 234 KB heap at least: none keeps what it
+    built, so the ones that come after it run in the heap a shoe has."""
+    _, output, free = rp2_results
+    assert free is not None and free >= 234 * 1024 // 4, output
