@@ -19,7 +19,7 @@ from tests.core.req import COVERED, KNOWN
 from tests.host.test_micropython import CORE_MODULES
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
-pytestmark = pytest.mark.pico
+pytestmark = [pytest.mark.pico, pytest.mark.rp2_core]  # make test-pico; not make test: CI's 30 minutes
 
 # The core tests too long for the emulator (a few times slower than the chip), each with why: not run on rp2.
 SKIPPED_ON_RP2 = {
