@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from boards.sim.element import SimElement
 from firmware import layout as fmt
 from firmware import records as rec
 from firmware.controller import CLOSED, IDLE
@@ -19,6 +20,7 @@ from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import CODE, SEQ, TYPE, Reader, load_segments
 from sabot.shoe_link import mpremote
 from tests.host.test_commissioning import MPREMOTE, run, sabot
+from tests.host.test_element import _element
 from tests.host.test_vboard import VirtualBoard
 
 DEALT = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\n"
@@ -62,9 +64,10 @@ def pull(board, folder):
     return folder
 
 
-def verify(journal, *receipts):
+def verify(journal, *receipts, public=None):
     """verify's exit code and its J-TAMPER findings' messages."""
-    said = sabot("log", "verify", "--lang", "en", journal, "--json", *[a for r in receipts for a in ("--receipt", r)])
+    said = sabot("log", "verify", "--lang", "en", journal, "--json", *[a for r in receipts for a in ("--receipt", r)],
+                 *(("--public-key", public) if public else ()))
     return said.returncode, [f["message"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
 
 
@@ -120,8 +123,10 @@ def attacked(request, tmp_path_factory, mpy_build):
         dealt = status(board)
     finally:
         board.close()
+    public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key, read off it
+    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
     return SimpleNamespace(before=before, restarted=restarted, again=again, cleared=cleared, dealt=dealt,
-                           earlier=earlier, later=later)
+                           earlier=earlier, later=later, public=public)
 
 
 @pytest.mark.req("J-TAMPER", "S-FORCED", "S-FAILSAFE", "S-STOP")
@@ -141,6 +146,19 @@ def test_the_journal_pulled_after_the_attack_does_not_extend_the_receipt_pulled_
     code, tampered = verify(attacked.later, attacked.earlier / "receipt.json")
     assert code == 1 and len([m for m in tampered if "does not extend" in m]) == 1, tampered
     assert len(tampered) == 2 and any("behind its last signed checkpoint" in m for m in tampered), tampered
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "K-ELEMENT", "K-COUNTER")
+def test_the_checkpoints_pulled_before_the_attack_verify_and_those_after_it_fail_with_the_public_key(attacked):
+    code, tampered = verify(attacked.earlier, public=attacked.public)
+    assert [m for m in tampered if "receipt" not in m] == [], tampered  # T1: every checkpoint signed and in place
+    code, tampered = verify(attacked.later, public=attacked.public)
+    assert code == 1
+    said = [m for m in tampered if "checkpoint" in m]
+    # Cut or deleted records leave checkpoints naming records the journal no longer holds, or records written
+    # again at their seq after the restart (another chain), or, with the checkpoints cut to match, a gap.
+    assert any(m.endswith(("records cut or deleted", "records altered or replaced", "checkpoint(s) missing"))
+               for m in said), tampered
 
 
 @pytest.mark.req("J-TAMPER", "H-VERIFY")
@@ -189,3 +207,35 @@ def test_an_older_flash_image_put_back_is_behind_the_elements_counter_and_fails_
 def board_files(board):
     listing = board.exec("import os\nprint(sorted(os.listdir('journal')))")
     return json.loads(listing.strip().splitlines()[-1].replace("'", '"'))
+
+
+@pytest.mark.req("J-TAMPER", "K-COUNTER", "S-IDENT")
+def test_a_journal_begun_by_a_key_install_raises_no_fault_and_the_journal_folder_deleted_does(tmp_path, mpy_build):
+    """The legitimate new journal (a key installed: the old one kept aside, the new one's first checkpoint "journal
+    begun" written before the restart) boots clean and verifies with the public key; the journal folder deleted
+    over mpremote, checkpoints and all, is behind the element's counter: the rollback fault."""
+    board = VirtualBoard(tmp_path)
+    key = tmp_path / "shoe.key"
+    try:
+        play(board, tmp_path, DEALT)
+        assert sabot("key", "new", key).returncode == 0
+        installed = sabot("key", "install", "--port", board.port, key)
+        assert installed.returncode == 0 and "a new one begun" in installed.stdout, installed.stderr
+        assert not status(board)["rollback"]  # and install's exit 0 says no alarm at all after its restart
+        play(board, tmp_path, "seance table=3\nshoe seed=6\nno_more_bets\ndraw 4\ncoup_end\n")
+        begun = pull(board, tmp_path / "begun")
+        assert fmt.CHECKPOINT_FILE in board_files(board)
+        mpremote(board.port, "exec", "import os\nfor n in os.listdir('journal'):\n    os.remove('journal/' + n)\n"
+                                     "os.rmdir('journal')")
+        restart(board)
+        deleted = status(board)
+    finally:
+        board.close()
+    first = (begun / fmt.CHECKPOINT_FILE).read_bytes()[:fmt.CHECKPOINT_SIZE]
+    assert struct.unpack_from(fmt.CHECKPOINT, first)[1] == fmt.CHECKPOINT_BEGUN
+    public = tmp_path / "element.pub"
+    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
+    said = sabot("log", "verify", "--lang", "en", begun, "--json", "--key", key, "--public-key", public)
+    answer = json.loads(said.stdout)
+    assert answer["ok"] and answer["checkpoints"]["checked"] and answer["checkpoints"]["records_after"] == 0, answer
+    assert deleted["rollback"] and deleted["locked"] and not deleted["gate open"]
