@@ -53,24 +53,3 @@ SNAPSHOT_SIZE = const(86)
 HEADER_TAG_AT = const(162)
 HEADER_CRC_AT = const(178)
 HEADER_SIZE = const(182)
-
-# Checkpoint file (journal/checkpoints.sbc, firmware/checkpoints.py): fixed-size entries appended between coups,
-# each signed by the secure element: format version, reason, sabot number, the element's counter, the segment
-# and the sequence number of the last record covered, the chain value the next record links to, then the
-# element's ECDSA P-256 signature (R || S) over SHA-256(CHECKPOINT_LABEL || bytes 0..47) and a CRC-32 of the rest.
-CHECKPOINT_FILE = "checkpoints.sbc"
-CHECKPOINT_VERSION = const(1)
-CHECKPOINT = "<BBHIII32s"  # version, reason, sabot, counter, segment, seq, chain
-CHECKPOINT_SIGNED = const(48)  # the bytes the signature covers (after the label)
-CHECKPOINT_SIGNATURE_AT = const(48)
-CHECKPOINT_CRC_AT = const(112)
-CHECKPOINT_SIZE = const(116)
-CHECKPOINT_LABEL = b"sabot checkpoint\x00"
-# Why a checkpoint was written (its reason byte).
-CHECKPOINT_BOOT = const(1)  # a power-up that cut nothing
-CHECKPOINT_RECOVERY = const(2)  # a power-up that cut a torn tail
-CHECKPOINT_COUP_END = const(3)  # a step that ended a coup
-CHECKPOINT_SEANCE = const(4)  # a séance opened or closed
-CHECKPOINT_PULL = const(5)  # the journal pulled (sabot pull-log over mpremote)
-CHECKPOINT_BEGUN = const(6)  # a new journal begun (another number or key: the old one kept aside)
-CHECKPOINT_ALARM = const(7)  # a step that raised an alarm or a fault

@@ -256,7 +256,7 @@ class Protocol:
 
     def _checkpoints(self, offset, count):
         """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), read as a segment is."""
-        points = self.shell.checkpoints
+        points = getattr(self.shell, "checkpoints", None)
         if points is None or count > _CHUNK_MAX:
             return (E_NOT_FOUND if points is None else E_ARGUMENT), b""
         try:

@@ -26,7 +26,7 @@ from firmware.records import BOOT_POWER, CAUSE_SHIFT, FAULT_JOURNAL, FAULT_JOURN
 
 
 class Shell:
-    def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None, checkpoints=None):
+    def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None):
         """Every board's shell, the sim board's too (firmware/startup.py's make_shell, boards/sim/board.py)."""
         self.ctl = Controller()
         self.gate = gate
@@ -37,7 +37,6 @@ class Shell:
         self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
         self.firmware_ok = firmware_ok  # the boot-time check against the release manifest; None: no manifest
         self.panel_seance = 0  # what the board's séance button opens: records.pack_seance of its table and game
-        self.checkpoints = checkpoints  # firmware/checkpoints.py's on a board with a secure element; the sim's: None
         self.boot_fault = 0  # a fault the board found before boot (the development key), raised at every boot
         self.boot_cause = BOOT_POWER  # why it boots, as the board knows it: R_BOOT's code (records.BOOT_*)
         self.random = hardware_random  # the draw's source (Article 61): the sim's is seeded, so runs repeat
@@ -45,28 +44,29 @@ class Shell:
     def boot(self, now):
         """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
         self.gate.close()
-        points = self.checkpoints
-        self.checkpoints = None  # the power-up's steps write one checkpoint, below, not one each
         try:
-            watch = points.watch() if points else None
-            try:
-                cut = self.journal.recover(self.ctl, watch)
-            except (OSError, JournalError):
-                # An unreadable journal: nothing is written after it, and the shoe stays locked for a technician.
-                self.handle(EV_FAULT, FAULT_JOURNAL, now)
-                return
-            rolled_back = points is not None and points.rolled_back(self.journal, watch)
-            self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << CAUSE_SHIFT, now)
-            if self.firmware_ok is not None:
-                self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
-            if rolled_back:
-                self.handle(EV_FAULT, FAULT_ROLLBACK, now)  # J-TAMPER: records the shoe wrote are gone
-            if self.boot_fault:
-                self.handle(EV_FAULT, self.boot_fault, now)
-        finally:
-            self.checkpoints = points
-        if points:
-            points.booted(self, cut)
+            cut = self.recover()
+        except (OSError, JournalError):
+            # An unreadable journal: nothing is written after it, and the shoe stays locked for a technician.
+            self.handle(EV_FAULT, FAULT_JOURNAL, now)
+            return
+        rolled_back = self.rolled_back()
+        self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << CAUSE_SHIFT, now)
+        if self.firmware_ok is not None:
+            self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
+        if rolled_back:
+            self.handle(EV_FAULT, FAULT_ROLLBACK, now)  # J-TAMPER: records the shoe wrote are gone
+        if self.boot_fault:
+            self.handle(EV_FAULT, self.boot_fault, now)
+
+    def recover(self):
+        """The journal recovered into the controller at power-up: the bytes of a torn tail cut."""
+        return self.journal.recover(self.ctl)
+
+    def rolled_back(self):
+        """Whether the journal was cut or put back while the shoe was off: a board with a secure element tells by
+        its signed checkpoints (firmware/checkpoints.py's CheckpointShell); the sim board cannot."""
+        return False
 
     def handle(self, event, arg, now):
         try:
@@ -106,9 +106,6 @@ class Shell:
                 and journal.free() < RESERVE_BYTES):
             event, arg = EV_FAULT, FAULT_JOURNAL_FULL  # never let flash fill silently
         guard = self.guard
-        ctl = self.ctl
-        in_coup = ctl.in_coup
-        alarms = ctl.alarms
         if guard:
             guard[0]()
         try:
@@ -117,9 +114,6 @@ class Shell:
             if guard:
                 guard[1]()
         self.carry_out(event, arg, now)
-        points = self.checkpoints
-        if points is not None and ctl.n_recs:
-            points.stepped(self, event, in_coup, alarms)  # a checkpoint between coups or under a new alarm
 
     def carry_out(self, event, arg, now):
         """Make the step's records durable, then run its commands; a failed write locks instead (J-DURABLE)."""

@@ -12,7 +12,6 @@ from firmware.games import by_name
 from firmware.journal import Journal, Key
 from firmware.records import BREAK_MIN, FAULT_DEVKEY, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
-from firmware.shell import Shell
 from firmware.storage import FileStorage
 from firmware.version import development_identity
 
@@ -96,8 +95,8 @@ def make_shell(config, gate, indicator, buzzer, wall, ring=None, element=None):
     power-up is then a rollback fault: the shoe cannot tell); under the public development key it starts locked,
     with a fault that says so."""
     firmware, ok = check_firmware(config["board"])
-    shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring), firmware_ok=ok,
-                  checkpoints=Checkpoints(JOURNAL, element, config["sabot"]))
+    shell = Checkpoints(JOURNAL, element, config["sabot"]).shell(
+        gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring), None, ok)
     shell.ctl.break_min = config.get("ouverte_break", BREAK_MIN)
     if shell.journal.key.id == Key(DEVELOPMENT_KEY).id:
         shell.boot_fault = FAULT_DEVKEY  # a casino shoe signs with a key of its own (docs/keys.md)

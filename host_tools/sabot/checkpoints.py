@@ -10,17 +10,18 @@ import struct
 import zlib
 from pathlib import Path
 
+from firmware import checkpoints as cp
 from firmware import layout as fmt
 from sabot import element
 from sabot.journalfile import Finding, Unusable
 
-REASONS = {fmt.CHECKPOINT_BOOT: ("power-up", "mise sous tension"),
-           fmt.CHECKPOINT_RECOVERY: ("recovery", "reprise"),
-           fmt.CHECKPOINT_COUP_END: ("coup end", "fin de coup"),
-           fmt.CHECKPOINT_SEANCE: ("séance", "séance"),
-           fmt.CHECKPOINT_PULL: ("pull", "relevé"),
-           fmt.CHECKPOINT_BEGUN: ("journal begun", "journal commencé"),
-           fmt.CHECKPOINT_ALARM: ("alarm", "alarme")}
+REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
+           cp.RECOVERY: ("recovery", "reprise"),
+           cp.COUP_END: ("coup end", "fin de coup"),
+           cp.SEANCE: ("séance", "séance"),
+           cp.PULL: ("pull", "relevé"),
+           cp.BEGUN: ("journal begun", "journal commencé"),
+           cp.ALARM: ("alarm", "alarme")}
 
 
 class Entry:
@@ -28,15 +29,15 @@ class Entry:
         self.index = index  # 1 for the file's first
         self.data = data
         (self.version, self.reason, self.sabot, self.counter, self.segment, self.seq,
-         self.chain) = struct.unpack_from(fmt.CHECKPOINT, data, 0)
+         self.chain) = struct.unpack_from(cp.ENTRY, data, 0)
 
     def intact(self):
-        return zlib.crc32(self.data[:fmt.CHECKPOINT_CRC_AT]) == struct.unpack_from("<I", self.data,
-                                                                                   fmt.CHECKPOINT_CRC_AT)[0]
+        return zlib.crc32(self.data[:cp.CRC_AT]) == struct.unpack_from("<I", self.data,
+                                                                                   cp.CRC_AT)[0]
 
     def signed_by(self, key):
-        digest = hashlib.sha256(fmt.CHECKPOINT_LABEL + self.data[:fmt.CHECKPOINT_SIGNED]).digest()
-        return element.verifies(key, digest, self.data[fmt.CHECKPOINT_SIGNATURE_AT:fmt.CHECKPOINT_CRC_AT])
+        digest = hashlib.sha256(cp.LABEL + self.data[:cp.SIGNED]).digest()
+        return element.verifies(key, digest, self.data[cp.SIGNATURE_AT:cp.CRC_AT])
 
 
 class Result:
@@ -86,12 +87,12 @@ def registry_keys(path, sabot):
 
 def entries_in(paths):
     """(entries, torn bytes) of the checkpoint file of a journal given as one folder; None when it has none."""
-    if len(paths) != 1 or not (Path(paths[0]) / fmt.CHECKPOINT_FILE).is_file():
+    if len(paths) != 1 or not (Path(paths[0]) / cp.FILE).is_file():
         return None
-    data = (Path(paths[0]) / fmt.CHECKPOINT_FILE).read_bytes()
-    whole = len(data) // fmt.CHECKPOINT_SIZE
-    return ([Entry(i + 1, data[i * fmt.CHECKPOINT_SIZE:(i + 1) * fmt.CHECKPOINT_SIZE]) for i in range(whole)],
-            len(data) - whole * fmt.CHECKPOINT_SIZE)
+    data = (Path(paths[0]) / cp.FILE).read_bytes()
+    whole = len(data) // cp.SIZE
+    return ([Entry(i + 1, data[i * cp.SIZE:(i + 1) * cp.SIZE]) for i in range(whole)],
+            len(data) - whole * cp.SIZE)
 
 
 def chains_at(segment, seqs):
@@ -134,7 +135,7 @@ def findings(paths, segments, end_seq, keys):
     for entry in entries:
         what = "checkpoint %d (counter %d)" % (entry.index, entry.counter)
         at = min(entry.seq, end_seq)
-        if not entry.intact() or entry.version != fmt.CHECKPOINT_VERSION:
+        if not entry.intact() or entry.version != cp.VERSION:
             found.append(Finding("J-TAMPER", at, "checkpoint %d: damaged (CRC)" % entry.index))
         elif not entry.signed_by(key):
             found.append(Finding("J-TAMPER", at, "%s is not signed by the shoe's element: forged or altered" % what))
@@ -147,7 +148,7 @@ def findings(paths, segments, end_seq, keys):
             elif good and entry.counter > good[-1].counter + 1:
                 found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing" % (
                     what, good[-1].counter, entry.counter - good[-1].counter - 1)))
-            if good and entry.seq < good[-1].seq and entry.reason != fmt.CHECKPOINT_BEGUN:
+            if good and entry.seq < good[-1].seq and entry.reason != cp.BEGUN:
                 found.append(Finding("J-TAMPER", at, "%s goes back to seq %d after seq %d" % (
                     what, entry.seq, good[-1].seq)))
             good.append(entry)
@@ -165,7 +166,7 @@ def _against_journal(entries, segments, end_seq):
     by_number = {s.number: s for s in segments}
     asked = {}
     for entry in entries:
-        if entry.reason == fmt.CHECKPOINT_BEGUN and entry.segment == 0:
+        if entry.reason == cp.BEGUN and entry.segment == 0:
             if entry.seq != 0 or entry.chain != bytes(fmt.CHAIN_SIZE) or segments[0].seq_before != 0:
                 found.append(Finding("J-TAMPER", 0, "checkpoint %d (counter %d) begins a journal this one does "
                                                     "not begin" % (entry.index, entry.counter)))

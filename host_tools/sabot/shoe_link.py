@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 from boards.sim import words
-from firmware.layout import CHECKPOINT_FILE
+from firmware.checkpoints import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.boards import names, platforms

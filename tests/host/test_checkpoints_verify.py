@@ -17,6 +17,7 @@ from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED
 from boards.sim.runner import run
 from boards.sim.scenario import parse
+from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware.storage import FileStorage
 from sabot.verify import verify
@@ -50,15 +51,15 @@ def tampered(folder, **options):
 
 
 def entries(folder):
-    data = (folder / fmt.CHECKPOINT_FILE).read_bytes()
-    return [bytearray(data[i:i + fmt.CHECKPOINT_SIZE]) for i in range(0, len(data), fmt.CHECKPOINT_SIZE)]
+    data = (folder / cp.FILE).read_bytes()
+    return [bytearray(data[i:i + cp.SIZE]) for i in range(0, len(data), cp.SIZE)]
 
 
 def sealed(entry, scalar):
     """An entry signed with the private key scalar, its CRC made again: as the element would sign it."""
-    digest = sha256(fmt.CHECKPOINT_LABEL + bytes(entry[:fmt.CHECKPOINT_SIGNED])).digest()
-    entry[fmt.CHECKPOINT_SIGNATURE_AT:fmt.CHECKPOINT_CRC_AT] = p256.sign(scalar, digest)
-    struct.pack_into("<I", entry, fmt.CHECKPOINT_CRC_AT, zlib.crc32(entry[:fmt.CHECKPOINT_CRC_AT]))
+    digest = sha256(cp.LABEL + bytes(entry[:cp.SIGNED])).digest()
+    entry[cp.SIGNATURE_AT:cp.CRC_AT] = p256.sign(scalar, digest)
+    struct.pack_into("<I", entry, cp.CRC_AT, zlib.crc32(entry[:cp.CRC_AT]))
     return entry
 
 
@@ -89,7 +90,7 @@ def test_a_checkpoint_forged_under_another_p256_key_fails_verify(tmp_path):
     forged = entries(folder)
     other = p256.scalar(sha256(b"the cheat's own element").digest())
     forged[-1] = sealed(forged[-1], other)
-    (folder / fmt.CHECKPOINT_FILE).write_bytes(b"".join(forged))
+    (folder / cp.FILE).write_bytes(b"".join(forged))
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("checkpoint 4 (counter 4) is not signed by the shoe's element" in m for m in found), found
     _, said = verified(folder, lang="fr", public_key=key)
@@ -100,10 +101,10 @@ def test_a_checkpoint_forged_under_another_p256_key_fails_verify(tmp_path):
 def test_checkpoints_removed_from_the_middle_or_the_file_deleted_fail_verify(tmp_path):
     folder, key, _ = dealt(tmp_path)
     kept = entries(folder)
-    (folder / fmt.CHECKPOINT_FILE).write_bytes(b"".join(kept[:2] + kept[3:]))
+    (folder / cp.FILE).write_bytes(b"".join(kept[:2] + kept[3:]))
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("follows counter 2: 1 checkpoint(s) missing" in m for m in found), found
-    (folder / fmt.CHECKPOINT_FILE).unlink()
+    (folder / cp.FILE).unlink()
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("no checkpoint file with the journal" in m for m in found), found
 
@@ -121,9 +122,9 @@ def test_a_journal_cut_behind_its_last_checkpoint_fails_verify_with_the_public_k
 def test_a_checkpoint_whose_chain_is_not_the_journals_fails_verify_even_signed_by_the_element(tmp_path):
     folder, key, _ = dealt(tmp_path)
     changed = entries(folder)
-    changed[2][fmt.CHECKPOINT_SIGNED - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
+    changed[2][cp.SIGNED - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
     changed[2] = sealed(changed[2], p256.scalar(DEVELOPMENT_SEED))
-    (folder / fmt.CHECKPOINT_FILE).write_bytes(b"".join(changed))
+    (folder / cp.FILE).write_bytes(b"".join(changed))
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("checkpoint 3 (counter 3): the chain at seq" in m for m in found), found
 

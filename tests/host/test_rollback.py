@@ -14,6 +14,7 @@ from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, SimElement
 from boards.sim.runner import run
 from boards.sim.scenario import parse
+from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
 from firmware.checkpoints import Checkpoints
@@ -60,7 +61,7 @@ def played(tmp_path, text):
 
 
 def checkpoints(tmp_path):
-    return tmp_path / "journal" / fmt.CHECKPOINT_FILE
+    return tmp_path / "journal" / cp.FILE
 
 
 def segments(tmp_path):
@@ -102,7 +103,7 @@ def test_the_last_segment_deleted_or_the_whole_journal_or_the_checkpoints_is_a_r
             checkpoints(where).unlink()
         elif damage == "checkpoints cut":
             data = checkpoints(where).read_bytes()
-            checkpoints(where).write_bytes(data[:-fmt.CHECKPOINT_SIZE])
+            checkpoints(where).write_bytes(data[:-cp.SIZE])
         else:
             for path in (where / "journal").iterdir():
                 path.unlink()
@@ -175,12 +176,12 @@ def test_checkpoints_follow_coups_seances_and_boots_never_a_card_inside_a_coup(t
     chip = with_element(board, tmp_path)
     run(parse("seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\n"), board)
     data = checkpoints(tmp_path).read_bytes()
-    reasons = [data[i + 1] for i in range(0, len(data), fmt.CHECKPOINT_SIZE)]
-    assert reasons == [fmt.CHECKPOINT_BOOT, fmt.CHECKPOINT_SEANCE]  # none for the load nor for the coup's cards
+    reasons = [data[i + 1] for i in range(0, len(data), cp.SIZE)]
+    assert reasons == [cp.BOOT, cp.SEANCE]  # none for the load nor for the coup's cards
     board.press(EV_COUP_END)
     data = checkpoints(tmp_path).read_bytes()
-    assert data[-fmt.CHECKPOINT_SIZE + 1] == fmt.CHECKPOINT_COUP_END
-    assert len(data) == 3 * fmt.CHECKPOINT_SIZE == chip._counters[0] * fmt.CHECKPOINT_SIZE
+    assert data[-cp.SIZE + 1] == cp.COUP_END
+    assert len(data) == 3 * cp.SIZE == chip._counters[0] * cp.SIZE
 
 
 def test_the_simulators_board_has_no_element_and_writes_no_checkpoint(tmp_path):

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from boards.sim.element import SimElement
+from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
 from firmware.controller import CLOSED, IDLE
@@ -89,14 +90,14 @@ def cut_last_frames_and_checkpoints(board, tmp_path):
     and the earlier pull's): every file on the shoe agrees again; the element's counter does not."""
     cut_last_frames(board, tmp_path)
     end = struct.unpack_from("<I", (tmp_path / "segment.sbj").read_bytes(), -fmt.FRAME_SIZE + fmt.SEQ_AT)[0]
-    local = tmp_path / fmt.CHECKPOINT_FILE
-    mpremote(board.port, "fs", "cp", ":journal/" + fmt.CHECKPOINT_FILE, str(local))
+    local = tmp_path / cp.FILE
+    mpremote(board.port, "fs", "cp", ":journal/" + cp.FILE, str(local))
     data = local.read_bytes()
-    entries = [data[i:i + fmt.CHECKPOINT_SIZE] for i in range(0, len(data), fmt.CHECKPOINT_SIZE)]
-    kept = [e for e in entries if struct.unpack_from(fmt.CHECKPOINT, e)[5] <= end]
+    entries = [data[i:i + cp.SIZE] for i in range(0, len(data), cp.SIZE)]
+    kept = [e for e in entries if struct.unpack_from(cp.ENTRY, e)[5] <= end]
     assert len(kept) < len(entries)
     local.write_bytes(b"".join(kept))
-    mpremote(board.port, "fs", "cp", str(local), ":journal/" + fmt.CHECKPOINT_FILE)
+    mpremote(board.port, "fs", "cp", str(local), ":journal/" + cp.FILE)
 
 
 @pytest.fixture(scope="module", params=[delete_newest_segment, cut_last_frames, cut_last_frames_and_checkpoints],
@@ -185,7 +186,7 @@ def test_an_older_flash_image_put_back_is_behind_the_elements_counter_and_fails_
         image.mkdir()
         mpremote(board.port, "fs", "cp", "-r", ":journal", str(image))
         kept = sorted(p.name for p in (image / "journal").iterdir())
-        assert fmt.CHECKPOINT_FILE in kept
+        assert cp.FILE in kept
         play(board, tmp_path, FORCED)
         assert status(board)["forced"]
         inspected = pull(board, tmp_path / "t2")
@@ -224,15 +225,15 @@ def test_a_journal_begun_by_a_key_install_raises_no_fault_and_the_journal_folder
         assert not status(board)["rollback"]  # and install's exit 0 says no alarm at all after its restart
         play(board, tmp_path, "seance table=3\nshoe seed=6\nno_more_bets\ndraw 4\ncoup_end\n")
         begun = pull(board, tmp_path / "begun")
-        assert fmt.CHECKPOINT_FILE in board_files(board)
+        assert cp.FILE in board_files(board)
         mpremote(board.port, "exec", "import os\nfor n in os.listdir('journal'):\n    os.remove('journal/' + n)\n"
                                      "os.rmdir('journal')")
         restart(board)
         deleted = status(board)
     finally:
         board.close()
-    first = (begun / fmt.CHECKPOINT_FILE).read_bytes()[:fmt.CHECKPOINT_SIZE]
-    assert struct.unpack_from(fmt.CHECKPOINT, first)[1] == fmt.CHECKPOINT_BEGUN
+    first = (begun / cp.FILE).read_bytes()[:cp.SIZE]
+    assert struct.unpack_from(cp.ENTRY, first)[1] == cp.BEGUN
     public = tmp_path / "element.pub"
     public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
     said = sabot("log", "verify", "--lang", "en", begun, "--json", "--key", key, "--public-key", public)
