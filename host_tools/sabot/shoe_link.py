@@ -148,12 +148,15 @@ def pull_log(port, dest, force=False, out=sys.stdout):
         client = production(port)
         if client:
             return _pull_protocol(client, dest, force, out)
-        # A signed checkpoint first (firmware/remote.py), so that the pull holds one covering its last record.
-        mpremote(port, "exec", "from firmware.remote import checkpoint\ncheckpoint()")
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         listed = ast.literal_eval(listing.strip().splitlines()[-1])
         names = [n for n in listed if n.endswith(".sbj")]
         _destination(names, dest, force)
+        # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.
+        mpremote(port, "exec", "from firmware.remote import checkpoint\ncheckpoint()")
+        if CHECKPOINT_FILE not in listed:
+            listed = ast.literal_eval(mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
+                                      .strip().splitlines()[-1])
         args = []
         for name in names + [n for n in listed if n == CHECKPOINT_FILE]:
             args += ["+"] if args else []
