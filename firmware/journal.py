@@ -134,13 +134,17 @@ class Journal:
         self._link = memoryview(self._frame)[LINK_AT:TAG_AT]
         self._tag = memoryview(self._frame)[TAG_AT:CRC_AT]
 
-    def recover(self, ctl):
+    def recover(self, ctl, watch=None):
         """Restore ctl from the last segment; cut a torn tail by going on in a new segment, created with the
         power-up's records in it (sync()). Returns the number of bytes cut. Reads one segment, one frame at a time:
-        boot time does not grow with the journal."""
+        boot time does not grow with the journal. watch: [segment, seq, None, None] of the last checkpoint
+        (firmware/checkpoints.py), whose third item gets the chain value at that point when this segment holds it
+        (or its header follows it), the fourth the last segment found (0: none)."""
         self.broken = True
         self._staged = None
         segments = self.storage.segments()
+        if watch:
+            watch[3] = segments[-1] if segments else 0
         if not segments:
             self._start(1, ctl, 0)
             self.broken = False
@@ -159,10 +163,19 @@ class Journal:
             ctl.load_snapshot(fields[10])
             self.seq = fields[9]
             self.records = 0
+            want = -1
+            if watch and watch[1] == self.seq and watch[0] == last - 1:
+                watch[2] = fields[7]  # the previous segment's end, as this header states it
+            elif watch and watch[0] == last:
+                want = watch[1]
             frame = self._frame
+            if want == self.seq:
+                watch[2] = self.chain
             while stream.readinto(frame) == layout.FRAME_SIZE and self._accept():
                 ctl.restore(self.body)
                 self.records += 1
+                if self.seq == want:
+                    watch[2] = self.chain
         valid = layout.HEADER_SIZE + self.records * layout.FRAME_SIZE
         cut = self.storage.size(last) - valid + self.storage.torn()
         if cut or fields[6] != self.firmware:

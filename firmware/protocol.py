@@ -235,6 +235,8 @@ class Protocol:
         return OK, data
 
     def _chunk(self, segment, offset, count):
+        if segment == 0:
+            return self._checkpoints(offset, count)
         storage = self.shell.journal.storage
         if segment not in storage.segments():
             return E_NOT_FOUND, b""
@@ -251,6 +253,18 @@ class Protocol:
                     break
                 skip -= got
             return OK, stream.read(min(count, size - offset))
+
+    def _checkpoints(self, offset, count):
+        """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), read as a segment is."""
+        points = getattr(self.shell, "checkpoints", None)
+        if points is None or count > _CHUNK_MAX:
+            return (E_NOT_FOUND if points is None else E_ARGUMENT), b""
+        try:
+            with open(points.path, "rb") as f:
+                f.seek(offset)
+                return OK, f.read(count)
+        except OSError:
+            return E_NOT_FOUND, b""
 
     def _firmware(self, seed, index):
         from firmware import identity
@@ -293,7 +307,7 @@ class Protocol:
             return OK, _json({"casino": _key_id(self.casino), "by_key": _key_id(key)})
         if command == C_NUMBER_SET:
             sabot = args[0] | args[1] << 8
-            answer = remote.renumber(sabot)
+            answer = remote.renumber(sabot, self.shell)
             answer["by_key"] = _key_id(key)
             self.restart = answer["was"] != sabot or answer["kept"] is not None
             return OK, _json(answer)

@@ -66,7 +66,7 @@ FAULT_JOURNAL = const(4)
 FAULT_JOURNAL_FULL = const(5)
 FAULT_OVERRUN = const(6)  # the interrupts' event queue overflowed: something may have gone unseen
 FAULT_FIRMWARE = const(7)  # the firmware's files differ from the approved release (H-FIRMWARE)
-FAULT_ROLLBACK = const(8)  # the journal at boot ends before the head the shoe kept beside it (J-TAMPER)
+FAULT_ROLLBACK = const(8)  # at boot the journal ends before its last signed checkpoint, or no element (J-TAMPER)
 FAULT_DEVKEY = const(9)  # a board's firmware under the public development key (firmware/devkey.py)
 ALARM_MAX = const(9)  # the highest code; the controller holds the codes raised as bits, code n as 1 << n - 1
 

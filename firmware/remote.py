@@ -15,7 +15,7 @@ from firmware.journal import JournalError, Key, parse_header
 from firmware.layout import HEADER_SIZE
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
-from firmware.startup import CASINO_KEY, CONFIG, HEAD, JOURNAL, check_config, load_config, read_key, whole
+from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_config, load_config, read_key, whole
 from firmware.storage import FileStorage
 
 
@@ -120,20 +120,39 @@ def _other_journal():
     return {"sabot": fields[3], "key": hexlify(fields[5]).decode()}
 
 
-def _keep_aside():
-    """The journal folder, its head inside it, moved whole to journal.N (the first N free): kept, never deleted, and
-    the shoe begins a new journal at its next boot."""
+def _keep_aside(shell=None):
+    """The journal folder, its checkpoints inside it, moved whole to journal.N (the first N free): kept, never
+    deleted, and the shoe begins a new journal at its next boot; its first checkpoint, "journal begun", is written
+    now, so that the next power-up finds an empty journal legitimately (firmware/checkpoints.py)."""
     names = os.listdir()
     n = 1
     while "%s.%d" % (JOURNAL, n) in names:
         n += 1
     kept = "%s.%d" % (JOURNAL, n)
-    if Runtime.current is not None:
-        Runtime.current.shell.journal.storage.set_aside()  # the ring's entries are that journal's (firmware/ring.py)
+    if shell is None and Runtime.current is not None:
+        shell = Runtime.current.shell  # the running shoe's (the protocol passes its own)
+    if shell is not None:
+        shell.journal.storage.set_aside()  # the ring's entries are that journal's (firmware/ring.py)
     os.rename(JOURNAL, kept)
-    if HEAD in names:
-        os.rename(HEAD, kept + "/" + HEAD)
+    points = getattr(shell, "checkpoints", None)  # a board with an element (firmware/checkpoints.py)
+    if points is not None:
+        try:
+            points.begin(load_config()["sabot"])
+        except (OSError, ValueError) as e:
+            print("checkpoints: the new journal's first not written:", e)  # its power-up then faults: safe
     return kept
+
+
+def checkpoint():
+    """A checkpoint before the journal is pulled (`sabot pull-log` over mpremote), so that the pull holds one
+    covering its last record."""
+    shell = _runtime().shell
+    points = getattr(shell, "checkpoints", None)
+    if points is not None:
+        from firmware.checkpoints import PULL
+
+        points.write(shell.journal, PULL)
+    _say(seq=shell.journal.seq)
 
 
 def fresh():
@@ -148,7 +167,7 @@ def number(sabot):
     _say(**renumber(sabot))
 
 
-def renumber(sabot):
+def renumber(sabot, shell=None):
     """The shoe's establishment number (S-IDENT) written to config.json; a journal of another number is kept aside
     (fresh()). The shoe is then restarted, and journals its boot under the new number."""
     whole("sabot", sabot, 0, SABOT_MAX)
@@ -158,7 +177,7 @@ def renumber(sabot):
     with open(CONFIG, "w") as f:
         json.dump(check_config(config), f)
     other = _other_journal()
-    return {"sabot": sabot, "was": was, "kept": _keep_aside() if other else None, "other": other}
+    return {"sabot": sabot, "was": was, "kept": _keep_aside(shell) if other else None, "other": other}
 
 
 def enrol_casino(key):

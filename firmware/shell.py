@@ -26,7 +26,7 @@ from firmware.records import BOOT_POWER, CAUSE_SHIFT, FAULT_JOURNAL, FAULT_JOURN
 
 
 class Shell:
-    def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None, head=None):
+    def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None):
         """Every board's shell, the sim board's too (firmware/startup.py's make_shell, boards/sim/board.py)."""
         self.ctl = Controller()
         self.gate = gate
@@ -37,7 +37,6 @@ class Shell:
         self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
         self.firmware_ok = firmware_ok  # the boot-time check against the release manifest; None: no manifest
         self.panel_seance = 0  # what the board's séance button opens: records.pack_seance of its table and game
-        self.head = head  # firmware/head.py's FileHead on a board: the journal's end kept outside its folder
         self.boot_fault = 0  # a fault the board found before boot (the development key), raised at every boot
         self.boot_cause = BOOT_POWER  # why it boots, as the board knows it: R_BOOT's code (records.BOOT_*)
         self.random = hardware_random  # the draw's source (Article 61): the sim's is seeded, so runs repeat
@@ -46,12 +45,12 @@ class Shell:
         """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
         self.gate.close()
         try:
-            cut = self.journal.recover(self.ctl)
+            cut = self.recover()
         except (OSError, JournalError):
             # An unreadable journal: nothing is written after it, and the shoe stays locked for a technician.
             self.handle(EV_FAULT, FAULT_JOURNAL, now)
             return
-        rolled_back = self.head is not None and self.head.behind(self.journal)
+        rolled_back = self.rolled_back()
         self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << CAUSE_SHIFT, now)
         if self.firmware_ok is not None:
             self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
@@ -59,6 +58,15 @@ class Shell:
             self.handle(EV_FAULT, FAULT_ROLLBACK, now)  # J-TAMPER: records the shoe wrote are gone
         if self.boot_fault:
             self.handle(EV_FAULT, self.boot_fault, now)
+
+    def recover(self):
+        """The journal recovered into the controller at power-up: the bytes of a torn tail cut."""
+        return self.journal.recover(self.ctl)
+
+    def rolled_back(self):
+        """Whether the journal was cut or put back while the shoe was off: a board with a secure element tells by
+        its signed checkpoints (firmware/checkpoints.py's CheckpointShell); the sim board cannot."""
+        return False
 
     def handle(self, event, arg, now):
         try:
@@ -141,10 +149,6 @@ class Shell:
                 self.buzzer.sound(arg)
             if observer:
                 observer.command(command, arg, now)
-        if ctl.n_recs and self.head is not None and (ctl.alarms or not ctl.in_coup):
-            # Not while a coup deals: a file replaced on flash costs an erase, which a card must never wait on
-            # (the ring's point). An alarm stops the dealing; between coups the stop card's closing is written.
-            self.head.write(self.journal)
 
 
 def hardware_random():

@@ -1,18 +1,17 @@
 """What a device runs at boot (its main.py calls start()): the configuration, the shoe's key, the journal, then
-the board's own start. Files on the device, outside the firmware: /config.json, /keys/sabot.key, /journal/, and
-/head.bin, the journal's end kept outside its folder (firmware/head.py).
+the board's own start. Files on the device, outside the firmware: /config.json, /keys/sabot.key, /journal/ (its
+segments and its signed checkpoints, firmware/checkpoints.py).
 """
 
 import json
 
 from firmware import identity
+from firmware.checkpoints import Checkpoints
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.games import by_name
-from firmware.head import FileHead
 from firmware.journal import Journal, Key
 from firmware.records import BREAK_MIN, FAULT_DEVKEY, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
-from firmware.shell import Shell
 from firmware.storage import FileStorage
 from firmware.version import development_identity
 
@@ -20,7 +19,6 @@ CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
 KEY = "keys/sabot.key"  # the shoe's key, hexadecimal, provisioned at commissioning (docs/keys.md)
 CASINO_KEY = "keys/casino.key"  # the casino's key its commands are authenticated under (docs/protocol.md)
 JOURNAL = "journal"
-HEAD = "head.bin"
 
 
 _FLAGS = ("reader", "stop_detector")  # fitted or not: true or false
@@ -91,12 +89,14 @@ def open_journal(config, wall, key=None, firmware=None, ring=None):
     return Journal(storage, key, config["sabot"], firmware or development_identity(config["board"]), wall)
 
 
-def make_shell(config, gate, indicator, buzzer, wall, ring=None):
+def make_shell(config, gate, indicator, buzzer, wall, ring=None, element=None):
     """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot, its
-    head kept beside it; under the public development key it starts locked, with a fault that says so."""
+    checkpoints signed by the board's secure element (element: its driver; None when it has none, and every
+    power-up is then a rollback fault: the shoe cannot tell); under the public development key it starts locked,
+    with a fault that says so."""
     firmware, ok = check_firmware(config["board"])
-    shell = Shell(gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring), firmware_ok=ok,
-                  head=FileHead(HEAD))
+    shell = Checkpoints(JOURNAL, element, config["sabot"]).shell(
+        gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring), None, ok)
     shell.ctl.break_min = config.get("ouverte_break", BREAK_MIN)
     if shell.journal.key.id == Key(DEVELOPMENT_KEY).id:
         shell.boot_fault = FAULT_DEVKEY  # a casino shoe signs with a key of its own (docs/keys.md)

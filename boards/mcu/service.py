@@ -7,6 +7,7 @@ the unix port, and the type checker reads it against each board's stubs.
 
 import time
 
+from boards.mcu.atecc import ATECC
 from boards.mcu.beam import BeamSensor
 from boards.mcu.button import Button
 from boards.mcu.buzzer import Buzzer
@@ -25,7 +26,7 @@ from firmware.startup import make_shell, whole
 
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
 _IDLE_MS = const(1)
-_I2C_HZ = const(400000)
+_I2C_HZ = const(100000)  # the DS3231 and the secure element share the bus: the element's wake pulse needs 100 kHz
 
 
 class _Chores:
@@ -50,10 +51,14 @@ def _table(config):
     return whole('config "table"', config.get("table"), TABLE_MIN, TABLE_MAX)
 
 
-def _rtc(pins):
+def _bus(pins):
     from machine import I2C, Pin
 
-    return DS3231(I2C(pins.RTC_I2C, scl=Pin(pins.RTC_SCL), sda=Pin(pins.RTC_SDA), freq=_I2C_HZ))
+    return I2C(pins.RTC_I2C, scl=Pin(pins.RTC_SCL), sda=Pin(pins.RTC_SDA), freq=_I2C_HZ)
+
+
+def _rtc(pins):
+    return DS3231(_bus(pins))
 
 
 def _boot_cause():
@@ -88,7 +93,8 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
         table = _table(config)
         if not config.get("reader") and not config.get("stop_detector"):
             raise ValueError("config: a shoe with neither \"reader\" nor \"stop_detector\" cannot see its stop card")
-        rtc = _rtc(pins)
+        bus = _bus(pins)
+        rtc = DS3231(bus)
         if rtc.stopped():
             raise RuntimeError("the RTC lost its time: set it (set_clock, the board's README) before service")
         uptime = Uptime()
@@ -96,7 +102,9 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
         ring = ring_partition() if ring_partition else None
-        shell = make_shell(config, gate, indicator, buzzer, wall, ring)
+        # The secure element beside the DS3231 (boards/mcu/atecc.py): the journal's checkpoints and its counter. A
+        # chip that does not answer is found at power-up: the shoe cannot check its journal's end, and faults.
+        shell = make_shell(config, gate, indicator, buzzer, wall, ring, ATECC(bus))
         shell.boot_cause = _boot_cause()
         shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),

@@ -43,7 +43,7 @@ class SimBoard:
         self.reader = True  # a card reader is fitted; without it only the stop card is recognised
         self.firmware = FIRMWARE  # names the build in the journal; the virtual board sets the release's
         self.firmware_ok = None  # the boot-time check against a release manifest (None: none deployed)
-        self.head = None  # the journal's head kept outside it (firmware/head.py): the virtual board's, the tests'
+        self.checkpoints = None  # firmware/checkpoints.py: the virtual board's and the tests'; the sim has no element
         self._drawn = 1  # the bank's draw (Article 61) from a seeded source: a run's journal is the same everywhere
 
     def wall_ms(self):
@@ -57,7 +57,8 @@ class SimBoard:
         journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall)
         if self.segment_records:
             journal.segment_records = self.segment_records
-        self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer, self.firmware_ok, self.head)
+        make = Shell if self.checkpoints is None else self.checkpoints.shell  # firmware/checkpoints.py's with one
+        self.shell = make(self.gate, self.indicator, self.buzzer, journal, self.observer, self.firmware_ok)
         self.shell.boot_cause = cause
         self.shell.random = self._random
         if self.heap_lock:

@@ -65,8 +65,8 @@ ALARMS = {  # alarms and faults
     r.FAULT_OVERRUN: ("interrupt events lost", "événements perdus", "overrun"),
     r.FAULT_FIRMWARE: ("firmware differs from the approved release", "logiciel différent de la version agréée",
                        "firmware"),
-    r.FAULT_ROLLBACK: ("journal shorter than the head kept beside it (rollback)",
-                       "journal plus court que la tête conservée à part (retour en arrière)", "rollback"),
+    r.FAULT_ROLLBACK: ("journal behind its last signed checkpoint (rollback)",
+                       "journal en deçà de son dernier point de contrôle signé (retour en arrière)", "rollback"),
     r.FAULT_DEVKEY: ("development key: the shoe has no key of its own",
                      "clé de développement : le sabot n'a pas de clé propre", "development_key"),
 }

@@ -20,12 +20,12 @@ from boards.sim.observer import Observer
 from boards.sim.runner import run
 from boards.sim.scenario import commands
 from boards.vboard.element_link import element
-from firmware.head import FileHead
+from firmware.checkpoints import Checkpoints
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
 from firmware.protocol import Protocol
 from firmware.records import BOOT_POWER, BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
-from firmware.startup import CASINO_KEY, CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
+from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_firmware, load_config, read_key
 from firmware.storage import FileStorage
 from firmware.ticks import ticks_diff
 
@@ -134,8 +134,9 @@ def _runtime(board, idle=None):
 
 
 def _board(observer):
-    """The sim board on this filesystem, its firmware checked against the release manifest and its journal's head
-    kept beside the journal, as a shoe's are; its config's sabot number and its provisioned key, once there."""
+    """The sim board on this filesystem, its firmware checked against the release manifest and its journal's
+    checkpoints signed by its secure element (the model outside the VM), as a shoe's are; its config's sabot number
+    and its provisioned key, once there."""
     try:
         sabot = load_config(CONFIG)["sabot"]
     except (OSError, ValueError, KeyError):
@@ -146,7 +147,11 @@ def _board(observer):
     except OSError:
         pass  # not provisioned yet: the development key, as the simulator's
     board.firmware, board.firmware_ok = check_firmware("sim")
-    board.head = FileHead(HEAD)
+    try:
+        chip = element()  # its driver, over the socket to the model outside the VM
+    except OSError:
+        chip = None  # a VM started without sabot vboard: every power-up is then a rollback fault
+    board.checkpoints = Checkpoints(JOURNAL, chip, sabot)
     board.wall = SimWall(lambda: board.clock.now, _rtc_start())
     return board
 

@@ -89,6 +89,12 @@ def parser():
     check.add_argument("--receipt", action="append", default=[], metavar="FILE",
                        help="an earlier receipt of the shoe (pull-log's receipt.json) the journal must extend; "
                             "repeatable")
+    check.add_argument("--public-key", metavar="FILE",
+                       help="the shoe's secure element's public key (X || Y, hexadecimal): its signed checkpoints "
+                            "are checked with it")
+    check.add_argument("--registry", metavar="FILE",
+                       help="the casino's registry of shoes (sabot key enrol's shoes.json): the public key of the "
+                            "journal's sabot number, its checkpoints checked with it")
     check.add_argument("--quiet", action="store_true", help=quiet_help)
     check.add_argument("--lang", choices=("fr", "en"), default="fr",
                        help="the words' language for people (default fr); --json is in English")
@@ -240,7 +246,8 @@ def main(argv=None):
         return simulate(args.scenario, args.runtime, args.log, args.trace, force=args.force, quiet=args.quiet)
     if args.action == "verify":
         return verify(args.paths, args.key, args.json, args.same_table, args.receipt,
-                      allow_development_key=args.allow_development_key, lang=args.lang)
+                      allow_development_key=args.allow_development_key, lang=args.lang, public_key=args.public_key,
+                      registry=args.registry)
     if args.action == "export":
         return export(args.paths, args.format, args.key)
     return show(args.paths, args.key, lang=args.lang)

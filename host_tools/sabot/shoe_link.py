@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 from boards.sim import words
+from firmware.checkpoints import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.boards import names, platforms
@@ -148,10 +149,16 @@ def pull_log(port, dest, force=False, out=sys.stdout):
         if client:
             return _pull_protocol(client, dest, force, out)
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
-        names = [n for n in ast.literal_eval(listing.strip().splitlines()[-1]) if n.endswith(".sbj")]
+        listed = ast.literal_eval(listing.strip().splitlines()[-1])
+        names = [n for n in listed if n.endswith(".sbj")]
         _destination(names, dest, force)
+        # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.
+        mpremote(port, "exec", "from firmware.remote import checkpoint\ncheckpoint()")
+        if CHECKPOINT_FILE not in listed:
+            listed = ast.literal_eval(mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
+                                      .strip().splitlines()[-1])
         args = []
-        for name in names:
+        for name in names + [n for n in listed if n == CHECKPOINT_FILE]:
             args += ["+"] if args else []
             args += ["fs", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
         with progress.bar(len(names), "pull-log", unit="segment") as shown:
@@ -196,6 +203,12 @@ def _pull_protocol(client, dest, force, out):
             for segment, size in listed:
                 (dest / segment_name(segment)).write_bytes(client.segment(segment, size))
                 shown.update(1)
+        try:
+            points = client.segment(0, 1 << 30)  # segment 0: the checkpoint file, read to its end
+        except Refused:
+            points = None  # a shoe with no element, or no checkpoint yet
+        if points:
+            (dest / CHECKPOINT_FILE).write_bytes(points)
         receipt = client.receipt(os.urandom(32))
         (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
     except (DeviceError, ProtocolError, Refused, OSError, ValueError) as e:

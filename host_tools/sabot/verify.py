@@ -10,7 +10,7 @@ from firmware import games
 from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_LOAD
-from sabot import _frames, progress, receipts
+from sabot import _frames, checkpoints, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import french
@@ -114,20 +114,27 @@ def journals_of(paths):
 
 
 def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), out=sys.stdout,
-           allow_development_key=False, lang="fr"):
+           allow_development_key=False, lang="fr", public_key=None, registry=None):
     """Exit status 0 only for a journal with no finding authenticated by a key the user gave, or by the
     development key when allow_development_key says that is what the caller means (the sim's and tests' journals):
     anyone can re-sign a journal with the public development key (H-VERIFY). People read it in French unless lang
-    says "en"; --json is for programs, its messages in English."""
+    says "en"; --json is for programs, its messages in English. public_key (a file) or registry (the casino's
+    shoes.json): the shoe's element's public key, with which its signed checkpoints are checked (sabot.checkpoints);
+    without either, verify says they were not checked."""
     try:
         key = read_key(key_file)
+        given = [checkpoints.read_public_key(public_key)] if public_key else []
         earlier = [receipts.load(path) for path in receipt_files]
         checked = []
+        points = []
         for group in journals_of(paths):
             segments, reader, rules = _check(group, key)
             ends = receipts.findings(segments, reader.seq, key, receipts.found_in(group),
                                      [r for r in earlier if r.sabot == segments[0].sabot])
-            checked.append((" ".join(map(str, group)), segments, reader, rules, ends))
+            keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
+            result, signed = checkpoints.findings(group, segments, reader.seq, keys)
+            points.append(result)
+            checked.append((" ".join(map(str, group)), segments, reader, rules, ends + signed))
     except Unusable as e:
         print("sabot log verify: error: %s" % e, file=sys.stderr)
         return 2
@@ -141,6 +148,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     many = len(checked) > 1
     if as_json:
         json.dump({"ok": ok, "records": sum(c[2].records for c in checked), "intact": intact,
+                   "checkpoints": [p.as_json() for p in points] if many else points[0].as_json(),
                    "key": "development" if development else "provided",
                    **({"development_key": DEVELOPMENT_WORDS} if development else {}),
                    "findings": [dict({"id": f.id, "article": ARTICLES[f.id], "seq": f.seq, "message": f.message},
@@ -157,6 +165,8 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     out.write(said["intact"] if intact else said["broken"])
     unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
     out.write(said["unvouched"] % unvouched if unvouched else said["vouched"])
+    for (label, _, _, _, _), result in zip(checked, points):
+        out.write(_checkpoints_said(result, said, label if many else ""))
     words = _in_french(checked, findings) if lang == "fr" else {}
     for label, f in findings:
         out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
@@ -168,6 +178,17 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     else:
         out.write(said["clean"] + (said["allowed"] if development else "") + "\n")
     return 0 if ok else 1
+
+
+def _checkpoints_said(result, said, label):
+    """The checkpoints' line: not checked (no public key), or how many, their counters and what follows the last."""
+    where = " " + label if label else ""
+    if not result.checked:
+        return said["points unchecked"] % where
+    if not result.entries:
+        return said["points none"] % where
+    first, last = result.entries[0], result.entries[-1]
+    return said["points"] % (where, len(result.entries), first.counter, last.counter, last.seq, result.after)
 
 
 def _in_french(checked, findings):
@@ -217,6 +238,11 @@ _SAID = {
         "development": "result: not clean: authenticated by the development key only (--key FILE, or "
                        "--allow-development-key)\n",
         "clean": "result: clean",
+        "points unchecked": "checkpoints%s: not checked (no public key of the shoe's element: --public-key FILE or "
+                            "--registry shoes.json)\n",
+        "points none": "checkpoints%s: none signed by the shoe's element\n",
+        "points": "checkpoints%s: %d signed by the shoe's element (counter %d to %d), the last at seq %d; %d "
+                  "record(s) after it, which no checkpoint covers\n",
         "allowed": " (development key allowed)",
     },
     "fr": {
@@ -233,6 +259,11 @@ _SAID = {
         "development": "résultat : non conforme : authentifié par la seule clé de développement (--key FICHIER, ou "
                        "--allow-development-key)\n",
         "clean": "résultat : conforme",
+        "points unchecked": "points de contrôle%s : non vérifiés (aucune clé publique de l'élément sécurisé du sabot : "
+                            "--public-key FICHIER ou --registry shoes.json)\n",
+        "points none": "points de contrôle%s : aucun signé par l'élément sécurisé du sabot\n",
+        "points": "points de contrôle%s : %d signés par l'élément sécurisé du sabot (compteur %d à %d), le dernier au "
+                  "n° %d ; %d enregistrement(s) après lui, qu'aucun point de contrôle ne couvre\n",
         "allowed": " (clé de développement admise)",
     },
 }

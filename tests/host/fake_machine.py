@@ -10,6 +10,7 @@ import time
 import types
 
 from boards.mcu.reader import CardReader
+from boards.sim.element import DEVELOPMENT_SEED, SimElement
 from firmware.runtime import EventQueue
 
 PERIOD = 1 << 30  # MicroPython's ticks period on rp2 and esp32
@@ -153,6 +154,7 @@ class Bench:
         self.reset_cause = 1  # machine.reset_cause(): PWRON_RESET, as both ports number it
         self.interrupt_char = 3  # micropython.kbd_intr's: a Ctrl-C raises KeyboardInterrupt wherever start() is
         self.usb = None  # the USB serial's input, which main.py reads as sys.stdin (install)
+        self.element = SimElement(DEVELOPMENT_SEED)  # the secure element at 0x60 beside the DS3231; None: no chip
         self.machine = self._machine(hard_irqs)
 
     def type(self, data):
@@ -225,6 +227,16 @@ class Bench:
 
             def readfrom_mem_into(self, address, register, buf):
                 buf[:] = bytes([bench.osf]) if register == 0x0F else bench.rtc_regs()[:len(buf)]
+
+            def writeto(self, address, buf):  # the secure element's transactions (boards/mcu/atecc.py)
+                if bench.element is None:
+                    raise OSError(19)
+                bench.element.writeto(address, buf)
+
+            def readfrom_into(self, address, buf):
+                if bench.element is None:
+                    raise OSError(19)
+                bench.element.readfrom_into(address, buf)
 
         class WDT:
             def __init__(self, timeout):

@@ -151,6 +151,25 @@ def test_a_board_under_the_development_key_starts_locked_with_a_fault_that_says_
     assert not [r for r in records if r.fields[TYPE] == rec.R_CLEAR]  # no supervisor's key clears it
 
 
+@pytest.mark.req("J-TAMPER", "K-COUNTER", "S-FAILSAFE")
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_board_writes_signed_checkpoints_and_one_whose_element_does_not_answer_starts_in_rollback_fault(
+        board, ticks, shop, tmp_path, monkeypatch):
+    """The element on the DS3231's bus counts a checkpoint at each power-up; a board whose element does not answer
+    cannot tell whether its journal was cut, and starts locked in the rollback fault (docs/keys.md)."""
+    device, pins, bench = on_bench(board, ticks, monkeypatch)
+    for chip in (bench.element, None):
+        bench.element = chip
+        monkeypatch.setattr(time, "sleep_ms", Script(ticks, [], end=1000).sleep_ms)
+        with pytest.raises(KeyboardInterrupt):
+            device.start(dict(CONFIG, board=board))
+        if chip is not None:
+            assert chip._counters[0] == 1 and (tmp_path / "journal" / "checkpoints.sbc").stat().st_size == 116
+    records = list(Reader(load_segments([tmp_path / "journal"]), DEVELOPMENT_KEY))
+    alarms = [r.fields[CODE] for r in records if r.fields[TYPE] == rec.R_ALARM]
+    assert alarms == [rec.FAULT_ROLLBACK]  # the second power-up's, without its element
+
+
 @pytest.mark.req("S-FAILSAFE", "J-EVENTS")
 @pytest.mark.parametrize("board", BOARDS)
 def test_a_ctrl_c_sent_during_the_boot_lands_in_the_serving_loop_the_journal_recovered(board, ticks, shop, tmp_path,

@@ -145,6 +145,7 @@ def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_p
     assert "is sabot 42 (was 1)" in said["sabot number set"]
     assert "seance 1 opened at table 12" in said["sabot seance open"]
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
+    assert "signés par l'élément sécurisé du sabot" in said["sabot log verify"]  # the registry's key: K-ELEMENT
     assert "configuration : production" in said["sabot firmware verify"] and "MATCH" in said["sabot firmware verify"]
     shoes = (tmp_path / "shoes.csv").read_text().splitlines()
     casino_id = Key(read_key(tmp_path / "casino.key")).id.hex()

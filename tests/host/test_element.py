@@ -169,7 +169,7 @@ def test_the_driver_reads_each_answer_after_the_chips_longest_execution_time():
 
 _ASK = """from boards.vboard.element_link import element
 e = element()
-print(e.public_key().hex(), e.increment(0), e.sign(%r).hex())"""
+print(e.public_key().hex(), e.increment(1), e.sign(%r).hex())"""  # counter 0 counts the shoe's checkpoints
 
 
 @pytest.mark.req("K-ELEMENT", "K-COUNTER")

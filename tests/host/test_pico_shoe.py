@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from boards.sim.element import SimElement
 from boards.sim.shoe import shuffled_shoe
 from firmware import cards
 from firmware.games import CHEMIN_DE_FER
@@ -20,6 +21,7 @@ from sabot.pico import GATE, Pico, commission, deal_whole_shoe, erases, gate_clo
 from sabot.shoe_link import mpremote
 from sabot.verify import read_key
 from tests.conftest import ROOT
+from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.pico
@@ -53,6 +55,21 @@ def test_a_whole_shoe_dealt_through_the_pins_verifies_clean_under_its_key(dealt)
     verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "result: clean" in verified.stdout
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "K-COUNTER", "H-VERIFY")
+def test_the_pulled_journals_checkpoints_verify_with_the_picos_element_public_key(dealt):
+    """The image's own driver signed them on the emulated element (tools/pico/atecc.mjs), one a power-up, a coup's
+    end and a séance, and the pull's; its public key, read from the element's state beside the flash, checks them."""
+    tmp_path, key = dealt[0], dealt[1]
+    public = tmp_path / "element.pub"
+    public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key().hex())
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key, "--public-key", public,
+                     "--json")
+    answer = json.loads(verified.stdout)
+    assert answer["ok"], answer["findings"]
+    points = answer["checkpoints"]
+    assert points["checked"] and points["count"] > 10 and points["records_after"] == 0, points
 
 
 @pytest.mark.req("J-DURABLE")

@@ -1,15 +1,19 @@
 """Issue 13's attacks on the journal done as a cheat with a technician's access would do them: through the real
 mpremote against the virtual board (the firmware in a MicroPython unix process behind a pty, its flash a folder),
-after a forced card and its alarm: the newest segment deleted, its last frames cut, or an older image of the
-journal and its head put back, then the shoe restarted by a soft reset. The head kept beside the journal catches
-the first two at boot (J-TAMPER: locked, only the supervisor clears it, closed after); nothing on the shoe can
-catch the third, the receipt an inspector kept from an earlier pull does (docs/keys.md, docs/journal-format.md)."""
+after a forced card and its alarm: the newest segment deleted, its last frames cut (with the checkpoints written
+since, to match), or an older image of the journal folder put back, then the shoe restarted by a soft reset. The
+signed checkpoints and the secure element's counter, which no file on the shoe can put back, catch all three at
+boot (J-TAMPER: locked, only the supervisor clears it, closed after); the receipt an inspector kept from an earlier
+pull catches them too (docs/keys.md, docs/journal-format.md)."""
 
 import json
+import struct
 from types import SimpleNamespace
 
 import pytest
 
+from boards.sim.element import SimElement
+from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
 from firmware.controller import CLOSED, IDLE
@@ -17,6 +21,7 @@ from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import CODE, SEQ, TYPE, Reader, load_segments
 from sabot.shoe_link import mpremote
 from tests.host.test_commissioning import MPREMOTE, run, sabot
+from tests.host.test_element import _element
 from tests.host.test_vboard import VirtualBoard
 
 DEALT = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\n"
@@ -60,9 +65,10 @@ def pull(board, folder):
     return folder
 
 
-def verify(journal, *receipts):
+def verify(journal, *receipts, public=None):
     """verify's exit code and its J-TAMPER findings' messages."""
-    said = sabot("log", "verify", "--lang", "en", journal, "--json", *[a for r in receipts for a in ("--receipt", r)])
+    said = sabot("log", "verify", "--lang", "en", journal, "--json", *[a for r in receipts for a in ("--receipt", r)],
+                 *(("--public-key", public) if public else ()))
     return said.returncode, [f["message"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
 
 
@@ -79,7 +85,23 @@ def cut_last_frames(board, tmp_path):
     mpremote(board.port, "fs", "cp", str(local), name)
 
 
-@pytest.fixture(scope="module", params=[delete_newest_segment, cut_last_frames], ids=lambda f: f.__name__)
+def cut_last_frames_and_checkpoints(board, tmp_path):
+    """The forced card's record and its alarm cut, and every checkpoint past the new end cut to match (the alarm's
+    and the earlier pull's): every file on the shoe agrees again; the element's counter does not."""
+    cut_last_frames(board, tmp_path)
+    end = struct.unpack_from("<I", (tmp_path / "segment.sbj").read_bytes(), -fmt.FRAME_SIZE + fmt.SEQ_AT)[0]
+    local = tmp_path / cp.FILE
+    mpremote(board.port, "fs", "cp", ":journal/" + cp.FILE, str(local))
+    data = local.read_bytes()
+    entries = [data[i:i + cp.SIZE] for i in range(0, len(data), cp.SIZE)]
+    kept = [e for e in entries if struct.unpack_from(cp.ENTRY, e)[5] <= end]
+    assert len(kept) < len(entries)
+    local.write_bytes(b"".join(kept))
+    mpremote(board.port, "fs", "cp", str(local), ":journal/" + cp.FILE)
+
+
+@pytest.fixture(scope="module", params=[delete_newest_segment, cut_last_frames, cut_last_frames_and_checkpoints],
+                ids=lambda f: f.__name__)
 def attacked(request, tmp_path_factory, mpy_build):
     """A shoe that dealt a forced card, pulled by an inspector (receipt at T1), then damaged over mpremote and
     restarted: what it said of itself after the restart and after the supervisor's key, and a new pull."""
@@ -102,8 +124,10 @@ def attacked(request, tmp_path_factory, mpy_build):
         dealt = status(board)
     finally:
         board.close()
+    public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key, read off it
+    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
     return SimpleNamespace(before=before, restarted=restarted, again=again, cleared=cleared, dealt=dealt,
-                           earlier=earlier, later=later)
+                           earlier=earlier, later=later, public=public)
 
 
 @pytest.mark.req("J-TAMPER", "S-FORCED", "S-FAILSAFE", "S-STOP")
@@ -122,7 +146,20 @@ def test_the_shoe_restarted_after_the_attack_raises_the_rollback_fault_and_stays
 def test_the_journal_pulled_after_the_attack_does_not_extend_the_receipt_pulled_before_it(attacked):
     code, tampered = verify(attacked.later, attacked.earlier / "receipt.json")
     assert code == 1 and len([m for m in tampered if "does not extend" in m]) == 1, tampered
-    assert len(tampered) == 2 and any("shorter than the head it kept" in m for m in tampered), tampered
+    assert len(tampered) == 2 and any("behind its last signed checkpoint" in m for m in tampered), tampered
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "K-ELEMENT", "K-COUNTER")
+def test_the_checkpoints_pulled_before_the_attack_verify_and_those_after_it_fail_with_the_public_key(attacked):
+    code, tampered = verify(attacked.earlier, public=attacked.public)
+    assert [m for m in tampered if "receipt" not in m] == [], tampered  # T1: every checkpoint signed and in place
+    code, tampered = verify(attacked.later, public=attacked.public)
+    assert code == 1
+    said = [m for m in tampered if "checkpoint" in m]
+    # Cut or deleted records leave checkpoints naming records the journal no longer holds, or records written
+    # again at their seq after the restart (another chain), or, with the checkpoints cut to match, a gap.
+    assert any(m.endswith(("records cut or deleted", "records altered or replaced", "checkpoint(s) missing"))
+               for m in said), tampered
 
 
 @pytest.mark.req("J-TAMPER", "H-VERIFY")
@@ -135,33 +172,71 @@ def test_verify_of_the_journal_pulled_after_the_attack_reports_the_shoes_rollbac
     assert fault[0] in [f["seq"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
 
 
-@pytest.mark.req("J-TAMPER", "H-VERIFY", "S-FORCED")
-def test_an_older_flash_image_put_back_fools_the_shoe_but_not_verify_with_a_later_receipt(tmp_path, mpy_build):
-    """The cheat copies the journal and the head at T1, lets the shoe deal a forced card, and puts both back. The
-    shoe cannot see it: its head agrees with its journal, so it boots clean with the forced alarm gone, and the
-    receipt it signs now vouches for the older journal. Only the receipt an inspector pulled at T2 catches it."""
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "S-FORCED", "K-COUNTER")
+def test_an_older_flash_image_put_back_is_behind_the_elements_counter_and_fails_verify_with_a_later_receipt(
+        tmp_path, mpy_build):
+    """The cheat copies the journal folder (its checkpoints in it) at T1, lets the shoe deal a forced card, and puts
+    it back whole. Every file agrees with every other, but not with the secure element's counter, which counted the
+    checkpoints written since and which nothing on the flash can put back: the shoe raises the rollback fault at
+    boot. The receipt an inspector pulled at T2 catches it too."""
     board = VirtualBoard(tmp_path)
     image = tmp_path / "image"
     try:
         play(board, tmp_path, DEALT)
         image.mkdir()
         mpremote(board.port, "fs", "cp", "-r", ":journal", str(image))
-        mpremote(board.port, "fs", "cp", ":head.bin", str(image / "head.bin"))
         kept = sorted(p.name for p in (image / "journal").iterdir())
+        assert cp.FILE in kept
         play(board, tmp_path, FORCED)
         assert status(board)["forced"]
         inspected = pull(board, tmp_path / "t2")
-        for name in segment_names(board):
+        for name in board_files(board):
             mpremote(board.port, "fs", "rm", ":journal/" + name)
         for name in kept:
             mpremote(board.port, "fs", "cp", str(image / "journal" / name), ":journal/" + name)
-        mpremote(board.port, "fs", "cp", str(image / "head.bin"), ":head.bin")
         restart(board)
         said = status(board)
-        assert not said["rollback"] and not said["forced"]  # the shoe accepts the older image
+        assert said["rollback"] and said["locked"] and not said["gate open"]
         later = pull(board, tmp_path / "t3")
     finally:
         board.close()
-    assert verify(later)[1] == []  # its own receipt vouches for it: the shoe signs the end it has
     code, tampered = verify(later, inspected / "receipt.json")
-    assert code == 1 and len(tampered) == 1 and "does not extend" in tampered[0], tampered
+    assert code == 1 and any("does not extend" in m for m in tampered), tampered
+    assert any("behind its last signed checkpoint" in m for m in tampered), tampered
+
+
+def board_files(board):
+    listing = board.exec("import os\nprint(sorted(os.listdir('journal')))")
+    return json.loads(listing.strip().splitlines()[-1].replace("'", '"'))
+
+
+@pytest.mark.req("J-TAMPER", "K-COUNTER", "S-IDENT")
+def test_a_journal_begun_by_a_key_install_raises_no_fault_and_the_journal_folder_deleted_does(tmp_path, mpy_build):
+    """The legitimate new journal (a key installed: the old one kept aside, the new one's first checkpoint "journal
+    begun" written before the restart) boots clean and verifies with the public key; the journal folder deleted
+    over mpremote, checkpoints and all, is behind the element's counter: the rollback fault."""
+    board = VirtualBoard(tmp_path)
+    key = tmp_path / "shoe.key"
+    try:
+        play(board, tmp_path, DEALT)
+        assert sabot("key", "new", key).returncode == 0
+        installed = sabot("key", "install", "--port", board.port, key)
+        assert installed.returncode == 0 and "a new one begun" in installed.stdout, installed.stderr
+        assert not status(board)["rollback"]  # and install's exit 0 says no alarm at all after its restart
+        play(board, tmp_path, "seance table=3\nshoe seed=6\nno_more_bets\ndraw 4\ncoup_end\n")
+        begun = pull(board, tmp_path / "begun")
+        assert cp.FILE in board_files(board)
+        mpremote(board.port, "exec", "import os\nfor n in os.listdir('journal'):\n    os.remove('journal/' + n)\n"
+                                     "os.rmdir('journal')")
+        restart(board)
+        deleted = status(board)
+    finally:
+        board.close()
+    first = (begun / cp.FILE).read_bytes()[:cp.SIZE]
+    assert struct.unpack_from(cp.ENTRY, first)[1] == cp.BEGUN
+    public = tmp_path / "element.pub"
+    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
+    said = sabot("log", "verify", "--lang", "en", begun, "--json", "--key", key, "--public-key", public)
+    answer = json.loads(said.stdout)
+    assert answer["ok"] and answer["checkpoints"]["checked"] and answer["checkpoints"]["records_after"] == 0, answer
+    assert deleted["rollback"] and deleted["locked"] and not deleted["gate open"]

@@ -276,7 +276,7 @@ def test_a_rollback_fault_is_a_finding_and_no_coup_may_follow_until_a_new_shoe(t
     clear[TYPE] = R_CLEAR
     records[at:at] = [alarm, clear]
     found = findings(forge(tmp_path / "j", records))
-    assert any(f == "J-TAMPER" and "shorter than the head it kept" in m for f, m in found), found
+    assert any(f == "J-TAMPER" and "behind its last signed checkpoint" in m for f, m in found), found
     assert any(f == "S-STOP" and "a coup opened after the stop card's coup" in m for f, m in found), found
 
 

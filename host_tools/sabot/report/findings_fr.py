@@ -62,7 +62,29 @@ _EXPECTED_FR = {  # sabot.rules' words for a record the shoe must write next
 }
 # Findings whose words carry what a record's fields do not (the receipts', the shoe's own faults, the state the
 # verifier expected): read back from the English of sabot.rules, sabot.receipts and sabot.journalfile.
+_POINT = r"checkpoint (?P<i>\d+) \(counter (?P<c>\d+)\)"
+_POINT_FR = "le point de contrôle %(i)s (compteur %(c)s)"
 MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
+    # sabot.checkpoints: the signed checkpoints, checked with the element's public key.
+    (r"^no checkpoint file with the journal", "aucun fichier de points de contrôle avec le journal, alors que "
+     "l'élément sécurisé du sabot les signe : ses points de contrôle ont été supprimés"),
+    (r"^checkpoint (?P<i>\d+): damaged \(CRC\)", "le point de contrôle %(i)s est endommagé (CRC)"),
+    (r"^" + _POINT + " is not signed by the shoe's element", _POINT_FR + " n'est pas signé par l'élément sécurisé du "
+     "sabot : fabriqué ou modifié"),
+    (r"^" + _POINT + r" is sabot (?P<n>\d+)'s", _POINT_FR + " est celui du sabot %(n)s, pas de ce journal"),
+    (r"^" + _POINT + r" does not follow counter (?P<b>\d+)", _POINT_FR + " ne suit pas le compteur %(b)s : points "
+     "de contrôle remis ou réordonnés"),
+    (r"^" + _POINT + r" follows counter (?P<b>\d+): (?P<n>\d+) checkpoint", _POINT_FR + " suit le compteur %(b)s : "
+     "%(n)s point(s) de contrôle manquent"),
+    (r"^" + _POINT + r" goes back to seq (?P<a>\d+) after seq (?P<b>\d+)", _POINT_FR + " revient au n° %(a)s après "
+     "le n° %(b)s"),
+    (r"^the checkpoint file ends in (?P<n>\d+) bytes", "le fichier des points de contrôle se termine par %(n)s "
+     "octets qui ne forment pas une entrée entière"),
+    (r"^" + _POINT + " begins a journal", _POINT_FR + " commence un journal que celui-ci ne commence pas"),
+    (r"^" + _POINT + r" names segment (?P<s>\d+), seq (?P<q>\d+)", _POINT_FR + " désigne le segment %(s)s, n° "
+     "%(q)s, que le journal ne contient pas : des enregistrements ont été coupés ou supprimés"),
+    (r"^" + _POINT + r": the chain at seq (?P<q>\d+)", _POINT_FR + " : la chaîne au n° %(q)s n'est pas celle du "
+     "journal : des enregistrements ont été modifiés ou remplacés"),
     (r"^no receipt from the shoe", "aucun reçu du sabot : des enregistrements coupés à la fin du journal ne peuvent "
                                    "être exclus"),
     (r"^" + _RECEIPT + " does not verify under the key", _RECEIPT_FR + " ne se vérifie pas sous la clé"),
@@ -75,8 +97,9 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      "sabot a signée dans " + _RECEIPT_FR),
     (r"^no stop card by position (?P<p>\d+)", "pas de carte d'arrêt à la position %(p)s, où elle doit sortir : le "
      "sabot se ferme après ce coup (carte d'arrêt virtuelle)"),
-    (r"^the shoe found its journal shorter", "au démarrage, le sabot a trouvé son journal plus court que la tête "
-     "qu'il avait gardée : des enregistrements ont été coupés ou supprimés sur le sabot"),
+    (r"^the shoe found its journal behind", "au démarrage, le sabot a trouvé son journal en deçà de son dernier point "
+     "de contrôle signé, ou ses points de contrôle en deçà du compteur de son élément sécurisé : des "
+     "enregistrements ont été coupés, supprimés ou remis dans un état antérieur sur le sabot"),
     (r"^the shoe found firmware files", "le sabot a trouvé des fichiers de micrologiciel différents de la version "
      "approuvée"),
     (r"^a board under the public development key", "un sabot sous la clé publique de développement : n'importe qui "

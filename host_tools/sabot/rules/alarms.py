@@ -31,8 +31,9 @@ def on_alarm(s, f):
         elif code == FAULT_JAM and not s.release:
             s._find("S-ONE", seq, "a jam with no release under way")
         elif code == FAULT_ROLLBACK:
-            s._find("J-TAMPER", seq, "the shoe found its journal shorter than the head it kept at power-up: "
-                    "records were cut or deleted on the shoe")
+            s._find("J-TAMPER", seq, "the shoe found its journal behind its last signed checkpoint, or its "
+                    "checkpoints behind its secure element's counter, at power-up: records were cut, deleted or put "
+                    "back on the shoe")
         elif code == FAULT_FIRMWARE:
             s._find("H-FIRMWARE", seq, "the shoe found firmware files that differ from the approved release")
         elif code == FAULT_DEVKEY:

@@ -1,0 +1,191 @@
+"""Signed checkpoints and the secure element's counter: how the shoe knows at power-up that its journal was not cut or
+put back while it was off (J-TAMPER, docs/journal-format.md "Checkpoints", docs/keys.md).
+
+Between coups (a coup's end, a séance, an alarm raised), at each power-up and before a pull, the shoe counts the
+element's monotonic counter 0 up by one and appends to journal/checkpoints.sbc an entry naming that counter and the
+journal's end (segment, sequence number, chain value), signed by the element's private key, which never leaves it.
+At power-up the last entry's counter must be the element's, and the journal recovered must reach the entry's end:
+otherwise the shell raises FAULT_ROLLBACK. Nothing here imports machine: the board passes its element's driver in
+(boards/mcu/atecc.py, or the virtual board's link to its model); the sim board has none and writes no checkpoint.
+"""
+
+import os
+import struct
+from binascii import crc32
+from hashlib import sha256
+
+from firmware import layout
+from firmware.compat import const
+from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.shell import Shell
+
+# The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
+# shoe loads: the sim board's shoe, which has no element, must run in a 64 KB heap (H-SIM), where each name costs.
+FILE = "checkpoints.sbc"
+VERSION = const(1)
+ENTRY = "<BBHIII32s"  # version, reason, sabot, counter, segment, seq, chain the next record links to
+SIGNED = const(48)  # the bytes the signature covers, after LABEL
+SIGNATURE_AT = const(48)  # R || S, 64 bytes
+CRC_AT = const(112)  # CRC-32 of bytes 0..111
+SIZE = const(116)
+LABEL = b"sabot checkpoint\x00"
+# Why an entry was written (its reason byte).
+BOOT = const(1)  # a power-up that cut nothing
+RECOVERY = const(2)  # a power-up that cut a torn tail
+COUP_END = const(3)  # a step that ended a coup
+SEANCE = const(4)  # a séance opened or closed
+PULL = const(5)  # the journal pulled (sabot pull-log over mpremote)
+BEGUN = const(6)  # a new journal begun (another number or key: the old one kept aside)
+ALARM = const(7)  # a step that raised an alarm or a fault
+_COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
+
+
+class CheckpointShell(Shell):
+    """The shell of a board with a secure element: its power-up checks the journal's end against the last
+    checkpoint and the element's counter, and writes one; its steps write one between coups."""
+
+    def __init__(self, checkpoints, *args):
+        Shell.__init__(self, *args)
+        self.checkpoints = checkpoints
+        self._watch = None
+        self._cut = 0
+        self._booting = False
+
+    def recover(self):
+        self._cut = 0
+        self._watch = self.checkpoints.watch()
+        self._cut = self.journal.recover(self.ctl, self._watch)
+        return self._cut
+
+    def rolled_back(self):
+        return self.checkpoints.rolled_back(self.journal, self._watch)
+
+    def boot(self, now):
+        self._booting = True  # the power-up's steps write one checkpoint, after them, not one each
+        try:
+            Shell.boot(self, now)
+        finally:
+            self._booting = False
+        self.checkpoints.booted(self, self._cut)
+
+    def _handle(self, event, arg, now):
+        ctl = self.ctl
+        in_coup = ctl.in_coup
+        alarms = ctl.alarms
+        Shell._handle(self, event, arg, now)
+        if ctl.n_recs and not self._booting:
+            self.checkpoints.stepped(self, event, in_coup, alarms)
+
+
+class Checkpoints:
+    def __init__(self, folder, element, sabot):
+        """folder: the journal's; element: the secure element's driver (counter, increment, sign), None when the
+        board has none answering (every power-up is then a rollback: the shoe cannot tell)."""
+        self.folder = folder
+        self.path = folder + "/" + FILE
+        self.element = element
+        self.sabot = sabot
+        self._last = None  # the last entry read at power-up, or None
+
+    def shell(self, *args):
+        """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these
+        checkpoints its own."""
+        return CheckpointShell(self, *args)
+
+    def last(self):
+        """The last whole entry of the file (a torn one after it is not counted), b"" when there is none."""
+        try:
+            whole = os.stat(self.path)[6] // SIZE
+            if not whole:
+                return b""
+            with open(self.path, "rb") as f:
+                f.seek((whole - 1) * SIZE)  # the last entry alone: the file grows by one a coup
+                return f.read(SIZE)
+        except OSError:
+            return b""
+
+    def watch(self):
+        """Read before the journal's recovery: [segment, seq, None, None] of the last entry, whose last items the
+        recovery fills: the chain value it finds there, the last segment (Journal.recover); None without an entry."""
+        entry = self._last = self.last()
+        if len(entry) != SIZE:
+            return None
+        fields = struct.unpack_from(ENTRY, entry, 0)
+        return [fields[4], fields[5], None, None]
+
+    def rolled_back(self, journal, watch):
+        """After recovery: whether the journal was cut, deleted or put back since the last checkpoint. The element's
+        counter must be the last entry's (a power cut between its increment and the entry's write leaves it one
+        above: a rollback too, the safe side), the entry intact, and the journal must reach the entry's end with its
+        chain value when the recovery saw it. No entry while the counter is above 0: the journal was deleted."""
+        try:
+            if self.element is None:
+                raise OSError(19)
+            counter = self.element.counter(_COUNTER)
+        except OSError:
+            print("checkpoints: no secure element answers: the journal's end cannot be checked")
+            return True
+        entry = self._last
+        if not entry:
+            return counter > 0
+        if crc32(entry) != layout.CRC_RESIDUE:
+            return True  # an entry edited by hand; a torn append is never whole
+        fields = struct.unpack_from(ENTRY, entry, 0)
+        if fields[0] != VERSION or fields[3] != counter:
+            return True
+        if fields[4] > watch[3] or fields[5] > journal.seq:
+            return True
+        return watch[2] is not None and watch[2] != fields[6]
+
+    def booted(self, shell, cut):
+        """After the power-up's records: its checkpoint, a recovery's when it cut a torn tail."""
+        self.write(shell.journal, RECOVERY if cut else BOOT)
+
+    def stepped(self, shell, event, in_coup, alarms):
+        """After a step that wrote records (in_coup and alarms: the controller's before it): a checkpoint when it
+        raised an alarm or a fault (the dealing stops), opened or closed a séance, or ended a coup; never in a coup
+        that deals on, so never on a card's path (a signature takes up to 115 ms on the element)."""
+        ctl = shell.ctl
+        if ctl.alarms & ~alarms:
+            self.write(shell.journal, ALARM)
+        elif event == EV_SEANCE or event == EV_SEANCE_CLOSE:
+            self.write(shell.journal, SEANCE)
+        elif in_coup and not ctl.in_coup:
+            self.write(shell.journal, COUP_END)
+
+    def write(self, journal, reason):
+        """A new checkpoint at the journal's end, once its records are durable: the counter counted up first, then
+        the entry appended and closed (durable on littlefs). Not written when the journal cannot be; a failure of
+        the element or the file is not the shoe's to stop on (the gate is locked between coups): the next
+        power-up's check decides, and a counter ahead of the file is a rollback fault there."""
+        if journal.broken:
+            return
+        try:
+            self.append(reason, journal.segment, journal.seq, journal.chain)
+        except OSError as e:
+            print("checkpoints: not written:", e)
+
+    def begin(self, sabot):
+        """The first checkpoint of a journal begun empty (the old one kept aside, firmware/remote.py): segment 0,
+        seq 0, the chain of nothing, so that the next power-up finds its journal legitimately new."""
+        self.sabot = sabot
+        try:
+            os.mkdir(self.folder)
+        except OSError:
+            pass  # there already
+        self.append(BEGUN, 0, 0, bytes(layout.CHAIN_SIZE))
+
+    def append(self, reason, segment, seq, chain):
+        element = self.element
+        if element is None:
+            raise OSError(19)
+        counter = element.increment(_COUNTER)
+        entry = bytearray(SIZE)
+        struct.pack_into(ENTRY, entry, 0, VERSION, reason, self.sabot, counter,
+                         segment, seq, chain)
+        digest = sha256(LABEL)
+        digest.update(memoryview(entry)[:SIGNED])
+        entry[SIGNATURE_AT:CRC_AT] = element.sign(digest.digest())
+        struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
+        with open(self.path, "ab") as f:
+            f.write(entry)

@@ -1,0 +1,193 @@
+"""The shoe's signed checkpoints (docs/journal-format.md, "Checkpoints") checked on the host with its secure element's
+public key alone: every entry's CRC and ECDSA signature, its sabot number, counters that go up one at a time, and
+each entry's chain value against the chain recomputed from the journal's own bytes at its segment and sequence
+number. Written from the format's description, with pyca/cryptography (sabot.element) and hashlib, never the
+firmware's code; the offsets are firmware/layout.py's, as every reader's."""
+
+import hashlib
+import json
+import struct
+import zlib
+from pathlib import Path
+
+from firmware import checkpoints as cp
+from firmware import layout as fmt
+from sabot import element
+from sabot.journalfile import Finding, Unusable
+
+REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
+           cp.RECOVERY: ("recovery", "reprise"),
+           cp.COUP_END: ("coup end", "fin de coup"),
+           cp.SEANCE: ("séance", "séance"),
+           cp.PULL: ("pull", "relevé"),
+           cp.BEGUN: ("journal begun", "journal commencé"),
+           cp.ALARM: ("alarm", "alarme")}
+
+
+class Entry:
+    def __init__(self, index, data):
+        self.index = index  # 1 for the file's first
+        self.data = data
+        (self.version, self.reason, self.sabot, self.counter, self.segment, self.seq,
+         self.chain) = struct.unpack_from(cp.ENTRY, data, 0)
+
+    def intact(self):
+        return zlib.crc32(self.data[:cp.CRC_AT]) == struct.unpack_from("<I", self.data,
+                                                                                   cp.CRC_AT)[0]
+
+    def signed_by(self, key):
+        digest = hashlib.sha256(cp.LABEL + self.data[:cp.SIGNED]).digest()
+        return element.verifies(key, digest, self.data[cp.SIGNATURE_AT:cp.CRC_AT])
+
+
+class Result:
+    """What verify says of a journal's checkpoints: checked (a public key given) or not, the entries and the
+    records after the last one."""
+
+    def __init__(self, checked, entries=(), after=None, torn=0):
+        self.checked = checked
+        self.entries = list(entries)
+        self.after = after  # records after the last checkpoint (None without one)
+        self.torn = torn
+
+    def as_json(self):
+        if not self.checked:
+            return {"checked": False}
+        last = self.entries[-1] if self.entries else None
+        return {"checked": True, "count": len(self.entries),
+                "counters": [self.entries[0].counter, last.counter] if last else None,
+                "last_seq": last.seq if last else None, "records_after": self.after}
+
+
+def read_public_key(path):
+    """A public key file: the element's X || Y as hexadecimal text (what `sabot key enrol` records), or Unusable."""
+    try:
+        text = Path(path).read_text(encoding="ascii")
+        return element.public_key(bytes.fromhex(text.strip()))
+    except FileNotFoundError:
+        raise Unusable("%s: no such public key file" % path) from None
+    except (OSError, UnicodeError, ValueError) as e:
+        raise Unusable("%s: not a public key (64 bytes X || Y, hexadecimal): %s" % (
+            path, getattr(e, "strerror", None) or e)) from None
+
+
+def registry_keys(path, sabot):
+    """The public keys the casino's registry (sabot key enrol's shoes.json) holds for sabot number sabot."""
+    try:
+        shoes = json.loads(Path(path).read_text(encoding="utf-8"))["shoes"]
+        found = [element.public_key(bytes.fromhex(s["public_key"])) for s in shoes if s["sabot"] == sabot]
+    except FileNotFoundError:
+        raise Unusable("%s: no such registry" % path) from None
+    except (OSError, UnicodeError, ValueError, KeyError, TypeError) as e:
+        raise Unusable("%s: not a registry of shoes (sabot key enrol): %s" % (path, e)) from None
+    if not found:
+        raise Unusable("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
+    return found
+
+
+def entries_in(paths):
+    """(entries, torn bytes) of the checkpoint file of a journal given as one folder; None when it has none."""
+    if len(paths) != 1 or not (Path(paths[0]) / cp.FILE).is_file():
+        return None
+    data = (Path(paths[0]) / cp.FILE).read_bytes()
+    whole = len(data) // cp.SIZE
+    return ([Entry(i + 1, data[i * cp.SIZE:(i + 1) * cp.SIZE]) for i in range(whole)],
+            len(data) - whole * cp.SIZE)
+
+
+def chains_at(segment, seqs):
+    """{seq: chain value after record seq} in a segment, for the seqs asked (its header's for the seq before it);
+    one pass over the segment's frames, as far as the greatest asked."""
+    data = segment.data
+    chain = hashlib.sha256(segment.previous_chain + data[:fmt.HEADER_TAG_AT]).digest()
+    wanted = set(seqs)
+    found = {}
+    seq = segment.seq_before
+    if seq in wanted:
+        found[seq] = chain
+    last = max(wanted)
+    at = fmt.HEADER_SIZE
+    while seq < last and at + fmt.FRAME_SIZE <= len(data):
+        chain = hashlib.sha256(chain + data[at:at + fmt.TAG_AT]).digest()
+        seq += 1
+        at += fmt.FRAME_SIZE
+        if seq in wanted:
+            found[seq] = chain
+    return found
+
+
+def findings(paths, segments, end_seq, keys):
+    """(Result, J-TAMPER findings) for a journal's checkpoints checked with keys (the shoe's public keys; none: the
+    checkpoints are not checked, and verify says so)."""
+    if not keys:
+        return Result(False), []
+    got = entries_in(paths)
+    if got is None:
+        return Result(True), [Finding("J-TAMPER", end_seq, "no checkpoint file with the journal, though the shoe's "
+                                                           "element signs them: its checkpoints were deleted")]
+    entries, torn = got
+    found = []
+    if entries and len(keys) > 1:  # an element replaced: the key that signs the first entry
+        keys = [k for k in keys if entries[0].signed_by(k)] or keys
+    key = keys[0]
+    sabot = segments[0].sabot
+    good = []
+    for entry in entries:
+        what = "checkpoint %d (counter %d)" % (entry.index, entry.counter)
+        at = min(entry.seq, end_seq)
+        if not entry.intact() or entry.version != cp.VERSION:
+            found.append(Finding("J-TAMPER", at, "checkpoint %d: damaged (CRC)" % entry.index))
+        elif not entry.signed_by(key):
+            found.append(Finding("J-TAMPER", at, "%s is not signed by the shoe's element: forged or altered" % what))
+        elif entry.sabot != sabot:
+            found.append(Finding("J-TAMPER", at, "%s is sabot %d's, not this journal's" % (what, entry.sabot)))
+        else:
+            if good and entry.counter <= good[-1].counter:
+                found.append(Finding("J-TAMPER", at, "%s does not follow counter %d: checkpoints put back or "
+                                                     "reordered" % (what, good[-1].counter)))
+            elif good and entry.counter > good[-1].counter + 1:
+                found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing" % (
+                    what, good[-1].counter, entry.counter - good[-1].counter - 1)))
+            if good and entry.seq < good[-1].seq and entry.reason != cp.BEGUN:
+                found.append(Finding("J-TAMPER", at, "%s goes back to seq %d after seq %d" % (
+                    what, entry.seq, good[-1].seq)))
+            good.append(entry)
+    if torn:
+        found.append(Finding("J-TAMPER", end_seq, "the checkpoint file ends in %d bytes that are not a whole entry"
+                             % torn))
+    found += _against_journal(good, segments, end_seq)
+    after = end_seq - good[-1].seq if good else None
+    return Result(True, good, after, torn), found
+
+
+def _against_journal(entries, segments, end_seq):
+    """Each entry's segment and seq must be in the journal, with the chain value recomputed there."""
+    found = []
+    by_number = {s.number: s for s in segments}
+    asked = {}
+    for entry in entries:
+        if entry.reason == cp.BEGUN and entry.segment == 0:
+            if entry.seq != 0 or entry.chain != bytes(fmt.CHAIN_SIZE) or segments[0].seq_before != 0:
+                found.append(Finding("J-TAMPER", 0, "checkpoint %d (counter %d) begins a journal this one does "
+                                                    "not begin" % (entry.index, entry.counter)))
+            continue
+        segment = by_number.get(entry.segment)
+        if segment is None or entry.seq < segment.seq_before:
+            found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d (counter %d) names segment %d, "
+                                 "seq %d, which the journal does not hold: records cut or deleted" % (
+                                     entry.index, entry.counter, entry.segment, entry.seq)))
+            continue
+        asked.setdefault(entry.segment, []).append(entry)
+    for number, wanting in asked.items():
+        chains = chains_at(by_number[number], [e.seq for e in wanting])
+        for entry in wanting:
+            chain = chains.get(entry.seq)
+            if chain is None:
+                found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d (counter %d) names segment "
+                                     "%d, seq %d, which the journal does not hold: records cut or deleted" % (
+                                         entry.index, entry.counter, entry.segment, entry.seq)))
+            elif chain != entry.chain:
+                found.append(Finding("J-TAMPER", entry.seq, "checkpoint %d (counter %d): the chain at seq %d is not "
+                                     "the journal's: records altered or replaced" % (
+                                         entry.index, entry.counter, entry.seq)))
+    return found

@@ -1,0 +1,146 @@
+"""`sabot log verify` checks the shoe's signed checkpoints with its secure element's public key alone (J-TAMPER,
+K-ELEMENT, K-COUNTER; docs/journal-format.md "Checkpoints"): every signature, the counters one by one, each
+checkpoint's chain against the journal's own bytes, the records after the last one said; a checkpoint signed by
+any other key fails, and without a public key verify says the checkpoints were not checked. The journals are the
+sim board's with an element (the model, in this process), as the virtual board's and a Pico's are."""
+
+import io
+import json
+import struct
+import zlib
+from hashlib import sha256
+
+import pytest
+
+from boards.sim import p256
+from boards.sim.board import SimBoard
+from boards.sim.element import DEVELOPMENT_SEED
+from boards.sim.runner import run
+from boards.sim.scenario import parse
+from firmware import checkpoints as cp
+from firmware import layout as fmt
+from firmware.storage import FileStorage
+from sabot.verify import verify
+from tests.host.test_rollback import with_element
+
+DEALT = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 4\ncoup_end\n"
+
+
+def dealt(tmp_path, text=DEALT):
+    """A journal folder with its checkpoints, and the public key file of the element that signed them."""
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    chip = with_element(board, tmp_path)
+    run(parse(text), board)
+    board.power_cut()
+    key = tmp_path / "element.pub"
+    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    return tmp_path / "journal", key, chip
+
+
+def verified(folder, *, lang="en", **options):
+    out = io.StringIO()
+    code = verify([str(folder)], None, lang == "json", out=out, allow_development_key=True,
+                  lang="en" if lang == "json" else lang, **options)
+    return code, out.getvalue()
+
+
+def tampered(folder, **options):
+    code, said = verified(folder, lang="json", **options)
+    answer = json.loads(said)
+    return code, [f["message"] for f in answer["findings"] if f["id"] == "J-TAMPER"], answer["checkpoints"]
+
+
+def entries(folder):
+    data = (folder / cp.FILE).read_bytes()
+    return [bytearray(data[i:i + cp.SIZE]) for i in range(0, len(data), cp.SIZE)]
+
+
+def sealed(entry, scalar):
+    """An entry signed with the private key scalar, its CRC made again: as the element would sign it."""
+    digest = sha256(cp.LABEL + bytes(entry[:cp.SIGNED])).digest()
+    entry[cp.SIGNATURE_AT:cp.CRC_AT] = p256.sign(scalar, digest)
+    struct.pack_into("<I", entry, cp.CRC_AT, zlib.crc32(entry[:cp.CRC_AT]))
+    return entry
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
+def test_an_honest_journals_checkpoints_verify_with_the_public_key_and_the_records_after_the_last_are_said(
+        tmp_path):
+    folder, key, chip = dealt(tmp_path)
+    code, found, points = tampered(folder, public_key=key)
+    assert [m for m in found if "receipt" not in m] == []
+    assert points["checked"] and points["count"] == chip._counters[0] == 4  # boot, séance, two coups' ends
+    assert points["counters"] == [1, 4] and points["records_after"] == 0
+    _, said = verified(folder, lang="fr", public_key=key)
+    assert "points de contrôle : 4 signés par l'élément sécurisé du sabot (compteur 1 à 4)" in said
+    assert "0 enregistrement(s) après lui" in said
+
+
+@pytest.mark.req("H-VERIFY", "K-ELEMENT")
+def test_without_a_public_key_verify_says_the_checkpoints_were_not_checked(tmp_path):
+    folder, _, _ = dealt(tmp_path)
+    _, said = verified(folder, lang="fr")
+    assert "points de contrôle : non vérifiés (aucune clé publique" in said
+    assert tampered(folder)[2] == {"checked": False}
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_a_checkpoint_forged_under_another_p256_key_fails_verify(tmp_path):
+    folder, key, _ = dealt(tmp_path)
+    forged = entries(folder)
+    other = p256.scalar(sha256(b"the cheat's own element").digest())
+    forged[-1] = sealed(forged[-1], other)
+    (folder / cp.FILE).write_bytes(b"".join(forged))
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and any("checkpoint 4 (counter 4) is not signed by the shoe's element" in m for m in found), found
+    _, said = verified(folder, lang="fr", public_key=key)
+    assert "le point de contrôle 4 (compteur 4) n'est pas signé par l'élément sécurisé du sabot" in said
+
+
+@pytest.mark.req("J-TAMPER", "K-COUNTER")
+def test_checkpoints_removed_from_the_middle_or_the_file_deleted_fail_verify(tmp_path):
+    folder, key, _ = dealt(tmp_path)
+    kept = entries(folder)
+    (folder / cp.FILE).write_bytes(b"".join(kept[:2] + kept[3:]))
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and any("follows counter 2: 1 checkpoint(s) missing" in m for m in found), found
+    (folder / cp.FILE).unlink()
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and any("no checkpoint file with the journal" in m for m in found), found
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_a_journal_cut_behind_its_last_checkpoint_fails_verify_with_the_public_key(tmp_path):
+    folder, key, _ = dealt(tmp_path)
+    last = sorted(folder.glob("*.sbj"))[-1]
+    last.write_bytes(last.read_bytes()[:-3 * fmt.FRAME_SIZE])  # the second coup's end and result cut
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and any("which the journal does not hold: records cut or deleted" in m for m in found), found
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_a_checkpoint_whose_chain_is_not_the_journals_fails_verify_even_signed_by_the_element(tmp_path):
+    folder, key, _ = dealt(tmp_path)
+    changed = entries(folder)
+    changed[2][cp.SIGNED - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
+    changed[2] = sealed(changed[2], p256.scalar(DEVELOPMENT_SEED))
+    (folder / cp.FILE).write_bytes(b"".join(changed))
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and any("checkpoint 3 (counter 3): the chain at seq" in m for m in found), found
+
+
+@pytest.mark.req("H-VERIFY", "K-ELEMENT")
+def test_the_casinos_registry_gives_the_public_key_of_the_journals_sabot_number(tmp_path):
+    folder, key, _ = dealt(tmp_path)
+    other = p256.public_key(p256.scalar(sha256(b"another shoe").digest())).hex()
+    registry = tmp_path / "shoes.json"
+    registry.write_text(json.dumps({"shoes": [
+        {"sabot": 1, "public_key": key.read_text().strip(), "casino_key": "00", "enrolled": "2026-12-01T08:00:00"},
+        {"sabot": 2, "public_key": other, "casino_key": "00", "enrolled": "2026-12-01T08:00:00"}]}))
+    code, found, points = tampered(folder, registry=registry)
+    assert points["count"] == 4 and not [m for m in found if "checkpoint" in m]
+    registry.write_text(json.dumps({"shoes": [
+        {"sabot": 1, "public_key": other, "casino_key": "00", "enrolled": "2026-12-01T08:00:00"}]}))
+    code, found, _ = tampered(folder, registry=registry)
+    assert code == 1 and len([m for m in found if "is not signed by the shoe's element" in m]) == 4
+
