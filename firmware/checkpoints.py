@@ -38,6 +38,7 @@ PULL = const(5)  # the journal pulled (sabot pull-log over mpremote)
 BEGUN = const(6)  # a new journal begun (another number or key: the old one kept aside)
 ALARM = const(7)  # a step that raised an alarm or a fault
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
+_SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
 
 
 class CheckpointShell(Shell):
@@ -125,6 +126,9 @@ class Checkpoints:
         except OSError:
             print("checkpoints: no secure element answers: the journal's end cannot be checked")
             return True
+        if counter >= _SPENT:
+            print("checkpoints: the secure element's counter is spent: replace the element and enrol it again")
+            return True  # no checkpoint can follow, so no later boot could tell a cut journal: locked at each one
         entry = self._last
         if not entry:
             return counter > 0

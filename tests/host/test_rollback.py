@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from boards.mcu.atecc import ATECC
+from boards.mcu.atecc import ATECC, COUNTER_MAX
 from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, SimElement
 from boards.sim.runner import run
@@ -188,3 +188,19 @@ def test_the_simulators_board_has_no_element_and_writes_no_checkpoint(tmp_path):
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
     run(parse(FORCED), board)
     assert board.checkpoints is None and not checkpoints(tmp_path).exists()
+
+
+@pytest.mark.req("K-COUNTER", "S-FAILSAFE")
+def test_a_shoe_whose_elements_counter_is_spent_stays_locked_at_every_boot(tmp_path):
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    chip = with_element(board, tmp_path, SimElement(DEVELOPMENT_SEED, str(tmp_path / "element"),
+                                                    counters=(COUNTER_MAX - 2, 0)))
+    run(parse("seance table=3\nshoe seed=4\n"), board)  # the boot's and the séance's checkpoints: its last two
+    assert chip._counters[0] == COUNTER_MAX
+    board.power_cut()
+    board.power_on()
+    assert board.shell.ctl.raised(rec.FAULT_ROLLBACK)  # no checkpoint can follow: a cut would go unseen
+    board.press(EV_CLEAR)  # the supervisor may clear it, and it comes back at the next boot
+    board.power_cut()
+    board.power_on()
+    assert board.shell.ctl.raised(rec.FAULT_ROLLBACK)
