@@ -26,6 +26,7 @@ from firmware.startup import make_shell, whole
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
 _IDLE_MS = const(1)
 _I2C_HZ = const(400000)
+_ELEMENT_HZ = const(100000)  # the secure element's wake pulse needs 100 kHz (boards/mcu/atecc.py); the DS3231 too
 
 
 class _Chores:
@@ -50,10 +51,14 @@ def _table(config):
     return whole('config "table"', config.get("table"), TABLE_MIN, TABLE_MAX)
 
 
-def _rtc(pins):
+def _i2c(pins, freq=_I2C_HZ):
     from machine import I2C, Pin
 
-    return DS3231(I2C(pins.RTC_I2C, scl=Pin(pins.RTC_SCL), sda=Pin(pins.RTC_SDA), freq=_I2C_HZ))
+    return I2C(pins.RTC_I2C, scl=Pin(pins.RTC_SCL), sda=Pin(pins.RTC_SDA), freq=freq)
+
+
+def _rtc(pins):
+    return DS3231(_i2c(pins))
 
 
 def _boot_cause():
@@ -67,11 +72,13 @@ def _boot_cause():
     return BOOT_WATCHDOG if cause == machine.WDT_RESET else BOOT_RESTART
 
 
-def start(config, pins, attach, ring_partition=None, beam_handler=None):
+def start(config, pins, attach, ring_partition=None, beam_handler=None, board=None):
     """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE). ring_partition
     gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py);
     beam_handler(on_break), the handler a board attaches to the beam in place of the shared one (the RP2040's shuts
-    the gate in native code first)."""
+    the gate in native code first). board: the production configuration, the board module whose set_clock the
+    protocol's clock command calls: the loop serves the shoe's protocol on USB (serve_protocol) and returns only for
+    the board to restart; the maintenance jumper then keeps the shoe stopped, silent, for good."""
     import micropython
     from machine import UART, WDT, Pin
 
@@ -83,6 +90,8 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
     try:
         if Pin(pins.MAINTENANCE, Pin.IN, Pin.PULL_UP).value() == pins.PRESSED:
             print("maintenance jumper fitted: the controller is not started, the gate stays locked")
+            while board is not None:  # production: no REPL to return to, and nothing to restart for
+                time.sleep_ms(1000)
             return
         game = by_name(config.get("game"))
         table = _table(config)
@@ -127,9 +136,45 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
         attach(Pin(pins.BEAM, Pin.IN), beam_handler(beam.on_break) if beam_handler else beam.on_break, broken)
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-        Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle).run(lambda: _interruptible(micropython))
+        runtime = Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle)
+        if board is None:
+            runtime.run(lambda: _interruptible(micropython))
+        else:
+            runtime.boot()
+            serve_protocol(runtime, pins, board)
     finally:
         gate.close()
+
+
+def serve_protocol(runtime, pins, board):
+    """The production configuration's loop (Runtime.serve_protocol, the virtual board's too): the shoe's protocol on
+    USB's stdin and stdout, its casino's key from the filesystem, its secure element beside the DS3231. Returns when
+    a command asks the shoe to restart."""
+    import os
+    import select
+    import sys
+
+    from boards.mcu.atecc import ATECC
+    from firmware.protocol import FRAME_MAX, Protocol
+    from firmware.startup import CASINO_KEY, read_key
+
+    try:
+        casino = read_key(CASINO_KEY)
+    except (OSError, ValueError):
+        casino = None  # not enrolled: every state-changing command is refused
+    protocol = Protocol(runtime.shell, time.ticks_ms, sys.stdout.buffer.write, os.urandom, casino, board,
+                        ATECC(_i2c(pins, _ELEMENT_HZ)))  # the bus slowed for the element's wake pulse
+    waiting = select.poll()
+    waiting.register(sys.stdin, select.POLLIN)
+    read = sys.stdin.buffer.read
+
+    def received():
+        data = b""
+        while len(data) < FRAME_MAX and waiting.poll(0):
+            data += read(1)
+        return data
+
+    runtime.serve_protocol(protocol, received)
 
 
 def _interruptible(micropython):

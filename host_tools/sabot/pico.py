@@ -45,12 +45,18 @@ def heap_watch(elf=IMAGE_DIR / "firmware.elf"):
     return ["--gc-end", hex(int(found[0], 16) & ~1), "--heap-area", found[1]]
 
 
-class Pico:
-    """One emulated Pico: flash is its 2 MB flash file, kept across restarts; image (firmware.bin) is written at
-    its start as a UF2 drop would (False: the flash as it is); blank starts from an erased chip."""
+PRODUCTION, DEVELOPMENT = "firmware", "firmware-dev"  # the two images of make image, in IMAGE_DIR (.bin, .elf, .uf2)
 
-    def __init__(self, flash, image=None, blank=False, timing="typical", log=None):
+
+class Pico:
+    """One emulated Pico: flash is its 2 MB flash file, kept across restarts; image is written at its start as a UF2
+    drop would (False: the flash as it is): by default the production image (firmware.bin: the shoe's protocol alone
+    on USB), with development the development image (firmware-dev.bin: mpremote's REPL); blank starts from an erased
+    chip."""
+
+    def __init__(self, flash, image=None, blank=False, timing="typical", log=None, development=False):
         self.flash = Path(flash)
+        self.name = DEVELOPMENT if development else PRODUCTION
         self.image = image
         self.blank = blank
         self.timing = timing
@@ -62,7 +68,7 @@ class Pico:
         self._changed = threading.Condition()
 
     def start(self):
-        for needed in ("firmware.bin", "bootrom.bin"):
+        for needed in (self.name + ".bin", "bootrom.bin"):
             if self.image is None and not (IMAGE_DIR / needed).exists():
                 raise PicoError("no %s in %s: run make image BOARD=rpi_pico" % (needed, IMAGE_DIR))
         node = shutil.which("node")
@@ -77,10 +83,10 @@ class Pico:
         command = [node, str(ROOT / "tools" / "pico" / "pico.mjs"), "--flash", str(self.flash),
                    "--bootrom", str(IMAGE_DIR / "bootrom.bin"), "--control", self.control_path,
                    "--timing", self.timing]
-        image = IMAGE_DIR / "firmware.bin" if self.image is None else self.image
+        image = IMAGE_DIR / (self.name + ".bin") if self.image is None else self.image
         if image:
             command += ["--image", str(image)]
-        command += heap_watch()
+        command += heap_watch(IMAGE_DIR / (self.name + ".elf"))
         if self.blank:
             command.append("--blank")
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
