@@ -181,7 +181,8 @@ $(MP_SRC)/.extracted: $(MP_TARBALL) tools/pico/patch_rp2_float.py
 
 # Two images from one build folder, one after the other: the manifest's SABOT_IMAGE changes the frozen modules alone,
 # so the second is the frozen content compiled again and a link (seconds), not a second port. makemanifest.py goes by
-# timestamps: the two files of one name that differ, and its output, are removed for it to make them again.
+# timestamps: the two files of one name that differ, and its output, are removed for it to make them again. Each
+# .bin is padded with zeros to a whole 256-byte page, as its .uf2's last block is: the flash the same either way.
 PICO_FRESH = rm -f $(addprefix $(PICO_OUT)/rp2/,frozen_content.c frozen_mpy/_boot.mpy frozen_mpy/main.mpy)
 PICO_BUILD = GIT_CEILING_DIRECTORIES=$(abspath build/src) \
 	CMAKE_ARGS="-DPICO_NO_PICOTOOL=1 -DPICO_DEFAULT_DOUBLE_IMPL=pico_double_compiler" $(MAKE) -C $(MP_SRC)/ports/rp2 \
@@ -192,12 +193,14 @@ $(PICO_OUT)/firmware-dev.bin: $(MP_SRC)/.extracted $(PICO_FROZEN) boards/rpi_pic
 	$(PICO_FRESH)
 	SABOT_IMAGE=development $(PICO_BUILD)
 	cp $(PICO_OUT)/rp2/firmware.bin $@
+	truncate -s %256 $@
 	cp $(PICO_OUT)/rp2/firmware.elf $(PICO_OUT)/firmware-dev.elf
 
 $(PICO_OUT)/firmware.bin: $(PICO_OUT)/firmware-dev.bin
 	$(PICO_FRESH)
 	SABOT_IMAGE=production $(PICO_BUILD)
 	cp $(PICO_OUT)/rp2/firmware.bin $(PICO_OUT)/rp2/firmware.elf $(PICO_OUT)/
+	truncate -s %256 $@
 
 $(PICO_OUT)/%.uf2: $(PICO_OUT)/%.bin
 	python3 $(MP_SRC)/tools/uf2conv.py -c -b 0x10000000 -f RP2040 -o $@ $<

@@ -22,7 +22,7 @@ _CHUNK = 512
 _DATA = ("journal", "keys")  # the shoe's own folders, which hold no code: not walked (a journal has many files)
 _DIRECTORY = 0x4000
 IMAGE = ""  # the folder the code is imported from: "" the filesystem (development), else the production image
-REGION = None  # a production Pico's (flash address, bytes): its program region, the frozen code in it
+REGION = None  # type: tuple[int, int] | None  # a production Pico's (flash address, bytes): its program region, the frozen code in it
 FLASH = "flash"  # the challenge's name for the region
 
 def _at(name):
@@ -94,9 +94,9 @@ def answer(seed, manifest_path=MANIFEST):
         import uctypes
 
         region = uctypes.bytearray_at(REGION[0], REGION[1])  # the flash itself, read in place: nothing copied
-        files = [[FLASH, hexlify(key.tag_parts((FLASH.encode() + b"\0", region))).decode()]]
-        lines = "".join("%s %s\n" % (name, mac) for name, mac in files).encode()
-        return {"files": files, "overall": hexlify(key.tag(lines, 32)).decode(), "unlisted": []}
+        mac = hexlify(key.tag_parts((FLASH.encode() + b"\0", region))).decode()
+        return {"files": [[FLASH, mac]], "overall": hexlify(key.tag(("%s %s\n" % (FLASH, mac)).encode(), 32)).decode(),
+                "unlisted": []}
     files = []
     for name, _ in load_manifest(manifest_path)["files"]:
         try:

@@ -293,6 +293,9 @@ class Protocol:
             return OK, _json({"casino": _key_id(self.casino), "by_key": _key_id(key)})
         if command == C_NUMBER_SET:
             sabot = args[0] | args[1] << 8
+            journal = self.shell.journal
+            journal.close()  # as an orderly stop: the ring drained into the files, which renumber keeps aside whole
+            journal.reopen()
             answer = remote.renumber(sabot)
             answer["by_key"] = _key_id(key)
             self.restart = answer["was"] != sabot or answer["kept"] is not None

@@ -61,24 +61,28 @@ def _rtc(pins):
     return DS3231(_i2c(pins))
 
 
-def _boot_cause():
+def _boot_cause(requested=None):
     """Why the board booted, for its boot record: a power-up, the watchdog's reset, or another reset with the power
-    on (the reset button, machine.reset()). A MicroPython soft reset runs no main.py in mpremote's raw REPL."""
+    on (the reset button, machine.reset(), a restart a command asked for: requested() says so, once). A
+    MicroPython soft reset runs no main.py in mpremote's raw REPL."""
     import machine
 
     cause = machine.reset_cause()
     if cause == machine.PWRON_RESET:
         return BOOT_POWER
+    if requested is not None and requested():
+        return BOOT_RESTART
     return BOOT_WATCHDOG if cause == machine.WDT_RESET else BOOT_RESTART
 
 
-def start(config, pins, attach, ring_partition=None, beam_handler=None, board=None):
+def start(config, pins, attach, ring_partition=None, beam_handler=None, board=None, requested=None):
     """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE). ring_partition
     gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py);
     beam_handler(on_break), the handler a board attaches to the beam in place of the shared one (the RP2040's shuts
     the gate in native code first). board: the production configuration, the board module whose set_clock the
     protocol's clock command calls: the loop serves the shoe's protocol on USB (serve_protocol) and returns only for
-    the board to restart; the maintenance jumper then keeps the shoe stopped, silent, for good."""
+    the board to restart; the maintenance jumper then keeps the shoe stopped, silent, for good. requested(): whether
+    the last reset was a restart a command asked for (the board's record of it, read once)."""
     import micropython
     from machine import UART, WDT, Pin
 
@@ -106,7 +110,7 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
         ring = ring_partition() if ring_partition else None
         shell = make_shell(config, gate, indicator, buzzer, wall, ring)
-        shell.boot_cause = _boot_cause()
+        shell.boot_cause = _boot_cause(requested)
         shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
@@ -140,8 +144,11 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
         if board is None:
             runtime.run(lambda: _interruptible(micropython))
         else:
-            runtime.boot()
-            serve_protocol(runtime, pins, board)
+            try:
+                runtime.boot()
+                serve_protocol(runtime, pins, board)
+            finally:
+                runtime.stop()
     finally:
         gate.close()
 

@@ -8,6 +8,8 @@ from firmware.compat import const
 FLASH_BASE = const(0x10000000)  # the flash as the RP2040 maps it (XIP)
 PROGRAM_BYTES = const(640 * 1024)  # the program region: the chip's 2 MB less rp2.Flash()'s 1408 KB of storage
 _RESTART_MS = const(200)  # the watchdog's timeout once the loop is left: the last answer's bytes go out first
+_SCRATCH = const(0x4005800C)  # the watchdog's SCRATCH0: kept through its reset (the SDK's reboot uses 4 to 7)
+_ASKED = const(0x53414254)  # "SABT" there: the reset was a restart a command asked for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,11 +37,25 @@ def start(config):
 def production():
     """The production image's loop (its frozen main.py): the shoe's protocol alone on USB (docs/protocol.md), never
     returning but for a restart. The firmware challenge covers the flash's program region, the frozen code in it."""
+    import sys
+
     from firmware import identity
     from firmware.startup import load_config
 
     identity.REGION = (FLASH_BASE, PROGRAM_BYTES)
-    service.start(load_config(), pins, _attach, journal_flash.partition, _beam_handler, board=__import__(__name__))
+    service.start(load_config(), pins, _attach, journal_flash.partition, _beam_handler, board=sys.modules[__name__],
+                  requested=_requested)
+    from machine import mem32
+
+    mem32[_SCRATCH] = _ASKED  # the loop returned: a command asked for the restart (its boot record says so)
+
+
+def _requested():
+    from machine import mem32
+
+    asked = mem32[_SCRATCH] == _ASKED
+    mem32[_SCRATCH] = 0
+    return asked
 
 
 def restart():
