@@ -389,6 +389,16 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=Fa
         board = Pico(flash, blank=new and development, development=development).start()
     except (PicoError, subprocess.CalledProcessError) as e:
         return vboard_error(str(e))
+    if not development:  # its port named once it answers the protocol, so that the README's next step finds it
+        from sabot.device import DeviceError
+        from sabot.production_link import restarted_production
+
+        try:
+            board.started()
+            restarted_production(board.port)
+        except (PicoError, DeviceError) as e:
+            board.stop()
+            return vboard_error("the production Pico did not serve: %s" % e)
     link = flash.parent / (flash.name + ".tty")
     link.unlink(missing_ok=True)
     link.symlink_to(board.port)
