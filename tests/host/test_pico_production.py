@@ -112,3 +112,18 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
         mismatch.stdout
     assert b"PLANTED" not in console, session  # nothing planted ran, and the shoe served its own code throughout
     assert reply["dealt"] >= 2 * COUPS and during >= CARDS_SEEN, reply  # a shoe in service, dealing throughout
+
+
+@pytest.mark.req("P-NOREPL", "S-FAILSAFE")
+def test_a_production_pico_that_cannot_start_restarts_by_its_watchdog_gate_locked_and_never_prompts(
+        image, tmp_path):  # noqa: F811
+    # A new flash with no config.json: the loop raises before it serves; the way out locks the gate and lets the
+    # watchdog reset the chip, again and again, and never reaches the REPL that follows main.py.
+    with Pico(tmp_path / "shoe.flash", blank=True) as board:
+        board.wait(lambda: sum(1 for b in board.boots() if b["cause"] == "watchdog") >= 2, 600)
+        no_prompt(board.port, attack(board.port, 3))
+        restarts = sum(1 for b in board.boots() if b["cause"] == "watchdog")
+        board.wait(lambda: sum(1 for b in board.boots() if b["cause"] == "watchdog") > restarts, 600)
+        opened = [e for e in board.pin_events(16) if e["level"] == 1]
+        console = bytes(board.console)
+    assert opened == [] and b">>>" not in console and b"Traceback" not in console, console[-500:]
