@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from firmware.journal import Key
+from firmware.records import BOOT_RESTART, R_BOOT
+from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico, factory, steps
 from sabot.verify import read_key
 from tests.conftest import ROOT
@@ -23,7 +25,7 @@ pytestmark = pytest.mark.pico
 PLANTED = "print('PLANTED')\nfrom machine import Pin\nPin(16, Pin.OUT, value=1)\n"  # said, and the gate opened
 PLANTS = {name: PLANTED for name in ("main.py", "boot.py", "firmware/__init__.py", "firmware/controller.py",
                                      "boards/__init__.py", "boards/rpi_pico/board.py", "lib/boards/__init__.py")}
-COUPS = 12  # dealt while the cable attacks: far more than the attack waits for (CARDS_SEEN)
+COUPS = 6  # dealt while the cable attacks: far more than the attack waits for (CARDS_SEEN)
 CARDS_SEEN = 3  # cards that slid out during the attack before mpremote tries too
 
 
@@ -104,6 +106,9 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
     assert "is sabot 42 (was 1)" in said["sabot number set"], session
     assert "seance 1 opened at table 12" in said["sabot seance open"], session
     assert "key id %s" % key_id in said["sabot pull-log --port"], session
+    records = Reader(load_segments([tmp_path / "journal"]), read_key(tmp_path / "sabot-0042.key"))
+    boots = [r.fields[CODE] for r in records if r.fields[TYPE] == R_BOOT]
+    assert boots == [BOOT_RESTART, BOOT_RESTART], session  # the number's and the clock's: restarts, not watchdogs
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"], \
         session
     identity = said["sabot firmware verify"]
