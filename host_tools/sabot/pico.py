@@ -401,7 +401,6 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=Fa
             return vboard_error("the production Pico did not serve: %s" % e)
     link = flash.parent / (flash.name + ".tty")
     link.unlink(missing_ok=True)
-    link.symlink_to(board.port)
     signal.signal(signal.SIGTERM, stop_on_terminate)
     try:
         if new and development and not blank:
@@ -410,6 +409,7 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=Fa
             mpremote(board.port, "exec", "import json\nwith open('config.json', 'w') as f:\n"
                      "    json.dump({'board': 'rpi_pico', 'sabot': 1}, f)")
             board.command("power_cycle")
+        link.symlink_to(board.port)  # once the board is the technician's: no mpremote of ours on it any more
         out.write("virtual board on %s (emulated Raspberry Pi Pico, flash %s; the same board at %s across "
                   "restarts)\n" % (board.port, flash, link))
         if development:
