@@ -45,15 +45,6 @@ class Key:
         digest = outer.digest()
         return digest if size >= 32 else digest[:size]
 
-    def tag_parts(self, parts):
-        """HMAC-SHA256 of the parts one after the other, none copied (the firmware challenge over a Pico's flash)."""
-        inner = sha256(self._inner)
-        for part in parts:
-            inner.update(part)
-        outer = sha256(self._outer)
-        outer.update(inner.digest())
-        return outer.digest()
-
 
 def chained(chain, data):
     """The chain value after data: SHA-256 of the previous value and the data."""

@@ -80,20 +80,6 @@ class Runtime:
             self.step()
             self.idle()
 
-    def serve_protocol(self, protocol, received):
-        """The production configuration's loop, every board's (boards/mcu/service.py, boards/vboard/board.py): a pass
-        of the controller, then what the port received (received(): bytes, maybe none) to the shoe's protocol
-        (firmware/protocol.py), until one of its commands (a clock set, a new number) asks the board to restart. No
-        KeyboardInterrupt: the board turned Ctrl-C off before anything could fail."""
-        Runtime.current = self
-        self.shell.journal.reopen()
-        while not protocol.restart:
-            self.step()
-            self.idle()
-            data = received()
-            if data:
-                protocol.feed(data)
-
     def step(self):
         shell = self.shell
         events = self.events

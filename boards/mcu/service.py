@@ -154,15 +154,15 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
 
 
 def serve_protocol(runtime, pins, board):
-    """The production configuration's loop (Runtime.serve_protocol, the virtual board's too): the shoe's protocol on
-    USB's stdin and stdout, its casino's key from the filesystem, its secure element beside the DS3231. Returns when
-    a command asks the shoe to restart."""
+    """The production configuration's loop (firmware/protocol.py's serve(), the virtual board's too): the shoe's
+    protocol on USB's stdin and stdout, its casino's key from the filesystem, its secure element beside the DS3231.
+    Returns when a command asks the shoe to restart."""
     import os
     import select
     import sys
 
     from boards.mcu.atecc import ATECC
-    from firmware.protocol import FRAME_MAX, Protocol
+    from firmware.protocol import FRAME_MAX, Protocol, serve
     from firmware.startup import CASINO_KEY, read_key
 
     try:
@@ -181,7 +181,7 @@ def serve_protocol(runtime, pins, board):
             data += read(1)
         return data
 
-    runtime.serve_protocol(protocol, received)
+    serve(runtime, protocol, received)
 
 
 def _interruptible(micropython):

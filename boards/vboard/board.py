@@ -23,6 +23,7 @@ from boards.vboard.element_link import element
 from firmware.head import FileHead
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
 from firmware.protocol import Protocol
+from firmware.protocol import serve as serve_protocol
 from firmware.records import BOOT_POWER, BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
 from firmware.startup import CASINO_KEY, CONFIG, HEAD, JOURNAL, check_firmware, load_config, read_key
@@ -126,7 +127,7 @@ def _serve_protocol(board):
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     read = sys.stdin.buffer.read
-    runtime.serve_protocol(protocol, lambda: read(1) if poll.poll(5) else None)  # the Pico's loop too
+    serve_protocol(runtime, protocol, lambda: read(1) if poll.poll(5) else None)  # the Pico's loop too
 
 
 def _runtime(board, idle=None):
