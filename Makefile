@@ -163,12 +163,14 @@ MP_TARBALL := $(THIRD_PARTY)/micropython-1.28.0-rp2-src.tar.gz
 MP_SHA256 := 7c6c986fa9b2fc45e27aef54d7c2c0c8b693c6d9df341a6bba342263ef12d17c
 MP_SRC := build/src/micropython-1.28.0
 PICO_OUT := build/rpi_pico-image
-PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py)
+PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py \
+	boards/rpi_pico/production/*.py)
 
 image:
 	@test "$(BOARD)" = rpi_pico -o "$(origin BOARD)" = file || (echo "make image: error: only BOARD=rpi_pico has \
 	an image"; exit 2)
-	@$(MAKE) --no-print-directory $(PICO_OUT)/firmware.bin $(PICO_OUT)/firmware.uf2 $(PICO_OUT)/bootrom.bin
+	@$(MAKE) --no-print-directory $(PICO_OUT)/firmware.bin $(PICO_OUT)/firmware.uf2 $(PICO_OUT)/firmware-dev.uf2 \
+		$(PICO_OUT)/bootrom.bin
 
 $(MP_SRC)/.extracted: $(MP_TARBALL) tools/pico/patch_rp2_float.py
 	@command -v arm-none-eabi-gcc >/dev/null && command -v cmake >/dev/null || $(MAKE) system-deps
@@ -177,14 +179,30 @@ $(MP_SRC)/.extracted: $(MP_TARBALL) tools/pico/patch_rp2_float.py
 	python3 tools/pico/patch_rp2_float.py $(MP_SRC)/ports/rp2/CMakeLists.txt
 	touch $@
 
-$(PICO_OUT)/firmware.bin: $(MP_SRC)/.extracted $(PICO_FROZEN)
-	GIT_CEILING_DIRECTORIES=$(abspath build/src) $(MAKE) -C $(MP_SRC)/mpy-cross -j2
-	GIT_CEILING_DIRECTORIES=$(abspath build/src) \
+# Two images from one build folder, one after the other: the manifest's SABOT_IMAGE changes the frozen modules alone,
+# so the second is the frozen content compiled again and a link (seconds), not a second port. makemanifest.py goes by
+# timestamps: the two files of one name that differ, and its output, are removed for it to make them again. Each
+# .bin is padded with zeros to a whole 256-byte page, as its .uf2's last block is: the flash the same either way.
+PICO_FRESH = rm -f $(addprefix $(PICO_OUT)/rp2/,frozen_content.c frozen_mpy/_boot.mpy frozen_mpy/main.mpy)
+PICO_BUILD = GIT_CEILING_DIRECTORIES=$(abspath build/src) \
 	CMAKE_ARGS="-DPICO_NO_PICOTOOL=1 -DPICO_DEFAULT_DOUBLE_IMPL=pico_double_compiler" $(MAKE) -C $(MP_SRC)/ports/rp2 \
 		BOARD=RPI_PICO BUILD=$(abspath $(PICO_OUT)/rp2) FROZEN_MANIFEST=$(abspath boards/rpi_pico/manifest.py) -j2
-	cp $(PICO_OUT)/rp2/firmware.bin $(PICO_OUT)/rp2/firmware.elf $(PICO_OUT)/
 
-$(PICO_OUT)/firmware.uf2: $(PICO_OUT)/firmware.bin
+$(PICO_OUT)/firmware-dev.bin: $(MP_SRC)/.extracted $(PICO_FROZEN) boards/rpi_pico/manifest.py
+	GIT_CEILING_DIRECTORIES=$(abspath build/src) $(MAKE) -C $(MP_SRC)/mpy-cross -j2
+	$(PICO_FRESH)
+	SABOT_IMAGE=development $(PICO_BUILD)
+	cp $(PICO_OUT)/rp2/firmware.bin $@
+	truncate -s %256 $@
+	cp $(PICO_OUT)/rp2/firmware.elf $(PICO_OUT)/firmware-dev.elf
+
+$(PICO_OUT)/firmware.bin: $(PICO_OUT)/firmware-dev.bin
+	$(PICO_FRESH)
+	SABOT_IMAGE=production $(PICO_BUILD)
+	cp $(PICO_OUT)/rp2/firmware.bin $(PICO_OUT)/rp2/firmware.elf $(PICO_OUT)/
+	truncate -s %256 $@
+
+$(PICO_OUT)/%.uf2: $(PICO_OUT)/%.bin
 	python3 $(MP_SRC)/tools/uf2conv.py -c -b 0x10000000 -f RP2040 -o $@ $<
 
 $(PICO_OUT)/bootrom.bin: tools/pico/bootrom.c tools/pico/bootrom.ld

@@ -18,10 +18,10 @@ NAMES = ("pico.gate_close_us.median", "pico.gate_close_us.max", "pico.cycles_per
 
 
 def measure(ctx):
-    if not (IMAGE_DIR / "firmware.bin").exists():
+    if not (IMAGE_DIR / "firmware-dev.bin").exists():
         return {name: skipped("no Pico image: make image BOARD=rpi_pico") for name in NAMES}
     folder = ctx.scratch("pico")
-    with Pico(folder / "shoe.flash", blank=True) as board:
+    with Pico(folder / "shoe.flash", blank=True, development=True) as board:
         started = time.monotonic()
         _, deal = deal_whole_shoe(board, folder)
         wall = time.monotonic() - started

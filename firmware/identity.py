@@ -22,7 +22,8 @@ _CHUNK = 512
 _DATA = ("journal", "keys")  # the shoe's own folders, which hold no code: not walked (a journal has many files)
 _DIRECTORY = 0x4000
 IMAGE = ""  # the folder the code is imported from: "" the filesystem (development), else the production image
-
+REGION = None  # type: tuple[int, int] | None  # a production Pico's (flash address, bytes): its program region, the frozen code in it
+FLASH = "flash"  # the challenge's name for the region
 
 def _at(name):
     return IMAGE + "/" + name if IMAGE else name
@@ -86,8 +87,21 @@ def challenge(seed_hex, manifest_path=MANIFEST):
 
 
 def answer(seed, manifest_path=MANIFEST):
-    """The challenge's answer as a dict, for mpremote's line and the protocol's pages (firmware/protocol.py)."""
+    """The challenge's answer as a dict, for mpremote's line and the protocol's pages (firmware/protocol.py). A
+    production Pico's: the HMAC of its program region as it is in flash (REGION), the one file that can run."""
     key = Key(seed)  # the seed keys the HMAC, as the shoe's key does its journal's
+    if REGION is not None:
+        import uctypes
+
+        region = uctypes.bytearray_at(REGION[0], REGION[1])  # the flash itself, read in place: nothing copied
+        inner = sha256(key._inner)  # HMAC-SHA256 as Key.tag, over the name and the region, neither copied
+        inner.update(FLASH.encode() + b"\0")
+        inner.update(region)
+        outer = sha256(key._outer)
+        outer.update(inner.digest())
+        mac = hexlify(outer.digest()).decode()
+        return {"files": [[FLASH, mac]], "overall": hexlify(key.tag(("%s %s\n" % (FLASH, mac)).encode(), 32)).decode(),
+                "unlisted": []}
     files = []
     for name, _ in load_manifest(manifest_path)["files"]:
         try:

@@ -332,6 +332,24 @@ class Protocol:
         return (E_REFUSED if "refused" in answer else E_FAULT), _json(answer)
 
 
+def serve(runtime, protocol, received):
+    """The production configuration's loop, every board's (boards/mcu/service.py, boards/vboard/board.py): a pass of
+    the controller (firmware/runtime.py's Runtime), then what the port received (received(): bytes, maybe none) to
+    the protocol, until one of its commands (a clock set, a new number) asks the board to restart. No
+    KeyboardInterrupt: the board turned Ctrl-C off before anything could fail. Here rather than in Runtime, which
+    every shoe loads: only a production one does this module."""
+    from firmware.runtime import Runtime
+
+    Runtime.current = runtime  # the shoe remote.py's functions act on (a new number sets the ring's journal aside)
+    runtime.shell.journal.reopen()
+    while not protocol.restart:
+        runtime.step()
+        runtime.idle()
+        data = received()
+        if data:
+            protocol.feed(data)
+
+
 _READS = (C_STATUS, C_CHALLENGE, C_SEGMENTS, C_CHUNK, C_RECEIPT, C_ENROL, C_FIRMWARE)
 # The arguments' size of each state-changing command: séance table, employee, the game's name's length and 16 bytes
 # for it; clock: seconds since 2020, year, month, day, hour, minute, second; the casino's key (32 bytes); the

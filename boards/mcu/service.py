@@ -61,22 +61,28 @@ def _rtc(pins):
     return DS3231(_bus(pins))
 
 
-def _boot_cause():
+def _boot_cause(requested=None):
     """Why the board booted, for its boot record: a power-up, the watchdog's reset, or another reset with the power
-    on (the reset button, machine.reset()). A MicroPython soft reset runs no main.py in mpremote's raw REPL."""
+    on (the reset button, machine.reset(), a restart a command asked for: requested() says so, once). A
+    MicroPython soft reset runs no main.py in mpremote's raw REPL."""
     import machine
 
     cause = machine.reset_cause()
     if cause == machine.PWRON_RESET:
         return BOOT_POWER
+    if requested is not None and requested():
+        return BOOT_RESTART
     return BOOT_WATCHDOG if cause == machine.WDT_RESET else BOOT_RESTART
 
 
-def start(config, pins, attach, ring_partition=None, beam_handler=None):
+def start(config, pins, attach, ring_partition=None, beam_handler=None, board=None, requested=None):
     """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE). ring_partition
     gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py);
     beam_handler(on_break), the handler a board attaches to the beam in place of the shared one (the RP2040's shuts
-    the gate in native code first)."""
+    the gate in native code first). board: the production configuration, the board module whose set_clock the
+    protocol's clock command calls: the loop serves the shoe's protocol on USB (serve_protocol) and returns only for
+    the board to restart; the maintenance jumper then keeps the shoe stopped, silent, for good. requested(): whether
+    the last reset was a restart a command asked for (the board's record of it, read once)."""
     import micropython
     from machine import UART, WDT, Pin
 
@@ -88,6 +94,8 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
     try:
         if Pin(pins.MAINTENANCE, Pin.IN, Pin.PULL_UP).value() == pins.PRESSED:
             print("maintenance jumper fitted: the controller is not started, the gate stays locked")
+            while board is not None:  # production: no REPL to return to, and nothing to restart for
+                time.sleep_ms(1000)
             return
         game = by_name(config.get("game"))
         table = _table(config)
@@ -105,7 +113,7 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
         # The secure element beside the DS3231 (boards/mcu/atecc.py): the journal's checkpoints and its counter. A
         # chip that does not answer is found at power-up: the shoe cannot check its journal's end, and faults.
         shell = make_shell(config, gate, indicator, buzzer, wall, ring, ATECC(bus))
-        shell.boot_cause = _boot_cause()
+        shell.boot_cause = _boot_cause(requested)
         shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
@@ -135,9 +143,47 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None):
         attach(Pin(pins.BEAM, Pin.IN), beam_handler(beam.on_break) if beam_handler else beam.on_break, broken)
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-        Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle).run(lambda: _interruptible(micropython))
+        runtime = Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle)
+        if board is None:
+            runtime.run(lambda: _interruptible(micropython))
+        else:
+            try:
+                runtime.boot()
+                serve_protocol(runtime, pins, board)
+            finally:
+                runtime.stop()
     finally:
         gate.close()
+
+
+def serve_protocol(runtime, pins, board):
+    """The production configuration's loop (firmware/protocol.py's serve(), the virtual board's too): the shoe's
+    protocol on USB's stdin and stdout, its casino's key from the filesystem, its secure element beside the DS3231.
+    Returns when a command asks the shoe to restart."""
+    import os
+    import select
+    import sys
+
+    from firmware.protocol import FRAME_MAX, Protocol, serve
+    from firmware.startup import CASINO_KEY, read_key
+
+    try:
+        casino = read_key(CASINO_KEY)
+    except (OSError, ValueError):
+        casino = None  # not enrolled: every state-changing command is refused
+    protocol = Protocol(runtime.shell, time.ticks_ms, sys.stdout.buffer.write, os.urandom, casino, board,
+                        runtime.shell.checkpoints.element)  # the element its checkpoints are signed by
+    waiting = select.poll()
+    waiting.register(sys.stdin, select.POLLIN)
+    read = sys.stdin.buffer.read
+
+    def received():
+        data = b""
+        while len(data) < FRAME_MAX and waiting.poll(0):
+            data += read(1)
+        return data
+
+    serve(runtime, protocol, received)
 
 
 def _interruptible(micropython):

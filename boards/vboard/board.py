@@ -23,6 +23,7 @@ from boards.vboard.element_link import element
 from firmware.checkpoints import Checkpoints
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
 from firmware.protocol import Protocol
+from firmware.protocol import serve as serve_protocol
 from firmware.records import BOOT_POWER, BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
 from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_firmware, load_config, read_key
@@ -107,8 +108,16 @@ def _serve_protocol(board):
         casino = read_key(CASINO_KEY)
     except (OSError, ValueError):
         casino = None  # not enrolled: every state-changing command is refused
-    runtime = _runtime(board, lambda: None)
-    runtime.shell.journal.reopen()
+    clock = board.clock
+    last = [time.ticks_ms()]
+
+    def runs():
+        """A shoe's clock runs: frames and challenges time out, records move on."""
+        now = time.ticks_ms()
+        clock.now += ticks_diff(now, last[0])
+        last[0] = now
+
+    runtime = _runtime(board, runs)
     try:
         chip = element()  # its driver, over the socket to the model outside the VM
     except OSError:
@@ -118,15 +127,7 @@ def _serve_protocol(board):
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     read = sys.stdin.buffer.read
-    clock = board.clock
-    last = time.ticks_ms()
-    while not protocol.restart:
-        now = time.ticks_ms()
-        clock.now += ticks_diff(now, last)  # a shoe's clock runs: frames and challenges time out, records move on
-        last = now
-        runtime.step()
-        if poll.poll(5):
-            protocol.feed(read(1))
+    serve_protocol(runtime, protocol, lambda: read(1) if poll.poll(5) else None)  # the Pico's loop too
 
 
 def _runtime(board, idle=None):

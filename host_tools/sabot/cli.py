@@ -141,6 +141,8 @@ def parser():
                        "answer the firmware challenge)")
     board.add_argument("--development", action="store_true", help="the development configuration: mpremote reaches "
                        "the REPL (the default, production, speaks the shoe's protocol alone: docs/protocol.md)")
+    board.add_argument("--key", metavar="FILE", help="rpi_pico: the shoe's key (sabot key new) its factory installs "
+                       "on a new flash, with its config.json and DS3231, before the production image's first start")
     port_help = "the device: /dev/ttyACM0, or the virtual board's pty"
     put = commands.add_parser("deploy", help="copy a bundle to a device with mpremote and check it by hash")
     put.add_argument("build", help="the release bundle, e.g. dist/rpi_pico-0.3.0 (make dist BOARD=rpi_pico)")
@@ -160,7 +162,8 @@ def parser():
     bundle.add_argument("--force", action="store_true", help="replace an --out folder that is not a bundle")
     challenge = fw.add_parser("verify", help="challenge a shoe with a fresh seed against an approved bundle")
     challenge.add_argument("--port", required=True, help=port_help)
-    challenge.add_argument("--bundle", required=True, help="the approved bundle (make dist)")
+    challenge.add_argument("--bundle", required=True, help="the approved bundle (make dist), or a production Pico's "
+                           "image (build/rpi_pico-image/firmware.uf2 or .bin of make image)")
     challenge.add_argument("--seed", help="the seed, hexadecimal (default: 32 fresh random bytes)")
     seance = commands.add_parser("seance", help="open or close a séance on a running shoe over mpremote (S-IDENT)")
     seance.add_argument("action", choices=("open", "close"), help="open a séance, or close the one open")
@@ -229,7 +232,13 @@ def main(argv=None):
             return firmware.dist(args.build, args.board, args.out, force=args.force)
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
-        return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development)
+        if args.key and args.board != "rpi_pico":
+            from sabot.device import vboard_error
+
+            return vboard_error("--key is the emulated Pico's factory (--board rpi_pico); a virtual board's key goes "
+                                "in its folder: FS/keys/sabot.key")
+        return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development,
+                      key=args.key)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":

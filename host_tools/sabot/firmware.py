@@ -6,11 +6,12 @@ import hmac
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
 
-from firmware.identity import MANIFEST
+from firmware.identity import FLASH, MANIFEST
 from firmware.version import VERSION
 from sabot.shoe_link import DeviceError, mpremote
 
@@ -83,8 +84,49 @@ def _fail(message):
     return 2
 
 
+PROGRAM_BYTES = 640 * 1024  # a Pico's program region (boards/rpi_pico/board.py): its 2 MB less the storage's 1408 KB
+_UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
+_XIP = 0x10000000
+
+
+def image_bytes(path):
+    """A Pico image as it lies in flash from offset 0: a .bin as it is, a .uf2's blocks put at their addresses."""
+    data = Path(path).read_bytes()
+    if not path.name.endswith(".uf2"):
+        return data
+    flash = bytearray()
+    for at in range(0, len(data) - 511, 512):
+        block = data[at:at + 512]
+        magic = struct.unpack_from("<II", block) + struct.unpack_from("<I", block, 508)
+        if magic != _UF2_MAGIC:
+            raise ValueError("%s: not a UF2 file (block %d)" % (path, at // 512))
+        address, size = struct.unpack_from("<II", block, 12)
+        offset = address - _XIP
+        if not 0 <= offset < PROGRAM_BYTES or size > 476:
+            raise ValueError("%s: a block outside the program region" % path)
+        if len(flash) < offset + size:
+            flash.extend(b"\xff" * (offset + size - len(flash)))
+        flash[offset:offset + size] = block[32:32 + size]
+    return bytes(flash)
+
+
+def expected_image_answer(image, seed):
+    """What a production Pico running exactly the image (a .bin or .uf2 of make image) answers: the HMAC of its
+    program region, the image and the erased flash after it (firmware/identity.py, REGION)."""
+    region = image_bytes(image)
+    if len(region) > PROGRAM_BYTES:
+        raise ValueError("%s: larger than a Pico's program region" % image)
+    region += b"\xff" * (PROGRAM_BYTES - len(region))
+    files = [[FLASH, hmac.new(seed, FLASH.encode() + b"\0" + region, hashlib.sha256).hexdigest()]]
+    lines = "".join("%s %s\n" % (name, mac) for name, mac in files).encode()
+    return {"files": files, "overall": hmac.new(seed, lines, hashlib.sha256).hexdigest()}
+
+
 def expected_answer(bundle, seed):
-    """What a shoe running exactly the bundle answers to the seed (firmware/identity.py's challenge)."""
+    """What a shoe running exactly the bundle answers to the seed (firmware/identity.py's challenge); a bundle that is
+    a file is a Pico's image (expected_image_answer)."""
+    if bundle.is_file():
+        return expected_image_answer(bundle, seed)
     manifest = json.loads((bundle / MANIFEST).read_text())
     files = []
     for name, _ in manifest["files"]:
@@ -133,7 +175,7 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout):
             raise ValueError("--seed %s: give the seed in hexadecimal" % seed_hex) from None
         if len(seed) < 16:
             raise ValueError("--seed: a seed of at least 16 bytes (32 hexadecimal digits)")
-        if not (bundle / MANIFEST).is_file():
+        if not bundle.is_file() and not (bundle / MANIFEST).is_file():
             raise ValueError("no bundle %s (no %s in it): make dist BOARD=... makes dist/BOARD-%s" % (
                 bundle, MANIFEST, VERSION))
         expected = expected_answer(bundle, seed)
@@ -146,7 +188,8 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout):
     configuration = answer.get("configuration", "development")
     stream.write("configuration : %s (%s)\n" % (CONFIGURATIONS.get(configuration, configuration), configuration))
     if not differ:
-        stream.write("MATCH: the shoe on %s runs %s (%d files)\n" % (port, bundle, len(expected["files"])))
+        stream.write("MATCH: the shoe on %s runs %s (%s)\n" % (port, bundle, "its flash's program region"
+                     if bundle.is_file() else "%d files" % len(expected["files"])))
         return 0
     for name in differ:
         stream.write("  differs: %s\n" % name)

@@ -45,12 +45,18 @@ def heap_watch(elf=IMAGE_DIR / "firmware.elf"):
     return ["--gc-end", hex(int(found[0], 16) & ~1), "--heap-area", found[1]]
 
 
-class Pico:
-    """One emulated Pico: flash is its 2 MB flash file, kept across restarts; image (firmware.bin) is written at
-    its start as a UF2 drop would (False: the flash as it is); blank starts from an erased chip."""
+PRODUCTION, DEVELOPMENT = "firmware", "firmware-dev"  # the two images of make image, in IMAGE_DIR (.bin, .elf, .uf2)
 
-    def __init__(self, flash, image=None, blank=False, timing="typical", log=None):
+
+class Pico:
+    """One emulated Pico: flash is its 2 MB flash file, kept across restarts; image is written at its start as a UF2
+    drop would (False: the flash as it is): by default the production image (firmware.bin: the shoe's protocol alone
+    on USB), with development the development image (firmware-dev.bin: mpremote's REPL); blank starts from an erased
+    chip."""
+
+    def __init__(self, flash, image=None, blank=False, timing="typical", log=None, development=False):
         self.flash = Path(flash)
+        self.name = DEVELOPMENT if development else PRODUCTION
         self.image = image
         self.blank = blank
         self.timing = timing
@@ -62,7 +68,7 @@ class Pico:
         self._changed = threading.Condition()
 
     def start(self):
-        for needed in ("firmware.bin", "bootrom.bin"):
+        for needed in (self.name + ".bin", "bootrom.bin"):
             if self.image is None and not (IMAGE_DIR / needed).exists():
                 raise PicoError("no %s in %s: run make image BOARD=rpi_pico" % (needed, IMAGE_DIR))
         node = shutil.which("node")
@@ -77,10 +83,10 @@ class Pico:
         command = [node, str(ROOT / "tools" / "pico" / "pico.mjs"), "--flash", str(self.flash),
                    "--bootrom", str(IMAGE_DIR / "bootrom.bin"), "--control", self.control_path,
                    "--timing", self.timing]
-        image = IMAGE_DIR / "firmware.bin" if self.image is None else self.image
+        image = IMAGE_DIR / (self.name + ".bin") if self.image is None else self.image
         if image:
             command += ["--image", str(image)]
-        command += heap_watch()
+        command += heap_watch(IMAGE_DIR / (self.name + ".elf"))
         if self.blank:
             command.append("--blank")
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -327,36 +333,93 @@ def commission(board, folder, sabot=42, table=3):
     return key
 
 
-def serve(scenario=None, flash=None, blank=False, out=sys.stdout):
+FACTORY_CONFIG = {"board": "rpi_pico", "sabot": 1, "table": 1, "game": "chemin_de_fer", "reader": True}
+
+
+_PUT = """import os
+def put(path, text):
+    at = ''
+    for part in path.split('/')[:-1]:
+        at += part
+        try:
+            os.mkdir(at)
+        except OSError:
+            pass
+        at += '/'
+    with open(path, 'w') as f:
+        f.write(text)"""
+
+
+def factory(flash, key=None, files=None, log=None):
+    """The factory's bench for a new production Pico, before its first start: the development image on an erased
+    flash, config.json (FACTORY_CONFIG: sabot 1 until `sabot number set`), its DS3231 set to this computer's UTC
+    time, and the shoe's own key at /keys/sabot.key (key: its file, from `sabot key new`), all in one mpremote exec;
+    files: {path: text} written too (the tests' planted code). Its flash then takes the production image as a UF2
+    drop, the filesystem kept (Pico(flash) does)."""
+    from sabot.shoe_link import mpremote
+    from sabot.verify import read_key
+
+    writes = {"config.json": json.dumps(FACTORY_CONFIG)}
+    if key:
+        writes["keys/sabot.key"] = read_key(key).hex() + "\n"
+    writes.update(files or {})
+    code = [_PUT] + ["put(%r, %r)" % item for item in writes.items()]
+    with Pico(flash, blank=True, development=True, log=log) as board:
+        board.command("rtc", seconds=int(time.time()))
+        mpremote(board.port, "exec", "\n".join(code))
+
+
+def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=False, key=None):
     """`sabot vboard --board rpi_pico`: the emulated Pico behind a pty until interrupted. flash (--fs) is its 2 MB
-    flash file, kept across restarts, its port also FLASH.tty; a new flash (or --blank) is erased, the image
-    written on it as a UF2 drop would, and, unless --blank, a config.json {"board": "rpi_pico", "sabot": 1}
-    written and the Pico restarted, so the controller runs."""
+    flash file, kept across restarts, its port also FLASH.tty. By default the production image (the shoe's protocol
+    alone on USB): a new flash goes through the factory's bench first (factory(): config.json, the DS3231, the key
+    file given). development (or --blank): the development image, mpremote's REPL; a new flash (or --blank) is
+    erased, the image written on it as a UF2 drop would, and, unless --blank, a config.json {"board": "rpi_pico",
+    "sabot": 1} written and the Pico restarted, so the controller runs."""
     flash = Path(flash) if flash else Path(tempfile.mkdtemp(prefix="sabot-pico-")) / "shoe.flash"
     if flash.is_dir():
         return vboard_error("--fs %s is a folder: give the Pico's flash file" % flash)
     if scenario and not Path(scenario).is_file():
         return vboard_error("no scenario file %s" % scenario)
+    if key and not Path(key).is_file():
+        return vboard_error("no key file %s" % key)
+    development = development or blank
     new = blank or not flash.exists()
     flash.parent.mkdir(parents=True, exist_ok=True)
     try:
-        board = Pico(flash, blank=new).start()
-    except PicoError as e:
+        if new and not development:
+            factory(flash, key)
+        board = Pico(flash, blank=new and development, development=development).start()
+    except (PicoError, subprocess.CalledProcessError) as e:
         return vboard_error(str(e))
+    if not development:  # its port named once it answers the protocol, so that the README's next step finds it
+        from sabot.device import DeviceError
+        from sabot.production_link import restarted_production
+
+        try:
+            board.started()
+            restarted_production(board.port)
+        except (PicoError, DeviceError) as e:
+            board.stop()
+            return vboard_error("the production Pico did not serve: %s" % e)
     link = flash.parent / (flash.name + ".tty")
     link.unlink(missing_ok=True)
-    link.symlink_to(board.port)
     signal.signal(signal.SIGTERM, stop_on_terminate)
     try:
-        if new and not blank:
+        if new and development and not blank:
             from sabot.shoe_link import mpremote
 
             mpremote(board.port, "exec", "import json\nwith open('config.json', 'w') as f:\n"
                      "    json.dump({'board': 'rpi_pico', 'sabot': 1}, f)")
             board.command("power_cycle")
+        link.symlink_to(board.port)  # once the board is the technician's: no mpremote of ours on it any more
         out.write("virtual board on %s (emulated Raspberry Pi Pico, flash %s; the same board at %s across "
                   "restarts)\n" % (board.port, flash, link))
-        out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
+        if development:
+            out.write("try: mpremote connect %s exec \"print('hello')\"\n" % link)
+        else:
+            out.write("production configuration: the shoe's protocol alone on its port (sabot pull-log --port %s)\n"
+                      % link)
         out.flush()
         if scenario:
             play(board, scenario)
@@ -367,4 +430,3 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout):
     finally:
         link.unlink(missing_ok=True)
         board.stop()
-

@@ -60,8 +60,9 @@ def authenticated(client, casino_key, command, act):
     raise DeviceError("the shoe refused the command: %s" % protocol.Refused(status, answer))
 
 
-def restarted_production(port, timeout=20.0):
-    """The status of a production shoe once it has restarted and answers again."""
+def restarted_production(port, timeout=90.0):
+    """The status of a production shoe once it has restarted and answers again (an emulated Pico boots in 1.4 s of
+    its time, 5 to 10 times that of ours on a loaded machine)."""
     from sabot import protocol
 
     deadline = time.monotonic() + timeout

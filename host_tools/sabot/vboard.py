@@ -19,7 +19,8 @@ from sabot.vms import ROOT
 from sabot.vms import unix_port as micropython_command
 
 
-def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False):
+def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False,
+           key=None):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
     config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
@@ -27,14 +28,15 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
     board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
     the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
-    VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead (sabot.pico.serve).
+    VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead (sabot.pico.serve), key
+    the shoe's key file its factory installs on a new one.
     Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
     (docs/protocol.md), no REPL, and a restart starts it again so; its code is the image build (a build, or a bundle
     of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/)."""
     if board == "rpi_pico":
         from sabot.pico import serve
 
-        return serve(scenario, fs, blank, out)
+        return serve(scenario, fs, blank, out, development, key)
     fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
     build = Path(build) if build else ROOT / "build" / "sim"
     if scenario and not Path(scenario).is_file():

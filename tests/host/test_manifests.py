@@ -73,11 +73,34 @@ def test_the_esp32_manifest_keeps_the_ports_own_frozen_modules():
     assert read.includes == ["$(PORT_DIR)/boards/manifest.py"]  # _boot.py: the filesystem the journal is on
 
 
+def _code(path):
+    return "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("#"))
+
+
+def _pico(image, monkeypatch):
+    """The Pico's manifest as `make image` reads it for one of its two images (SABOT_IMAGE)."""
+    monkeypatch.setenv("SABOT_IMAGE", image)
+    return Manifest(ROOT / "boards" / "rpi_pico" / "manifest.py")
+
+
 @pytest.mark.req("H-FIRMWARE", "S-FAILSAFE")
-def test_the_pico_image_freezes_its_own_boot_mount_not_the_ports_which_formats_a_shoes_flash():
-    read = Manifest(ROOT / "boards" / "rpi_pico" / "manifest.py")
-    assert read.includes == [] and read.port_modules == ["rp2.py"]
-    assert read.frozen["_boot.py"] == ROOT / "boards" / "rpi_pico" / "_boot.py"
+def test_the_pico_image_freezes_its_own_boot_mount_not_the_ports_which_formats_a_shoes_flash(monkeypatch):
+    for image, folder in (("development", ROOT / "boards" / "rpi_pico"),
+                          ("production", ROOT / "boards" / "rpi_pico" / "production")):
+        read = _pico(image, monkeypatch)
+        assert read.includes == [] and read.port_modules == ["rp2.py"]
+        assert read.frozen["_boot.py"] == folder / "_boot.py"
+
+
+@pytest.mark.req("P-NOREPL", "P-FROZEN")
+def test_the_pico_images_differ_only_in_their_boot_and_main_the_production_one_never_returning(monkeypatch):
+    development, production = _pico("development", monkeypatch), _pico("production", monkeypatch)
+    assert {t for t in development.frozen if development.frozen[t] != production.frozen[t]} == {"_boot.py",
+                                                                                                 "main.py"}
+    main = _code(production.frozen["main.py"])
+    assert main.index("try:") < main.index("kbd_intr(-1)") < main.index("production()") < main.index("restart()")
+    boot = _code(production.frozen["_boot.py"])  # Ctrl-C off and the filesystem out of sys.path, first
+    assert boot.index("kbd_intr(-1)") < boot.index('sys.path[:] = [".frozen"]') < boot.index("mount()")
 
 
 @pytest.mark.req("H-FIRMWARE")
@@ -91,8 +114,10 @@ def test_every_module_of_the_firmware_and_the_boards_folders_is_frozen_from_its_
 
 
 @pytest.mark.req("S-FAILSAFE", "H-FIRMWARE")
-def test_boot_py_and_main_py_are_frozen_at_the_top(manifest):
+def test_boot_py_and_main_py_are_frozen_at_the_top(manifest, monkeypatch):
     board, read = manifest
+    if board == "rpi_pico":
+        read = _pico("development", monkeypatch)  # production's main.py: the test above
     top = {target: source for target, source in read.frozen.items() if "/" not in target and target != "_boot.py"}
     assert top == {"boot.py": ROOT / "boards" / board / "boot.py", "main.py": ROOT / "boards" / "main.py"}
 

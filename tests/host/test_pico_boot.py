@@ -21,14 +21,14 @@ RING = STORAGE + 896 * 1024  # the journal's ring: the region's last 512 KB (boa
 @pytest.fixture(scope="module")
 def image():
     with one_worker_at_a_time("image"):
-        if not (IMAGE_DIR / "firmware.bin").exists():
+        if not all((IMAGE_DIR / name).exists() for name in ("firmware.bin", "firmware-dev.bin")):
             subprocess.run(["make", "image", "BOARD=rpi_pico"], check=True)
     return IMAGE_DIR
 
 
 @pytest.fixture
 def pico(image, tmp_path):
-    board = Pico(tmp_path / "shoe.flash").start()
+    board = Pico(tmp_path / "shoe.flash", development=True).start()
     yield board
     board.stop()
 
@@ -51,12 +51,12 @@ def test_the_image_boots_on_our_bootrom_and_answers_mpremote_with_the_ring_parti
 @pytest.mark.req("J-DURABLE")
 def test_a_file_written_survives_a_power_cycle_and_a_restart_of_the_emulator(image, tmp_path):
     flash = tmp_path / "shoe.flash"
-    with Pico(flash) as board:
+    with Pico(flash, development=True) as board:
         run(board, "with open('kept.txt', 'w') as f: f.write('sabot 42')")
         board.command("power_cycle")
         board.wait(lambda: len([e for e in board.events if e["ev"] == "boot"]) == 2)
         assert run(board, "print(open('kept.txt').read())").strip() == "sabot 42"
-    with Pico(flash) as board:
+    with Pico(flash, development=True) as board:
         assert run(board, "print(open('kept.txt').read())").strip() == "sabot 42"
 
 
@@ -83,7 +83,7 @@ def test_a_flash_the_image_does_not_recognise_is_left_whole_and_the_gate_locked(
     data = bytearray(b"\xff" * FLASH_BYTES)
     data[STORAGE:] = _stock_littlefs(tmp_path)
     flash.write_bytes(bytes(data))
-    with Pico(flash) as board:
+    with Pico(flash, development=True) as board:
         said = run(board, "import os, boards.rpi_pico as b; print(os.listdir('/')); print(b.flash_fault)")
         assert "[]" in said  # nothing mounted: no config, no journal, the controller never starts
         assert "DEFAUT : flash non reconnue, rien n'est effacé" in said

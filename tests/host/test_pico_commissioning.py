@@ -38,7 +38,7 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key
     (tmp_path / "config.json").write_text(json.dumps({"board": "rpi_pico", "sabot": 42, "table": 12,
                                                       "game": "chemin_de_fer", "reader": True}))
     said, session = {}, []
-    with Pico(tmp_path / "shoe.flash", blank=True) as board:
+    with Pico(tmp_path / "shoe.flash", blank=True, development=True) as board:
         # The DS3231 keeps its time on its battery: set at the bench, or the controller does not start (README).
         board.command("rtc", seconds=BENCH_TIME)
         steps = readme_steps()

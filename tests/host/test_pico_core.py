@@ -68,7 +68,7 @@ def rp2_results(image, mpy_build, tmp_path_factory):  # noqa: F811
     code = ("import gc, sys\nsys.path.insert(0, '/remote')  # each module's __file__ under /remote, as its tests "
             "expect\ngc.threshold(%d)\nfrom tests import mp_runner\nmp_runner.main(%r, %r)\ngc.collect()\n"
             "print('FREE', gc.mem_free())" % (GC_THRESHOLD, CORE_MODULES, tuple(SKIPPED_ON_RP2)))
-    with Pico(flash, blank=True) as board:
+    with Pico(flash, blank=True, development=True) as board:
         run = subprocess.run([str(BIN / "mpremote"), "connect", board.port, "resume", "mount", str(folder),
                               "exec", code], capture_output=True, text=True, timeout=1800)
     output = run.stdout + run.stderr

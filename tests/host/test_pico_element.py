@@ -32,7 +32,7 @@ def test_the_picos_element_signs_with_its_seeds_key_counts_across_a_power_cycle_
         image, tmp_path):  # noqa: F811
     flash = tmp_path / "shoe.flash"
     digest = sha256(b"checkpoint").digest()
-    with Pico(flash) as board:
+    with Pico(flash, development=True) as board:
         first = mpremote(board.port, "exec", _ASK % digest).split()
         board.command("power_cycle")
         board.wait(lambda: len(board.boots()) == 2)

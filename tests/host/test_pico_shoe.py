@@ -39,7 +39,7 @@ def sabot(*args):
 def dealt(image, tmp_path_factory):  # noqa: F811
     """A whole shoe commissioned, dealt through the pins to the stop card and pulled; the tests read what it left."""
     tmp_path = tmp_path_factory.mktemp("pico-shoe")
-    with Pico(tmp_path / "shoe.flash", blank=True) as board:
+    with Pico(tmp_path / "shoe.flash", blank=True, development=True) as board:
         key, deal = deal_whole_shoe(board, tmp_path)
         pulled = sabot("pull-log", "--port", board.port, tmp_path / "journal")
         assert pulled.returncode == 0, pulled.stderr
@@ -103,7 +103,7 @@ def test_the_gate_falls_within_30_microseconds_of_each_cards_beam_edge(dealt):
 @pytest.mark.req("S-FAILSAFE", "J-DURABLE")
 def test_a_stopped_controller_is_reset_by_the_watchdog_and_serves_again_on_its_flash(dealt):
     tmp_path = dealt[0]
-    with Pico(tmp_path / "shoe.flash", image=False) as board:
+    with Pico(tmp_path / "shoe.flash", image=False, development=True) as board:
         board.started()
         stopped_at = board.now_us()
         mpremote(board.port, "exec", "x = 1")  # mpremote's Ctrl-C stops the loop; nothing feeds the watchdog
@@ -148,7 +148,7 @@ def releases(journal, key):
 @pytest.mark.req("J-DURABLE", "S-FAILSAFE")
 def test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record(image, tmp_path):  # noqa: F811
     """PICO_CUTS cuts (50 by default) in one emulator: each a fresh chip booting on the same flash file."""
-    with Pico(tmp_path / "shoe.flash", blank=True) as board:
+    with Pico(tmp_path / "shoe.flash", blank=True, development=True) as board:
         key = commission(board, tmp_path)
         assert sabot("seance", "open", "--port", board.port, "--table", 3, "--by", 4711).returncode == 0
         board.command("deal", timeout=3600, steps=cut_rounds(random.Random(2026), CUTS))
