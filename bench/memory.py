@@ -32,7 +32,8 @@ def allocations(ctx):
 
 def _shoe_runs(ctx, heap_kb, *flags):
     """The whole shoe by boards.sim.runner, quiet, journal in ./journal and scenario in ./shoe.txt: the same paths
-    wherever the clone is, as the heap's fragmentation depends on the lengths of the strings it holds."""
+    wherever the clone is, as the heap's fragmentation depends on the lengths of the strings it holds; the heap at
+    vmrun's steady size, whose pool does not depend on the address the launching process mallocs it at."""
     cwd = ctx.scratch("heap")
     shutil.copy(FULL_SHOE, cwd / "shoe.txt")
     command = vmrun.micropython_command(["-m", "boards.sim.runner", "shoe.txt", "--log", "journal", "--quiet"]
