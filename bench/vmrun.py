@@ -1,7 +1,9 @@
 """How the bench runs code: `make mpy` for a board, the venv's MicroPython unix port on a build, CPython on the
-sources. The VM runs in a scratch folder that holds links `fw` (the build) and `drv` (the compiled drivers of
-bench/vm) and imports through them: no sources in its way, and the same short paths in its heap wherever the clone
-and the scratch folder are, so that instruction counts and heap figures do not depend on them."""
+sources. The VM runs in a scratch folder that holds links `firmware` and `boards` (the build's, at the folder's root
+as on a board's filesystem) and `drv` (the compiled drivers of bench/vm) and imports through them: no sources in its
+way, and the same short paths in its heap wherever the clone and the scratch folder are, so that instruction counts
+and heap figures do not depend on them. A module's __file__ (firmware/journal.mpy) is then the source name make mpy
+gives its code: one string in the heap for both."""
 
 import atexit
 import json
@@ -49,11 +51,13 @@ def link(cwd, name, target):
 
 
 def vm_env(cwd, build_dir):
-    """The VM's environment for a run in cwd: it imports the drivers, then the build; ./micropython is the VM."""
-    link(cwd, "fw", build_dir)
+    """The VM's environment for a run in cwd: it imports the build's packages from cwd ('' first in its path, as a
+    board imports from its filesystem's root), then the drivers; ./micropython is the VM."""
+    for package in ("firmware", "boards"):
+        link(cwd, package, Path(build_dir) / package)
     link(cwd, "drv", drivers())
     link(cwd, "micropython", MICROPYTHON)
-    return {"MICROPYPATH": "drv:fw", "PATH": "/usr/bin:/bin"}
+    return {"MICROPYPATH": "drv", "PATH": "/usr/bin:/bin"}
 
 
 # The heap's one dependence on where a run starts from (issue 21): the PyPI VM runs inside the CPython process that
