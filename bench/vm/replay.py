@@ -23,7 +23,7 @@ import sys
 from array import array
 
 from boards.sim.board import FIRMWARE, START_S
-from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall
+from boards.sim.devices import SimOutputs, SimWall
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_CARD
@@ -63,7 +63,8 @@ def make_shell(folder, clock):
         return clock[0]
 
     journal = Journal(FileStorage(folder), Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, START_S))
-    shell = Shell(SimGate(), SimIndicator(), SimBuzzer(), journal)
+    outputs = SimOutputs()
+    shell = Shell(outputs, outputs, outputs, journal)
     journal.recover(shell.ctl)
     return shell
 

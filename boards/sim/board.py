@@ -6,7 +6,7 @@ firmware/startup.py's make_shell builds a board's and served by firmware/runtime
 virtual clock runs the loop's step at once after each interrupt, so a run is the same on every runtime.
 """
 
-from boards.sim.devices import SimBuzzer, SimGate, SimIndicator, SimWall, VirtualClock
+from boards.sim.devices import SimOutputs, SimWall, VirtualClock
 from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
 from firmware.devkey import DEVELOPMENT_KEY
@@ -26,9 +26,7 @@ class SimBoard:
     def __init__(self, storage, sabot=1, observer=None, heap_lock=False, segment_records=None):
         self.clock = VirtualClock()
         self.wall = SimWall(self._uptime_ms, START_S)
-        self.gate = SimGate()
-        self.indicator = SimIndicator()
-        self.buzzer = SimBuzzer()
+        self.gate = self.indicator = self.buzzer = SimOutputs()
         self.shoe = PhysicalShoe(self.gate, self.clock, self._sensed)
         self.storage = storage
         self.sabot = sabot

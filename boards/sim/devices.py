@@ -30,12 +30,17 @@ class SimWall:
         self.ms = now % 1000
 
 
-class SimGate:
-    """A fail-secure gate: locked unless something positively holds it open (S-FAILSAFE)."""
+class SimOutputs:
+    """The gate, the indicator and the buzzer the shell drives, in one object that records what a real board's would
+    do: the board hands it to the shell for all three (a class less on a small heap, H-SIM). The gate is fail-secure:
+    locked unless something positively holds it open (S-FAILSAFE)."""
 
     def __init__(self):
-        self.is_open = False
+        self.is_open = False  # the gate
         self.releases = 0
+        self.state = -1  # the indicator's IND_*
+        self.sounded = 0  # the buzzer's count and last BUZZ_*
+        self.last = 0
 
     def open(self):
         self.is_open = True
@@ -44,19 +49,8 @@ class SimGate:
     def close(self):
         self.is_open = False
 
-
-class SimIndicator:
-    def __init__(self):
-        self.state = -1
-
     def show(self, state):
         self.state = state
-
-
-class SimBuzzer:
-    def __init__(self):
-        self.sounded = 0
-        self.last = 0
 
     def sound(self, pattern):
         self.sounded += 1

@@ -8,6 +8,7 @@ its constant (firmware/records.py, firmware/events.py), its line here; tests/hos
 Plain tuples and dicts, so that the sim's observer loads it on the MicroPython VM too.
 """
 
+from firmware import article61 as a61
 from firmware import events as e
 from firmware import games
 from firmware import records as r
@@ -190,7 +191,7 @@ def said(table, code, lang=EN):
 def article61(rtype, card, disposition, code, lang=EN, condition=0):
     """What a banque ouverte record says beyond its type (Article 61), or None for another record."""
     if rtype == r.R_OUVERTE_DAY:
-        last = 0 if card & r.DAY_OPEN else 2 if card & r.DAY_UNCLOSED else 1
+        last = 0 if card & a61.DAY_OPEN else 2 if card & a61.DAY_UNCLOSED else 1
         words = _DAY_LAST[lang][last]
         if last == 1:
             at = (code | disposition << 16 | condition << 24) % 86400

@@ -6,11 +6,10 @@ from decimal import Decimal
 from importlib import resources
 
 from firmware import games
+from firmware.article61 import DAY, DAY_FROM
 from firmware.layout import EPOCH_2020
 from firmware.records import (  # the record types and dispositions (docs/journal-format.md)
     BURNED,
-    DAY,
-    DAY_FROM,
     DEALT,
     R_CARD,
     R_CLOSED,

@@ -4,19 +4,8 @@ uses; and the words for a record the shoe must write next. Every module of sabot
 the names their .pxd files type."""
 
 from firmware.layout import SNAPSHOT_FIXED, SNAPSHOT_HANDS
-from firmware.record_names import SNAPSHOT_FIELDS
-from firmware.records import (
-    NO_CODE,
-    R_ALARM,
-    R_CLOSED,
-    R_COUP_END,
-    R_FINDING,
-    R_RECOVERY,
-    R_RESULT,
-    USES_CARD,
-    USES_CONDITION,
-    USES_DISPOSITION,
-)
+from firmware.record_names import NO_CODE, SNAPSHOT_FIELDS, USES_CARD, USES_CONDITION, USES_DISPOSITION
+from firmware.records import R_ALARM, R_CLOSED, R_COUP_END, R_FINDING, R_RECOVERY, R_RESULT
 from sabot._frames import RELEASED_SHIFT
 
 _WORDS = {  # what an expected record is, for the finding that says it is missing

@@ -2,8 +2,9 @@
 break the shoe journalled between them, and the bank's draw by lot redone from the candidates and the random value
 journalled. Its own reckoning of the day and the break, from the records' times, not the controller's."""
 
+from firmware.article61 import DAY, DAY_FROM, DAY_OPEN, DAY_UNCLOSED
 from firmware.events import REF_BREAK, REF_SEANCES
-from firmware.records import DAY, DAY_FROM, DAY_OPEN, DAY_UNCLOSED, R_OUVERTE
+from firmware.records import R_OUVERTE
 from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEQ, TIME
 
 _MS = 1000
