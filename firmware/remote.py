@@ -129,8 +129,7 @@ def _keep_aside(shell=None):
     while "%s.%d" % (JOURNAL, n) in names:
         n += 1
     kept = "%s.%d" % (JOURNAL, n)
-    if shell is None and Runtime.current is not None:
-        shell = Runtime.current.shell  # the running shoe's (the protocol passes its own)
+    shell = _running(shell)
     if shell is not None:
         shell.journal.storage.set_aside()  # the ring's entries are that journal's (firmware/ring.py)
     os.rename(JOURNAL, kept)
@@ -155,9 +154,26 @@ def checkpoint():
     _say(seq=shell.journal.seq)
 
 
+def _running(shell=None):
+    """The shell given (the protocol passes its own), else the running shoe's, else None."""
+    if shell is None and Runtime.current is not None:
+        shell = Runtime.current.shell
+    return shell
+
+
+def _drained(shell=None):
+    """The running shoe's journal as files, its ring's entries drained into them (an orderly stop, then on), so that
+    _other_journal reads the header of the journal the shoe writes, even one only just begun in its ring."""
+    shell = _running(shell)
+    if shell is not None:
+        shell.journal.close()
+        shell.journal.reopen()
+
+
 def fresh():
     """After a new key or number: a journal of another number or key is kept aside, so that the shoe, restarted,
     begins a journal of its own rather than fault on that one or extend it under another name."""
+    _drained()
     other = _other_journal()
     _say(kept=_keep_aside() if other else None, was=other)
 
@@ -176,6 +192,7 @@ def renumber(sabot, shell=None):
     config["sabot"] = sabot
     with open(CONFIG, "w") as f:
         json.dump(check_config(config), f)
+    _drained(shell)
     other = _other_journal()
     return {"sabot": sabot, "was": was, "kept": _keep_aside(shell) if other else None, "other": other}
 
