@@ -89,6 +89,16 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
                                    "être exclus"),
     (r"^" + _RECEIPT + " does not verify under the key", _RECEIPT_FR + " ne se vérifie pas sous la clé"),
     (r"^" + _RECEIPT + r" is sabot (?P<n>\d+)'s", _RECEIPT_FR + " est celui du sabot %(n)s, pas de ce journal"),
+    (r"^" + _RECEIPT + " is not signed by the shoe's element, though", _RECEIPT_FR + " n'est pas signé par "
+     "l'élément sécurisé du sabot, qui en a un : sa clé se lit sur le sabot"),
+    (r"^" + _RECEIPT + " is not signed by the shoe's element: forged", _RECEIPT_FR + " n'est pas signé par "
+     "l'élément sécurisé du sabot : fabriqué ou modifié"),
+    (r"^" + _RECEIPT + " answers another nonce", _RECEIPT_FR + " répond à un autre défi que celui que pull-log a "
+     "émis (pull.json) : un reçu plus ancien mis à sa place"),
+    (r"^receipt (?P<label>.+?) \(seq (?P<at>\d+), counter (?P<c>\d+)\) does not end after receipt (?P<other>.+?) "
+     r"\(seq (?P<b>\d+), counter (?P<d>\d+)\)", "le reçu %(label)s (n° %(at)s, compteur %(c)s) ne finit pas après le "
+     "reçu %(other)s (n° %(b)s, compteur %(d)s), dont le compteur n'est pas plus élevé : le journal du sabot est "
+     "revenu en arrière entre les deux relevés"),
     (r"^the journal does not reach the end the shoe signed in " + _RECEIPT, "le journal n'atteint pas la fin que le "
      "sabot a signée dans " + _RECEIPT_FR + " : des enregistrements ont été coupés à la fin"),
     (r"^the journal does not extend " + _RECEIPT, "le journal ne prolonge pas " + _RECEIPT_FR + " : un journal plus "
