@@ -102,11 +102,12 @@ def chain_at(segment, seq):
     return chain
 
 
-def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None):
+def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None, checkpoints=()):
     """J-TAMPER findings: the journal against the receipt found with it (at_end, or None) and earlier ones.
     public_keys: the shoe's element's (version 2's signatures are checked with them; without any, only where the
     receipts stand). paths: the journal's, where its checkpoints (a shoe with an element, whose receipts are
-    version 2) and pull-log's pull.json (the nonce it issued) are looked for."""
+    version 2) and pull-log's pull.json (the nonce it issued) are looked for. checkpoints: the journal's entries
+    verified with the public key (sabot.checkpoints), which the receipts' counters order too."""
     found = []
     key_id = hashlib.sha256(b"sabot key id " + key).digest()[:8]
     by_number = {s.number: s for s in segments}
@@ -145,6 +146,7 @@ def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None
             found.append(Finding("J-TAMPER", min(receipt.seq, end_seq), "%s answers another nonce than the one "
                                  "pull-log issued (%s): an older receipt put in its place" % (what, PULL)))
     found += _out_of_order(signed, end_seq)
+    found += _checkpoints_behind(signed, checkpoints, end_seq)
     if not at_end:
         found.append(Finding("J-TAMPER", end_seq, NO_RECEIPT))
     return found
@@ -163,5 +165,21 @@ def _out_of_order(signed, end_seq):
                     "receipt %s (seq %d, counter %d) does not end after receipt %s (seq %d, counter %d), whose "
                     "counter is not higher: the shoe's journal went back between the two pulls") % (
                     later.label, later.seq, later.counter, earlier.label, earlier.seq, earlier.counter)))
+                break
+    return found
+
+
+def _checkpoints_behind(signed, checkpoints, end_seq):
+    """A checkpoint the element counted after a receipt it signed (a higher counter) must not end before it: the
+    journal went back after that pull (an older image put back, its checkpoints with it, and the shoe restarted)."""
+    found = []
+    for receipt in signed:
+        for entry in checkpoints:
+            if entry.counter > receipt.counter and entry.reason != cp.BEGUN and (
+                    entry.seq < receipt.seq or (entry.seq == receipt.seq and entry.chain != receipt.chain)):
+                found.append(Finding("J-TAMPER", min(entry.seq, end_seq), (
+                    "checkpoint %d (counter %d) ends at seq %d, before receipt %s (seq %d, counter %d), which the "
+                    "element signed earlier: the shoe's journal went back after that pull") % (
+                    entry.index, entry.counter, entry.seq, receipt.label, receipt.seq, receipt.counter)))
                 break
     return found

@@ -130,9 +130,9 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         for group in journals_of(paths):
             segments, reader, rules = _check(group, key)
             keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
-            ends = receipts.findings(segments, reader.seq, key, receipts.found_in(group),
-                                     [r for r in earlier if r.sabot == segments[0].sabot], keys, group)
             result, signed = checkpoints.findings(group, segments, reader.seq, keys)
+            ends = receipts.findings(segments, reader.seq, key, receipts.found_in(group),
+                                     [r for r in earlier if r.sabot == segments[0].sabot], keys, group, result.entries)
             points.append(result)
             checked.append((" ".join(map(str, group)), segments, reader, rules, ends + signed))
     except Unusable as e:

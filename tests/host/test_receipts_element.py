@@ -145,6 +145,14 @@ def test_receipts_are_ordered_by_the_elements_counter_and_a_later_one_that_ends_
     assert any("does not extend" in m for m in found), found
     _, said = verified(back, lang="fr", public_key=key, receipt_files=[late / "receipt.json"])
     assert "ne finit pas après le reçu" in said and "revenu en arrière entre les deux relevés" in said
+    # Without the later pull's receipt, the checkpoint the restarted shoe counted after the kept receipt still
+    # ends before it: the counter orders receipts against the checkpoints too.
+    (back / "receipt.json").unlink()
+    code, found, _ = tampered(back, public_key=key, receipt_files=[late / "receipt.json"])
+    behind = [m for m in found if "before receipt %s" % (late / "receipt.json") in m]
+    assert code == 1 and len(behind) == 1 and behind[0].startswith("checkpoint "), found
+    _, said = verified(back, lang="fr", public_key=key, receipt_files=[late / "receipt.json"])
+    assert "le journal du sabot est revenu en arrière après ce relevé" in said
 
 
 @pytest.mark.req("J-TAMPER", "H-VERIFY")

@@ -121,6 +121,8 @@ def test_an_older_journal_put_back_gives_a_later_receipt_that_ends_earlier_by_th
                          pulls.t2 / "receipt.json")
     assert code == 1
     assert any("does not end after receipt %s" % (pulls.t2 / "receipt.json") in m for m in found), found
+    assert any(m.startswith("checkpoint ") and "before receipt %s" % (pulls.t2 / "receipt.json") in m
+               for m in found), found  # the restarted shoe's checkpoints, counted after T2's receipt
 
 
 @pytest.mark.req("J-TAMPER")

@@ -80,6 +80,9 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      "le n° %(b)s"),
     (r"^the checkpoint file ends in (?P<n>\d+) bytes", "le fichier des points de contrôle se termine par %(n)s "
      "octets qui ne forment pas une entrée entière"),
+    (r"^" + _POINT + r" ends at seq (?P<q>\d+), before receipt (?P<label>.+?) \(seq (?P<at>\d+), counter "
+     r"(?P<d>\d+)\)", _POINT_FR + " finit au n° %(q)s, avant le reçu %(label)s (n° %(at)s, compteur %(d)s), que "
+     "l'élément a signé plus tôt : le journal du sabot est revenu en arrière après ce relevé"),
     (r"^" + _POINT + " begins a journal", _POINT_FR + " commence un journal que celui-ci ne commence pas"),
     (r"^" + _POINT + r" names segment (?P<s>\d+), seq (?P<q>\d+)", _POINT_FR + " désigne le segment %(s)s, n° "
      "%(q)s, que le journal ne contient pas : des enregistrements ont été coupés ou supprimés"),
