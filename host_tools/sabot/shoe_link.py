@@ -201,8 +201,10 @@ def _keep_receipt(dest, port, nonce, receipt):
 def _pulled(dest, names, receipt, out):
     size = sum((dest / n).stat().st_size for n in names)
     out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s "
-              "--key KEY_FILE (sabot %d's key file, key id %s)\n"
-              % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"]))
+              "--key KEY_FILE (sabot %d's key file, key id %s)%s\n"
+              % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"],
+                 " --registry shoes.json (its element's signatures: checkpoints and receipt, counter %d)" %
+                 receipt["counter"] if receipt.get("receipt") == 2 else ""))
 
 
 def _pull_protocol(client, port, dest, force, out):
