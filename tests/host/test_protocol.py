@@ -148,7 +148,8 @@ def test_a_production_virtual_board_answers_no_repl_and_is_pulled_and_commanded_
     assert "2027-02-01 00:00:00 UTC" in shown.stdout.splitlines()[-1]
     verified = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--receipt",
                      tmp_path / "pulled" / "receipt.json", "--quiet", "--lang", "en")
-    assert "integrity: intact" in verified.stdout and "end: as the shoe signed it in its receipt" in verified.stdout
+    assert "integrity: intact" in verified.stdout  # its element's receipt, not checked without its public key:
+    assert "end: as the shoe's receipt says, its element's signature not checked" in verified.stdout
     assert verified.stdout.count("S-FORCED") == 1, verified.stdout  # the scenario's own incidents, nothing else
     # The receipt over the protocol is the element's (version 2), for the nonce pull-log recorded, and verifies
     # with the element's public key; the unauthenticated pull did not count the element's counter up.
@@ -161,3 +162,5 @@ def test_a_production_virtual_board_answers_no_repl_and_is_pulled_and_commanded_
     public.write_text(_element(chip).public_key().hex())
     checked = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--public-key", public, "--json")
     assert not [f for f in json.loads(checked.stdout)["findings"] if f["id"] == "J-TAMPER"], checked.stdout
+    checked = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--public-key", public)
+    assert "fin : telle que le sabot l'a signée dans son reçu" in checked.stdout, checked.stdout

@@ -98,6 +98,10 @@ def test_the_honest_pull_verifies_and_receipts_forged_with_the_shoes_key_or_anot
     folder = pulled(board, tmp_path / "pulled")
     code, found, _ = tampered(folder, public_key=key)
     assert code == 0 and found == [], found
+    _, said = verified(folder, public_key=key)
+    assert "end: as the shoe signed it in its receipt" in said
+    _, said = verified(folder)  # no public key: where the receipt stands is checked, its signature is not
+    assert "end: as the shoe's receipt says, its element's signature not checked (no public key" in said
     honest = json.loads((folder / "receipt.json").read_text())
     journal = board.shell.journal
     forged = json.loads(receipt(journal, NONCE))  # version 1, tagged with the key a technician reads off the shoe
