@@ -214,7 +214,7 @@ class Protocol:
         if command == C_RECEIPT and NONCE_SIZE <= size <= 32:
             from firmware.receipt import receipt
 
-            return OK, receipt(self.shell.journal, payload).encode()
+            return OK, receipt(self.shell.journal, payload, getattr(self.shell, "checkpoints", None)).encode()
         if command == C_ENROL and size == 0:
             if self.element is None:
                 return E_NO_ELEMENT, b""

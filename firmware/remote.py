@@ -227,8 +227,9 @@ def clock(shell, seconds, fields, board=None):
 
 
 def receipt(nonce_hex):
-    """The journal's head signed under the shoe's key with the host's fresh nonce, as one JSON line (`sabot
-    pull-log` writes it beside the segments it pulled; docs/journal-format.md)."""
+    """The journal's head signed with the host's fresh nonce, by the shoe's secure element when it has one (under
+    its key otherwise), as one JSON line (`sabot pull-log` writes it beside the segments it pulled;
+    docs/journal-format.md)."""
     from binascii import unhexlify
 
     from firmware.receipt import receipt as signed_head
@@ -236,7 +237,8 @@ def receipt(nonce_hex):
     nonce = unhexlify(nonce_hex)
     if len(nonce) < 16:
         raise ValueError("a nonce of at least 16 bytes")
-    print(signed_head(_runtime().shell.journal, nonce))
+    shell = _runtime().shell
+    print(signed_head(shell.journal, nonce, getattr(shell, "checkpoints", None)))
 
 
 def resume():

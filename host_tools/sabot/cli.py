@@ -88,10 +88,10 @@ def parser():
                        "(default 3)" % SEANCE_MAX)
     check.add_argument("--receipt", action="append", default=[], metavar="FILE",
                        help="an earlier receipt of the shoe (pull-log's receipt.json) the journal must extend; "
-                            "repeatable")
+                            "repeatable: the element's receipts are ordered by its counter")
     check.add_argument("--public-key", metavar="FILE",
                        help="the shoe's secure element's public key (X || Y, hexadecimal): its signed checkpoints "
-                            "are checked with it")
+                            "and receipts are checked with it")
     check.add_argument("--registry", metavar="FILE",
                        help="the casino's registry of shoes (sabot key enrol's shoes.json): the public key of the "
                             "journal's sabot number, its checkpoints checked with it")

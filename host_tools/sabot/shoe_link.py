@@ -147,7 +147,7 @@ def pull_log(port, dest, force=False, out=sys.stdout):
     try:
         client = production(port)
         if client:
-            return _pull_protocol(client, dest, force, out)
+            return _pull_protocol(client, port, dest, force, out)
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         listed = ast.literal_eval(listing.strip().splitlines()[-1])
         names = [n for n in listed if n.endswith(".sbj")]
@@ -163,9 +163,9 @@ def pull_log(port, dest, force=False, out=sys.stdout):
             args += ["fs", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
         with progress.bar(len(names), "pull-log", unit="segment") as shown:
             mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp ")))
-        said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % os.urandom(32).hex())
-        receipt = json.loads(said.strip().splitlines()[-1])
-        (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
+        nonce = os.urandom(32)
+        said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex())
+        receipt = _keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1]))
     except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
@@ -184,14 +184,30 @@ def _destination(segments, dest, force):
     dest.mkdir(parents=True, exist_ok=True)
 
 
+def _keep_receipt(dest, port, nonce, receipt):
+    """The shoe's receipt written beside the segments (receipt.json), with the nonce this pull issued for it, its
+    time and port (pull.json, which `sabot log verify` checks it against); a DeviceError, and neither written, when
+    it answers another nonce (an older receipt played back)."""
+    if not isinstance(receipt, dict) or receipt.get("nonce") != nonce.hex():
+        raise DeviceError("the shoe's receipt answers nonce %s, not the one this pull sent (%s): refused, no receipt "
+                          "written" % (receipt.get("nonce") if isinstance(receipt, dict) else None, nonce.hex()))
+    issued = {"nonce": nonce.hex(), "port": str(port),
+              "time": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    (dest / "pull.json").write_text(json.dumps(issued) + "\n")
+    (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
+    return receipt
+
+
 def _pulled(dest, names, receipt, out):
     size = sum((dest / n).stat().st_size for n in names)
     out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s "
-              "--key KEY_FILE (sabot %d's key file, key id %s)\n"
-              % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"]))
+              "--key KEY_FILE (sabot %d's key file, key id %s)%s\n"
+              % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"],
+                 " --registry shoes.json (its element's signatures: checkpoints and receipt, counter %d)" %
+                 receipt["counter"] if receipt.get("receipt") == 2 else ""))
 
 
-def _pull_protocol(client, dest, force, out):
+def _pull_protocol(client, port, dest, force, out):
     """pull-log over the protocol: every segment, chunk by chunk, and the receipt under a fresh nonce."""
     from firmware.storage import segment_name
     from sabot.protocol import ProtocolError, Refused
@@ -209,8 +225,8 @@ def _pull_protocol(client, dest, force, out):
             points = None  # a shoe with no element, or no checkpoint yet
         if points:
             (dest / CHECKPOINT_FILE).write_bytes(points)
-        receipt = client.receipt(os.urandom(32))
-        (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
+        nonce = os.urandom(32)
+        receipt = _keep_receipt(dest, port, nonce, client.receipt(nonce))
     except (DeviceError, ProtocolError, Refused, OSError, ValueError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2

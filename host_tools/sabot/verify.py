@@ -127,12 +127,15 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         earlier = [receipts.load(path) for path in receipt_files]
         checked = []
         points = []
+        unchecked = 0  # journals whose receipt the element signed, with no public key to check it
         for group in journals_of(paths):
             segments, reader, rules = _check(group, key)
-            ends = receipts.findings(segments, reader.seq, key, receipts.found_in(group),
-                                     [r for r in earlier if r.sabot == segments[0].sabot])
             keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
             result, signed = checkpoints.findings(group, segments, reader.seq, keys)
+            at_end = receipts.found_in(group)
+            unchecked += bool(at_end and at_end.version == 2 and not keys)
+            ends = receipts.findings(segments, reader.seq, key, at_end,
+                                     [r for r in earlier if r.sabot == segments[0].sabot], keys, group, result.entries)
             points.append(result)
             checked.append((" ".join(map(str, group)), segments, reader, rules, ends + signed))
     except Unusable as e:
@@ -164,7 +167,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         out.write(said["key"])
     out.write(said["intact"] if intact else said["broken"])
     unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
-    out.write(said["unvouched"] % unvouched if unvouched else said["vouched"])
+    out.write(said["unvouched"] % unvouched if unvouched else said["unchecked"] if unchecked else said["vouched"])
     for (label, _, _, _, _), result in zip(checked, points):
         out.write(_checkpoints_said(result, said, label if many else ""))
     words = _in_french(checked, findings) if lang == "fr" else {}
@@ -233,6 +236,8 @@ _SAID = {
         "broken": "integrity: BROKEN\n",
         "unvouched": "end: %d journal(s) with no receipt: truncation at the end cannot be ruled out\n",
         "vouched": "end: as the shoe signed it in its receipt\n",
+        "unchecked": "end: as the shoe's receipt says, its element's signature not checked (no public key: "
+                     "--public-key FILE or --registry shoes.json)\n",
         "finding": "  %sseq %-7d %-9s (%s) %s\n",
         "findings": "result: %d finding(s)\n",
         "development": "result: not clean: authenticated by the development key only (--key FILE, or "
@@ -254,6 +259,8 @@ _SAID = {
         "broken": "intégrité : ROMPUE\n",
         "unvouched": "fin : %d journal(aux) sans reçu du sabot : une troncature à la fin ne peut être exclue\n",
         "vouched": "fin : telle que le sabot l'a signée dans son reçu\n",
+        "unchecked": "fin : telle que la dit le reçu du sabot, la signature de son élément sécurisé non vérifiée "
+                     "(aucune clé publique : --public-key FICHIER ou --registry shoes.json)\n",
         "finding": "  %sn° %-7d %-9s (%s) %s\n",
         "findings": "résultat : %d constat(s)\n",
         "development": "résultat : non conforme : authentifié par la seule clé de développement (--key FICHIER, ou "

@@ -70,6 +70,8 @@ def test_the_pulled_journals_checkpoints_verify_with_the_picos_element_public_ke
     assert answer["ok"], answer["findings"]
     points = answer["checkpoints"]
     assert points["checked"] and points["count"] > 10 and points["records_after"] == 0, points
+    receipt = json.loads((tmp_path / "journal" / "receipt.json").read_text())  # signed by the Pico's element
+    assert receipt["receipt"] == 2 and receipt["counter"] == points["counters"][1], receipt  # the pull's checkpoint's
 
 
 @pytest.mark.req("J-DURABLE")

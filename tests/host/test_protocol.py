@@ -2,17 +2,20 @@
 pulled byte for byte, state-changing commands only under the casino's key and a challenge used once, malformed
 frames refused and counted."""
 
+import json
 import os
 import struct
 
 import pytest
 
+from boards.sim.element import SimElement
 from firmware import protocol as p
 from firmware.journal import Key
 from sabot.protocol import Refused
 from sabot.shoe_link import DeviceError, mpremote
 from tests.conftest import SCENARIOS
 from tests.host.protocol_shoe import CASINO, Shoe
+from tests.host.test_element import _element
 from tests.host.test_vboard import VirtualBoard, sabot
 
 
@@ -145,5 +148,19 @@ def test_a_production_virtual_board_answers_no_repl_and_is_pulled_and_commanded_
     assert "2027-02-01 00:00:00 UTC" in shown.stdout.splitlines()[-1]
     verified = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--receipt",
                      tmp_path / "pulled" / "receipt.json", "--quiet", "--lang", "en")
-    assert "integrity: intact" in verified.stdout and "end: as the shoe signed it in its receipt" in verified.stdout
+    assert "integrity: intact" in verified.stdout  # its element's receipt, not checked without its public key:
+    assert "end: as the shoe's receipt says, its element's signature not checked" in verified.stdout
     assert verified.stdout.count("S-FORCED") == 1, verified.stdout  # the scenario's own incidents, nothing else
+    # The receipt over the protocol is the element's (version 2), for the nonce pull-log recorded, and verifies
+    # with the element's public key; the unauthenticated pull did not count the element's counter up.
+    receipt = json.loads((tmp_path / "pulled" / "receipt.json").read_text())
+    assert receipt["receipt"] == 2 and json.loads((tmp_path / "pulled" / "pull.json").read_text())["nonce"] == \
+        receipt["nonce"]
+    chip = SimElement.load(str(tmp_path / "fs.element"))
+    assert receipt["counter"] == chip._counters[0]
+    public = tmp_path / "element.pub"
+    public.write_text(_element(chip).public_key().hex())
+    checked = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--public-key", public, "--json")
+    assert not [f for f in json.loads(checked.stdout)["findings"] if f["id"] == "J-TAMPER"], checked.stdout
+    checked = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--public-key", public)
+    assert "fin : telle que le sabot l'a signée dans son reçu" in checked.stdout, checked.stdout

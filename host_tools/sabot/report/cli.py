@@ -38,7 +38,7 @@ class Checked:
         self.manifests = [_manifest(bundle) for bundle in bundles]
         self.segments, self.reader, self.findings = check(paths, key, same_table=SAME_TABLE)
         self.receipt = receipts.found_in(paths)  # the shoe's signed head, pulled with the journal
-        ends = receipts.findings(self.segments, self.reader.seq, key, self.receipt, [])
+        ends = receipts.findings(self.segments, self.reader.seq, key, self.receipt, [], (), paths)
         missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
         self.receipt_findings = [f for f in ends if f not in missing]
         self.findings = sorted(self.findings + self.receipt_findings, key=lambda f: f.seq)

@@ -80,6 +80,9 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      "le n° %(b)s"),
     (r"^the checkpoint file ends in (?P<n>\d+) bytes", "le fichier des points de contrôle se termine par %(n)s "
      "octets qui ne forment pas une entrée entière"),
+    (r"^" + _POINT + r" ends at seq (?P<q>\d+), before receipt (?P<label>.+?) \(seq (?P<at>\d+), counter "
+     r"(?P<d>\d+)\)", _POINT_FR + " finit au n° %(q)s, avant le reçu %(label)s (n° %(at)s, compteur %(d)s), que "
+     "l'élément a signé plus tôt : le journal du sabot est revenu en arrière après ce relevé"),
     (r"^" + _POINT + " begins a journal", _POINT_FR + " commence un journal que celui-ci ne commence pas"),
     (r"^" + _POINT + r" names segment (?P<s>\d+), seq (?P<q>\d+)", _POINT_FR + " désigne le segment %(s)s, n° "
      "%(q)s, que le journal ne contient pas : des enregistrements ont été coupés ou supprimés"),
@@ -89,6 +92,16 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
                                    "être exclus"),
     (r"^" + _RECEIPT + " does not verify under the key", _RECEIPT_FR + " ne se vérifie pas sous la clé"),
     (r"^" + _RECEIPT + r" is sabot (?P<n>\d+)'s", _RECEIPT_FR + " est celui du sabot %(n)s, pas de ce journal"),
+    (r"^" + _RECEIPT + " is not signed by the shoe's element, though", _RECEIPT_FR + " n'est pas signé par "
+     "l'élément sécurisé du sabot, qui en a un : sa clé se lit sur le sabot"),
+    (r"^" + _RECEIPT + " is not signed by the shoe's element: forged", _RECEIPT_FR + " n'est pas signé par "
+     "l'élément sécurisé du sabot : fabriqué ou modifié"),
+    (r"^" + _RECEIPT + " answers another nonce", _RECEIPT_FR + " répond à un autre défi que celui que pull-log a "
+     "émis (pull.json) : un reçu plus ancien mis à sa place"),
+    (r"^receipt (?P<label>.+?) \(seq (?P<at>\d+), counter (?P<c>\d+)\) does not end after receipt (?P<other>.+?) "
+     r"\(seq (?P<b>\d+), counter (?P<d>\d+)\)", "le reçu %(label)s (n° %(at)s, compteur %(c)s) ne finit pas après le "
+     "reçu %(other)s (n° %(b)s, compteur %(d)s), dont le compteur n'est pas plus élevé : le journal du sabot est "
+     "revenu en arrière entre les deux relevés"),
     (r"^the journal does not reach the end the shoe signed in " + _RECEIPT, "le journal n'atteint pas la fin que le "
      "sabot a signée dans " + _RECEIPT_FR + " : des enregistrements ont été coupés à la fin"),
     (r"^the journal does not extend " + _RECEIPT, "le journal ne prolonge pas " + _RECEIPT_FR + " : un journal plus "

@@ -1,0 +1,172 @@
+"""Receipts signed by the secure element (version 2, J-TAMPER, K-ELEMENT, K-COUNTER; docs/journal-format.md
+"Receipts"): the bytes the element signs checked here with pyca/cryptography alone, its counter read and not
+counted up; `sabot log verify` with the shoe's public key: a receipt under the key read off the shoe (version 1)
+or under any other key fails, receipts out of order by counter fail, a receipt that answers another nonce than
+pull.json's fails. The journals are the sim board's with an element (the model, in this process), as the virtual
+board's are; the sim board without one keeps version 1."""
+
+import hashlib
+import hmac
+import json
+import shutil
+import struct
+
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature, encode_dss_signature
+
+from boards.sim import p256
+from boards.sim.board import SimBoard
+from boards.sim.element import DEVELOPMENT_SEED
+from boards.sim.runner import act, run
+from boards.sim.scenario import parse
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.receipt import receipt
+from firmware.storage import FileStorage
+from tests.host.test_checkpoints_verify import tampered, verified
+from tests.host.test_receipts import LATER
+from tests.host.test_rollback import with_element
+
+DEALT = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\n"
+NONCE = bytes(range(32))
+
+
+def public_numbers():
+    return ec.EllipticCurvePublicKey.from_encoded_point(
+        ec.SECP256R1(), b"\x04" + p256.public_key(p256.scalar(DEVELOPMENT_SEED)))
+
+
+@pytest.fixture
+def shoe(tmp_path):
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    chip = with_element(board, tmp_path)
+    run(parse(DEALT), board)
+    key = tmp_path / "element.pub"
+    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    return board, chip, key
+
+
+def pulled(board, folder, nonce=NONCE):
+    """What pull-log leaves: the segments, the checkpoints, the receipt, the nonce it issued."""
+    board.shell.checkpoints.write(board.shell.journal, 5)  # pull-log's checkpoint over mpremote (reason 5)
+    shutil.copytree(board.storage.folder, folder)
+    (folder / "receipt.json").write_text(receipt(board.shell.journal, nonce, board.shell.checkpoints) + "\n")
+    (folder / "pull.json").write_text(json.dumps({"nonce": nonce.hex(), "port": "test", "time": "now"}))
+    return folder
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "K-COUNTER")
+def test_the_elements_receipt_is_its_signature_over_the_label_nonce_sabot_counter_and_end_read_by_pyca(shoe):
+    board, chip, _ = shoe
+    counter = chip._counters[0]
+    assert counter > 0  # the power-up's, the séance's and the coup's checkpoints
+    fields = json.loads(receipt(board.shell.journal, NONCE, board.shell.checkpoints))
+    assert chip._counters[0] == counter  # read as it stands: a pull does not use the counter up
+    journal = board.shell.journal
+    assert fields["receipt"] == 2 and "tag" not in fields and fields["counter"] == counter
+    assert (fields["seq"], fields["segment"], fields["chain"]) == (journal.seq, journal.segment, journal.chain.hex())
+    body = (b"sabot receipt 2\x00" + NONCE + struct.pack("<HIII", journal.sabot, counter, journal.segment, journal.seq)
+            + journal.chain)
+    signature = bytes.fromhex(fields["signature"])
+    der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    public_numbers().verify(der, hashlib.sha256(body).digest(), ec.ECDSA(Prehashed(hashes.SHA256())))
+    public_numbers().verify(der, body, ec.ECDSA(hashes.SHA256()))  # the same: ECDSA over SHA-256 of those bytes
+    altered = json.loads(receipt(board.shell.journal, bytes(32), board.shell.checkpoints))
+    assert altered["signature"] != fields["signature"]  # the nonce is signed
+    board.shell.checkpoints.write(journal, 5)
+    later = json.loads(receipt(board.shell.journal, NONCE, board.shell.checkpoints))
+    assert later["counter"] == counter + 1 == chip._counters[0]  # it orders the receipt against the checkpoints
+
+
+@pytest.mark.req("J-TAMPER", "H-SIM")
+def test_a_board_without_an_element_keeps_the_hmac_receipt_of_version_1(tmp_path):
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    run(parse(DEALT), board)
+    fields = json.loads(receipt(board.shell.journal, NONCE))
+    journal = board.shell.journal
+    body = b"sabot receipt\x00" + NONCE + struct.pack("<HII", journal.sabot, journal.segment, journal.seq) + \
+        journal.chain
+    assert fields["receipt"] == 1 and "counter" not in fields
+    assert fields["tag"] == hmac.new(DEVELOPMENT_KEY, body, hashlib.sha256).hexdigest()
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
+def test_the_honest_pull_verifies_and_receipts_forged_with_the_shoes_key_or_another_element_key_do_not(
+        shoe, tmp_path):
+    board, _, key = shoe
+    folder = pulled(board, tmp_path / "pulled")
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 0 and found == [], found
+    _, said = verified(folder, public_key=key)
+    assert "end: as the shoe signed it in its receipt" in said
+    _, said = verified(folder)  # no public key: where the receipt stands is checked, its signature is not
+    assert "end: as the shoe's receipt says, its element's signature not checked (no public key" in said
+    honest = json.loads((folder / "receipt.json").read_text())
+    journal = board.shell.journal
+    forged = json.loads(receipt(journal, NONCE))  # version 1, tagged with the key a technician reads off the shoe
+    (folder / "receipt.json").write_text(json.dumps(forged))
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and len(found) == 1 and "is not signed by the shoe's element, though the shoe has one" in found[0]
+    _, said = verified(folder, lang="fr", public_key=key)
+    assert "n'est pas signé par l'élément sécurisé du sabot, qui en a un" in said
+    other = ec.generate_private_key(ec.SECP256R1())  # any key the attacker could hold that is not the element's
+    body = (b"sabot receipt 2\x00" + NONCE + struct.pack("<HIII", journal.sabot, honest["counter"] + 9,
+                                                        journal.segment, journal.seq) + journal.chain)
+    r, s = decode_dss_signature(other.sign(body, ec.ECDSA(hashes.SHA256())))
+    signature = (r.to_bytes(32, "big") + s.to_bytes(32, "big")).hex()
+    (folder / "receipt.json").write_text(json.dumps(dict(honest, counter=honest["counter"] + 9, signature=signature)))
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and len(found) == 1 and "is not signed by the shoe's element: forged or altered" in found[0]
+    (folder / "receipt.json").write_text(json.dumps(dict(honest, seq=honest["seq"] - 1)))  # a field altered
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and "forged or altered" in found[0]
+
+
+@pytest.mark.req("J-TAMPER", "K-COUNTER", "H-VERIFY")
+def test_receipts_are_ordered_by_the_elements_counter_and_a_later_one_that_ends_earlier_is_a_rollback(
+        shoe, tmp_path):
+    board, _, key = shoe
+    early = pulled(board, tmp_path / "early")
+    game = 0
+    for _, command, a, b in parse("shoe seed=1\n" + "\n".join(LATER))[1:]:  # the shoe goes on dealing
+        game = act(board, game, command, a, b)
+    late = pulled(board, tmp_path / "late", nonce=b"m" * 32)
+    code, found, _ = tampered(late, public_key=key, receipt_files=[early / "receipt.json"])
+    assert code == 0 and found == [], found
+    # The older journal put back on the shoe (its folder, checkpoints and all) and the shoe restarted: a new pull.
+    board.power_cut()
+    shutil.rmtree(board.storage.folder)
+    shutil.copytree(early, board.storage.folder)
+    board.power_on()
+    back = pulled(board, tmp_path / "back", nonce=b"b" * 32)
+    receipts = {name: json.loads((folder / "receipt.json").read_text()) for name, folder in
+                (("early", early), ("late", late), ("back", back))}
+    assert receipts["early"]["counter"] < receipts["late"]["counter"] < receipts["back"]["counter"]
+    assert receipts["back"]["seq"] < receipts["late"]["seq"]  # the rollback the counter puts in order
+    code, found, _ = tampered(back, public_key=key, receipt_files=[late / "receipt.json"])
+    assert code == 1 and any("does not end after receipt %s" % (late / "receipt.json") in m for m in found), found
+    assert any("does not extend" in m for m in found), found
+    _, said = verified(back, lang="fr", public_key=key, receipt_files=[late / "receipt.json"])
+    assert "ne finit pas après le reçu" in said and "revenu en arrière entre les deux relevés" in said
+    # Without the later pull's receipt, the checkpoint the restarted shoe counted after the kept receipt still
+    # ends before it: the counter orders receipts against the checkpoints too.
+    (back / "receipt.json").unlink()
+    code, found, _ = tampered(back, public_key=key, receipt_files=[late / "receipt.json"])
+    behind = [m for m in found if "before receipt %s" % (late / "receipt.json") in m]
+    assert code == 1 and len(behind) == 1 and behind[0].startswith("checkpoint "), found
+    _, said = verified(back, lang="fr", public_key=key, receipt_files=[late / "receipt.json"])
+    assert "le journal du sabot est revenu en arrière après ce relevé" in said
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY")
+def test_a_receipt_that_answers_another_nonce_than_the_one_pull_log_issued_is_a_finding(shoe, tmp_path):
+    board, _, key = shoe
+    early = pulled(board, tmp_path / "early")
+    act(board, 0, "seance", 3, 0)
+    late = pulled(board, tmp_path / "late", nonce=b"m" * 32)
+    code, found, _ = tampered(late, public_key=key)
+    assert code == 0 and found == [], found
+    shutil.copy(early / "receipt.json", late / "receipt.json")  # the older receipt put in the newer's place
+    code, found, _ = tampered(late, public_key=key)
+    assert code == 1 and any("answers another nonce than the one pull-log issued (pull.json)" in m for m in found)
