@@ -16,7 +16,7 @@ from sabot.report.chart import chart
 from sabot.report.model import INCIDENTS, PlayedCoup, stop_check
 from sabot.report.regulation import quote
 from sabot.report.text import firmware_words
-from sabot.verify import _SAID, _checkpoints_said
+from sabot.verify import SAID, checkpoints_said
 
 CSS = files(__package__).joinpath("report.css").read_text(encoding="utf-8")
 
@@ -228,7 +228,7 @@ def _element_html(journal, w):
     kind, path = journal.element
     said = w["element_file"] % path if kind == "public_key" else w["element_registry"] % (
         path, journal.segments[0].sabot)
-    points = _checkpoints_said(journal.points, _SAID[w.lang], "").strip()
+    points = checkpoints_said(journal.points, SAID[w.lang], "").strip()
     return "%s<br>%s" % (_e(said), _e(points[:1].upper() + points[1:]))
 
 
