@@ -71,6 +71,10 @@ def read_public_key(path):
             path, getattr(e, "strerror", None) or e)) from None
 
 
+class NotEnrolled(Unusable):
+    """A registry that does not hold the sabot asked: its public key is unknown."""
+
+
 def registry_keys(path, sabot):
     """The public keys the casino's registry (sabot key enrol's shoes.json) holds for sabot number sabot."""
     try:
@@ -81,7 +85,7 @@ def registry_keys(path, sabot):
     except (OSError, UnicodeError, ValueError, KeyError, TypeError) as e:
         raise Unusable("%s: not a registry of shoes (sabot key enrol): %s" % (path, e)) from None
     if not found:
-        raise Unusable("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
+        raise NotEnrolled("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
     return found
 
 

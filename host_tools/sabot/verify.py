@@ -158,7 +158,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
                                      **({"journal": label} if many else {})) for label, f in findings]}, out)
         out.write("\n")
         return 0 if ok else 1
-    said, w = _SAID[lang], Words(lang)
+    said, w = SAID[lang], Words(lang)
     for label, segments, reader, _, _ in checked:
         first = segments[0]
         out.write(said["journal"] % (" " + label if many else "", first.sabot, firmware_words(first.firmware, w),
@@ -169,7 +169,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
     out.write(said["unvouched"] % unvouched if unvouched else said["unchecked"] if unchecked else said["vouched"])
     for (label, _, _, _, _), result in zip(checked, points):
-        out.write(_checkpoints_said(result, said, label if many else ""))
+        out.write(checkpoints_said(result, said, label if many else ""))
     words = _in_french(checked, findings) if lang == "fr" else {}
     for label, f in findings:
         out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
@@ -183,7 +183,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     return 0 if ok else 1
 
 
-def _checkpoints_said(result, said, label):
+def checkpoints_said(result, said, label):
     """The checkpoints' line: not checked (no public key), or how many, their counters and what follows the last."""
     where = " " + label if label else ""
     if not result.checked:
@@ -228,7 +228,7 @@ def _record_at(segments, seq):
     return (seq, body[0], body[1] * 1000 + body[2]) + body[3:], game
 
 
-_SAID = {
+SAID = {
     "en": {
         "journal": "journal%s: sabot %d, firmware %s; %d segment(s), %d records (seq %d to %d)\n",
         "key": "key: %s\n" % DEVELOPMENT_WORDS,

@@ -18,6 +18,9 @@ def add_arguments(parser):
     load.add_argument("--casino", required=True, help="the casino the journals come from, as the regulator names it: "
                       "ASCII letters, digits, '-' and '_'")
     load.add_argument("--keys", help="folder of the shoes' keys, sabot-NNNN.key; without it, the development key")
+    load.add_argument("--registry", metavar="FILE", help="the casino's registry of shoes (shoes.json, sabot key "
+                      "enrol): each journal's element's checkpoints and receipt checked with its sabot's public "
+                      "key; a sabot not enrolled there is refused")
     levy = actions.add_parser("ingest-ledger", help="a sabot's cagnotte ledger, checked against its ingested "
                               "journal, into the fleet database; exit 0 agrees, 1 findings, 2 unusable")
     levy.add_argument("ledger", metavar="LEDGER", help="CSV: seance,taille,coup,stake_1,stake_2,levy,tickets "
@@ -96,7 +99,7 @@ def main(args, out=sys.stdout, err=sys.stderr):
     name = "sabot fleet %s" % args.action
     try:
         if args.action == "ingest":
-            return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err)
+            return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err, args.registry)
         if args.action == "ingest-ledger":
             return ledger.ingest_ledger(args.ledger, args.db, args.casino, args.sabot, out, err)
         if args.action == "export":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from sabot import receipts
+from sabot import checkpoints, receipts
 from sabot.fleet import schema, store
 from sabot.fleet.assignment import assignment_findings
 from sabot.fleet.store import Unusable
@@ -46,9 +46,21 @@ def key_for(keys, sabot):
     return read_key(path)
 
 
-def verified(segments, key, receipt=None):
-    """(rows a segment, findings of the whole journal as `sabot log verify` states them, against its receipt) in
-    one reading."""
+def element_keys(registry, sabot):
+    """(the shoe's element's public keys the casino's registry holds, why there are none): no registry, no keys
+    and no reason; a sabot not enrolled there, its reason (the journal is refused, the others still ingested)."""
+    if registry is None:
+        return [], None
+    try:
+        return checkpoints.registry_keys(registry, sabot), None
+    except checkpoints.NotEnrolled as e:
+        return [], str(e)
+
+
+def verified(segments, key, receipt=None, paths=None, public_keys=()):
+    """(rows a segment, findings of the whole journal as `sabot log verify` states them, against its receipt and,
+    with public_keys, its element's checkpoints: paths, the journal's folder, where they are found) in one
+    reading."""
     reader = Reader(segments, key)
     rules = Rules()
     wanted = rules.types
@@ -57,8 +69,9 @@ def verified(segments, key, receipt=None):
         rules.fold([row for row in rows if wanted >> row[1] & 1])
         per_segment.append(rows)
     reader.finish()
-    ends = receipts.findings(segments, reader.seq, key, receipt, [])
-    findings = sorted(reader.findings + rules.findings + ends, key=lambda f: f.seq)
+    points, signed = checkpoints.findings(paths, segments, reader.seq, public_keys)
+    ends = receipts.findings(segments, reader.seq, key, receipt, [], public_keys, paths, points.entries)
+    findings = sorted(reader.findings + rules.findings + ends + signed, key=lambda f: f.seq)
     findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]  # verify's default
     return per_segment, findings
 
@@ -90,10 +103,11 @@ def _table(columns, rows):
     return pa.table(dict(zip(columns, map(list, zip(*rows)))))
 
 
-def ingest_journal(con, casino, segments, key, receipt=None):
+def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_keys=()):
     """Verify one journal and add what the database lacks of it, in one transaction: (records added, findings
-    kept); Refused with the finding when it is not intact or has no receipt (J-TAMPER)."""
-    per_segment, findings = verified(segments, key, receipt)
+    kept); Refused with the finding when it is not intact, has no receipt, or its element's checkpoints or receipt
+    do not verify with public_keys (J-TAMPER)."""
+    per_segment, findings = verified(segments, key, receipt, paths, public_keys)
     broken = sorted((f for f in findings if f.id == "J-TAMPER"), key=lambda f: f.message == receipts.NO_RECEIPT)
     if broken:
         label = segments[0].path.parent
@@ -141,22 +155,27 @@ def ingest_journal(con, casino, segments, key, receipt=None):
     return added, findings
 
 
-def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr):
-    """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written)."""
+def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None):
+    """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written).
+    registry: the casino's shoes.json, whose public key of each journal's sabot checks its element's signatures;
+    a sabot not enrolled there is refused."""
     try:
         store.casino_name(casino)
-        journals = [(load_segments(group), receipts.found_in(group)) for group in journals_of(paths)]
-        keyed = [(segments, key_for(keys, segments[0].sabot), receipt) for segments, receipt in journals]
+        journals = [(group, load_segments(group), receipts.found_in(group)) for group in journals_of(paths)]
+        keyed = [(group, segments, key_for(keys, segments[0].sabot), receipt, element_keys(registry, segments[0].sabot))
+                 for group, segments, receipt in journals]
         con = store.open_database(db)
     except (JournalUnusable, Unusable) as e:
         print("sabot fleet ingest: error: %s" % e, file=err)
         return 2
     status = 0
     try:
-        for segments, key, receipt in keyed:
+        for group, segments, key, receipt, (public_keys, unknown) in keyed:
             label = segments[0].path.parent
             try:
-                added, findings = ingest_journal(con, casino, segments, key, receipt)
+                if unknown:
+                    raise Refused("%s: refused, its element's signatures cannot be checked: %s" % (label, unknown))
+                added, findings = ingest_journal(con, casino, segments, key, receipt, group, public_keys)
             except Refused as e:
                 print("sabot fleet ingest: %s" % e, file=err)
                 status = 1

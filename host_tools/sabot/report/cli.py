@@ -16,7 +16,7 @@ from pathlib import Path
 
 from firmware.identity import MANIFEST
 from firmware.layout import EPOCH_2020
-from sabot import progress, receipts
+from sabot import checkpoints, progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
 from sabot.report.model import Story
 from sabot.report.page import render
@@ -33,15 +33,22 @@ _PDF_TITLES = [text["title"].partition("%")[0].encode("utf-16-be").hex().upper()
 class Checked:
     """A journal verified and told: what render() needs."""
 
-    def __init__(self, paths, key, key_file, lang, establishment=None, allow_development_key=False, bundles=()):
+    def __init__(self, paths, key, key_file, lang, establishment=None, allow_development_key=False, bundles=(),
+                 public_key=None, registry=None):
         self.paths, self.key, self.key_file, self.establishment = paths, key, key_file, establishment
         self.manifests = [_manifest(bundle) for bundle in bundles]
+        given = [checkpoints.read_public_key(public_key)] if public_key else []
         self.segments, self.reader, self.findings = check(paths, key, same_table=SAME_TABLE)
+        # the element's public keys, as `sabot log verify --public-key/--registry` takes them (sabot.checkpoints)
+        keys = given + (checkpoints.registry_keys(registry, self.segments[0].sabot) if registry else [])
+        self.element = ("public_key", public_key) if public_key else ("registry", registry) if registry else None
+        self.points, signed = checkpoints.findings(paths, self.segments, self.reader.seq, keys)
         self.receipt = receipts.found_in(paths)  # the shoe's signed head, pulled with the journal
-        ends = receipts.findings(self.segments, self.reader.seq, key, self.receipt, [], (), paths)
+        ends = receipts.findings(self.segments, self.reader.seq, key, self.receipt, [], keys, paths,
+                                 self.points.entries)
         missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
         self.receipt_findings = [f for f in ends if f not in missing]
-        self.findings = sorted(self.findings + self.receipt_findings, key=lambda f: f.seq)
+        self.findings = sorted(self.findings + self.receipt_findings + signed, key=lambda f: f.seq)
         self.intact = not any(f.id == "J-TAMPER" for f in self.findings)
         self.development, self.allowed = key == DEVELOPMENT_KEY, allow_development_key
         self.unvouched = bool(missing)  # verify counts a missing receipt as a finding: so does the verdict
@@ -82,10 +89,11 @@ def ours(path):
 
 
 def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout, establishment=None,
-           allow_development_key=False, bundles=()):
+           allow_development_key=False, bundles=(), public_key=None, registry=None):
     """Write the report (PDF when output ends in .pdf); 0 when written, 2 when the journal cannot be read or the
     file written. A file already there is replaced only when it is an earlier report, or with force. Its verdict
-    is verify's with the same allow_development_key; bundles: approved releases, to name the firmware's version."""
+    is verify's with the same allow_development_key; bundles: approved releases, to name the firmware's version;
+    public_key (a file) or registry (the casino's shoes.json): the shoe's element's public key, as verify takes it."""
     output = Path(output)
     try:
         if len(journals_of(paths)) > 1:
@@ -95,7 +103,8 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
             raise Unusable("%s exists and is not a report: give another -o, or --force to replace it" % output)
         if not output.parent.is_dir():
             raise Unusable("cannot write %s: no folder %s" % (output, output.parent))
-        journal = Checked(paths, read_key(key_file), key_file, lang, establishment, allow_development_key, bundles)
+        journal = Checked(paths, read_key(key_file), key_file, lang, establishment, allow_development_key, bundles,
+                          public_key, registry)
     except Unusable as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2
@@ -126,6 +135,10 @@ def add_arguments(parser):
                         "(printed by headless Chromium)")
     parser.add_argument("--lang", choices=("fr", "en"), default="fr", help="the report's language (default fr)")
     parser.add_argument("--key", help="the shoe's key file (hexadecimal); without it, the development key")
+    parser.add_argument("--public-key", metavar="FILE", help="as for sabot log verify: the shoe's secure element's "
+                        "public key (hexadecimal X || Y), with which its checkpoints and receipt are checked")
+    parser.add_argument("--registry", metavar="FILE", help="as for sabot log verify: the casino's registry "
+                        "(shoes.json, sabot key enrol), which gives the public key by the journal's sabot number")
     parser.add_argument("--establishment", metavar="NAME", help="the casino the shoe serves, for the first page "
                         "(\"Casino de Deauville\"); without it the report says it was not given")
     parser.add_argument("--allow-development-key", action="store_true", help="as for sabot log verify: a journal "
@@ -140,4 +153,5 @@ def add_arguments(parser):
 
 def main(args):
     return report(args.paths, args.output, args.lang, args.key, args.force, establishment=args.establishment,
-                  allow_development_key=args.allow_development_key, bundles=args.bundle)
+                  allow_development_key=args.allow_development_key, bundles=args.bundle,
+                  public_key=args.public_key, registry=args.registry)

@@ -16,6 +16,7 @@ from sabot.report.chart import chart
 from sabot.report.model import INCIDENTS, PlayedCoup, stop_check
 from sabot.report.regulation import quote
 from sabot.report.text import firmware_words
+from sabot.verify import SAID, checkpoints_said
 
 CSS = files(__package__).joinpath("report.css").read_text(encoding="utf-8")
 
@@ -214,9 +215,21 @@ def _verdict_html(journal, w):
             reasons.append(w["why_no_receipt"])
         if journal.development and not journal.allowed:
             reasons.append(w["why_dev"])
-    return '<div class="verdict %s"><b>%s</b><ul>%s</ul><span class="sub">%s</span></div>' % (
+    return '<div class="verdict %s"><b>%s</b><ul>%s</ul><p class="element">%s</p><span class="sub">%s</span></div>' % (
         "ok" if journal.ok else "bad", _e(w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]),
-        "".join("<li>%s</li>" % _e(reason) for reason in reasons), _e(w["verdict_same"]))
+        "".join("<li>%s</li>" % _e(reason) for reason in reasons), _element_html(journal, w), _e(w["verdict_same"]))
+
+
+def _element_html(journal, w):
+    """Whether the secure element's signatures (checkpoints, receipt) were checked, with which public key, and
+    the checkpoints' line as `sabot log verify` says it."""
+    if journal.element is None:
+        return _e(w["element_unchecked"])
+    kind, path = journal.element
+    said = w["element_file"] % path if kind == "public_key" else w["element_registry"] % (
+        path, journal.segments[0].sabot)
+    points = checkpoints_said(journal.points, SAID[w.lang], "").strip()
+    return "%s<br>%s" % (_e(said), _e(points[:1].upper() + points[1:]))
 
 
 def _seances_html(story, w):

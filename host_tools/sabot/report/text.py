@@ -24,6 +24,12 @@ TEXT = {
         "why_dev": "journal signé par la seule clé de DÉVELOPPEMENT, publique : n'importe qui a pu l'écrire ou le "
                    "signer à nouveau ; il faut la clé du sabot",
         "verdict_same": "Le verdict est celui de sabot log verify sur le même journal, avec la même clé.",
+        "element_unchecked": "Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : NON vérifiées, "
+                             "aucune clé publique donnée (--public-key FICHIER ou --registry shoes.json)",
+        "element_file": "Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : vérifiées avec la clé "
+                        "publique du fichier %s",
+        "element_registry": "Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : vérifiées avec la "
+                            "clé publique que le registre du casino %s donne pour le sabot n° %d",
         "written": "%s ; rapport écrit dans %s (%s) : %d enregistrements, %d constat(s)",
         "establishment": "Établissement",
         "not_given": "non renseigné",
@@ -165,6 +171,12 @@ TEXT = {
         "why_dev": "signed by the public DEVELOPMENT key alone: anyone can have written or re-signed it; the shoe's "
                    "key is needed",
         "verdict_same": "The verdict is sabot log verify's on the same journal, with the same key.",
+        "element_unchecked": "The shoe's secure element's signatures (checkpoints, receipt): NOT checked, no public "
+                             "key given (--public-key FILE or --registry shoes.json)",
+        "element_file": "The shoe's secure element's signatures (checkpoints, receipt): checked with the public key "
+                        "of the file %s",
+        "element_registry": "The shoe's secure element's signatures (checkpoints, receipt): checked with the public "
+                            "key the casino's registry %s gives for sabot no. %d",
         "written": "%s; report written to %s (%s): %d records, %d finding(s)",
         "establishment": "Establishment",
         "not_given": "not given",
