@@ -10,11 +10,12 @@ from firmware.version import VERSION
 from sabot import firmware, keys, progress, tool_version
 from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
+from sabot.deploy import deploy
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
-from sabot.shoe_link import clock_command, deploy, number_command, pull_log, seance_command
+from sabot.shoe_link import clock_command, number_command, pull_log, seance_command
 from sabot.vboard import vboard
 from sabot.verify import verify
 from sabot.vms import RUNTIMES

@@ -28,13 +28,13 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
     board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
     the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
-    VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead (sabot.pico.serve), key
-    the shoe's key file its factory installs on a new one.
+    VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead
+    (sabot.pico_vboard.serve), key the shoe's key file its factory installs on a new one.
     Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
     (docs/protocol.md), no REPL, and a restart starts it again so; its code is the image build (a build, or a bundle
     of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/)."""
     if board == "rpi_pico":
-        from sabot.pico import serve
+        from sabot.pico_vboard import serve
 
         return serve(scenario, fs, blank, out, development, key)
     fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))

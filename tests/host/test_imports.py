@@ -157,3 +157,11 @@ def test_sabot_loads_the_simulator_only_for_sabot_sim():
                              "print(sorted(m for m in sys.modules if m.startswith('boards')))"],
                             capture_output=True, text=True, check=True, cwd=ROOT)
     assert set(ast.literal_eval(loaded.stdout)) <= {"boards", "boards.sim"} | WORDS
+
+
+@pytest.mark.req("H-SIM")
+def test_no_module_of_the_host_tools_grows_past_four_hundred_lines():
+    """Issue 21: small modules with one job; a module past 400 lines is split where its jobs part."""
+    long = {str(path.relative_to(ROOT)): n for path in (ROOT / "host_tools").rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}

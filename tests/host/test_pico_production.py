@@ -12,7 +12,8 @@ import pytest
 from firmware.journal import Key
 from firmware.records import BOOT_RESTART, R_BOOT
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
-from sabot.pico import Pico, factory, steps
+from sabot.pico import Pico, steps
+from sabot.pico_vboard import factory
 from sabot.verify import read_key
 from tests.conftest import ROOT
 from tests.host.test_commissioning import SABOT, readme_steps, run
