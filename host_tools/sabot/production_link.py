@@ -9,10 +9,11 @@ from firmware.protocol import C_STATUS, frame
 from sabot.device import DeviceError, no_device
 
 
-def production(port, timeout=0.5):
+def production(port, timeout=1.5):
     """The protocol's client when the shoe on port is a production shoe (it answers the status request within
     timeout), None for a development shoe, which mpremote reaches: its serving loop and its REPL ignore the probe's
-    bytes, which hold no Ctrl-B to Ctrl-E and no line end."""
+    bytes, which hold no Ctrl-B to Ctrl-E and no line end. The timeout leaves a busy shoe (an emulated Pico on a
+    loaded computer took over 0.5 s) time to answer, rather than be taken for a development one."""
     if not os.path.exists(port):
         raise no_device(port)
     from sabot import protocol
