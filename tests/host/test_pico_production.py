@@ -14,6 +14,7 @@ from firmware.records import BOOT_RESTART, R_BOOT
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico, steps
 from sabot.pico_vboard import factory
+from sabot.production_link import restarted_production
 from sabot.verify import read_key
 from tests.conftest import ROOT
 from tests.host.test_commissioning import SABOT, readme_steps, run
@@ -88,8 +89,9 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
             elif line.startswith("sabot vboard"):  # the test's own emulator: its croupier and its events
                 factory(tmp_path / "shoe.flash", tmp_path / "sabot-0042.key", PLANTS)
                 board = Pico(tmp_path / "shoe.flash").start()  # the production image, as a UF2 drop
-                (tmp_path / "shoe.flash.tty").symlink_to(board.port)
                 no_prompt(board.port, attack(board.port, 0))  # at boot: the bytes wait for USB's enumeration
+                restarted_production(board.port)  # as sabot vboard names its port: once the shoe serves
+                (tmp_path / "shoe.flash.tty").symlink_to(board.port)
                 session.append("$ %s\n(the factory's bench, then the production image; attacked at boot)" % line)
             else:
                 step(line)
