@@ -25,6 +25,7 @@ IMAGE = ""  # the folder the code is imported from: "" the filesystem (developme
 REGION = None  # type: tuple[int, int] | None  # a production Pico's (flash address, bytes): its program region, the frozen code in it
 FLASH = "flash"  # the challenge's name for the region
 
+
 def _at(name):
     return IMAGE + "/" + name if IMAGE else name
 

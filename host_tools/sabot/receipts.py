@@ -152,6 +152,12 @@ def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None
     return found
 
 
+def _ends_before(one, other):
+    """Whether one (a receipt or a checkpoint) ends before other: a lower sequence number, or the same with another
+    chain value (the journal between them was rewritten)."""
+    return one.seq < other.seq or (one.seq == other.seq and one.chain != other.chain)
+
+
 def _out_of_order(signed, end_seq):
     """Receipts signed by the element, ordered by its counter: one with a higher counter must not end before one
     with a lower (its sequence number lower, or the same with another chain value): the shoe's journal went back
@@ -160,7 +166,7 @@ def _out_of_order(signed, end_seq):
     ordered = sorted(signed, key=lambda r: (r.counter, r.seq))
     for at, later in enumerate(ordered):
         for earlier in ordered[:at]:  # an equal counter (no checkpoint between the pulls) never has a lower seq here
-            if later.seq < earlier.seq or (later.seq == earlier.seq and later.chain != earlier.chain):
+            if _ends_before(later, earlier):
                 found.append(Finding("J-TAMPER", min(later.seq, end_seq), (
                     "receipt %s (seq %d, counter %d) does not end after receipt %s (seq %d, counter %d), whose "
                     "counter is not higher: the shoe's journal went back between the two pulls") % (
@@ -175,8 +181,7 @@ def _checkpoints_behind(signed, checkpoints, end_seq):
     found = []
     for receipt in signed:
         for entry in checkpoints:
-            if entry.counter > receipt.counter and entry.reason != cp.BEGUN and (
-                    entry.seq < receipt.seq or (entry.seq == receipt.seq and entry.chain != receipt.chain)):
+            if entry.counter > receipt.counter and entry.reason != cp.BEGUN and _ends_before(entry, receipt):
                 found.append(Finding("J-TAMPER", min(entry.seq, end_seq), (
                     "checkpoint %d (counter %d) ends at seq %d, before receipt %s (seq %d, counter %d), which the "
                     "element signed earlier: the shoe's journal went back after that pull") % (
