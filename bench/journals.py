@@ -8,6 +8,7 @@ from firmware import records as rec
 from firmware.cards import STOP
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.mac import Key
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, Coup
 
@@ -52,7 +53,7 @@ def write_journal(folder, cards=None, records=None):
         clock[0] += 500
         return clock[0]
 
-    log = journal.Journal(storage, journal.Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, 0))
+    log = journal.Journal(storage, Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, 0))
     log.recover(ctl)
     body = bytearray(layout.BODY_SIZE)
     state = {"cards": 0, "taille": 0, "seance": 0}

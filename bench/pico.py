@@ -23,7 +23,7 @@ def measure(ctx):
     folder = ctx.scratch("pico")
     with Pico(folder / "shoe.flash", blank=True, development=True) as board:
         started = time.monotonic()
-        _, deal = deal_whole_shoe(board, folder)
+        deal = deal_whole_shoe(board, folder)
         wall = time.monotonic() - started
         said = mpremote(board.port, "exec", "import gc\ngc.collect()\nprint(gc.mem_free())")
         resume(board.port)

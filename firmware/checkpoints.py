@@ -29,6 +29,7 @@ SIGNATURE_AT = const(48)  # R || S, 64 bytes
 CRC_AT = const(112)  # CRC-32 of bytes 0..111
 SIZE = const(116)
 LABEL = b"sabot checkpoint\x00"
+ELEMENT_ID = b"sabot element id "  # a header's key id on a board: SHA-256 of this and the public key, 8 bytes
 # Why an entry was written (its reason byte).
 BOOT = const(1)  # a power-up that cut nothing
 RECOVERY = const(2)  # a power-up that cut a torn tail
@@ -78,6 +79,14 @@ class CheckpointShell(Shell):
             self.checkpoints.stepped(self, event, in_coup, alarms)
 
 
+class ElementKey:
+    """What vouches for a board's journal: its secure element, named in each segment header by its public key's id.
+    It holds no secret: the private key never leaves the element."""
+
+    def __init__(self, public):
+        self.id = sha256(ELEMENT_ID + public).digest()[:8]
+
+
 class Checkpoints:
     def __init__(self, folder, element, sabot):
         """folder: the journal's; element: the secure element's driver (counter, increment, sign), None when the
@@ -87,6 +96,19 @@ class Checkpoints:
         self.element = element
         self.sabot = sabot
         self._last = None  # the last entry read at power-up, or None
+
+    def key(self):
+        """The journal's key (firmware/journal.py's Journal): the element's; the development key's when no element
+        answers, the board then locked in its fault (firmware/startup.py's make_shell) as well as rolled back."""
+        try:
+            if self.element is None:
+                raise OSError(19)
+            return ElementKey(self.element.public_key())
+        except OSError:
+            from firmware.devkey import DEVELOPMENT_KEY
+            from firmware.mac import Key
+
+            return Key(DEVELOPMENT_KEY)
 
     def shell(self, *args):
         """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these

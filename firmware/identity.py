@@ -15,7 +15,7 @@ import os
 from binascii import hexlify, unhexlify
 from hashlib import sha256
 
-from firmware.journal import Key
+from firmware.mac import Key
 
 MANIFEST = "manifest.json"
 _CHUNK = 512

@@ -1,5 +1,6 @@
-"""The card journal on flash: segments of CRC-framed records in a SHA-256 chain, each tagged with HMAC-SHA256
-under the shoe's key. docs/journal-format.md describes the bytes; this module writes and recovers them.
+"""The card journal on flash: segments of CRC-framed records in a SHA-256 chain, one SHA-256 block a record; the
+secure element signs the chain's head between coups (firmware/checkpoints.py), never on a card's path.
+docs/journal-format.md describes the bytes; this module writes and recovers them.
 
 A record is flushed before the shell carries out any command (J-DURABLE). Each segment's header holds a
 snapshot of the controller, so recovery at boot reads the last segment only, however long the journal.
@@ -11,7 +12,7 @@ from hashlib import sha256
 
 from firmware import layout
 from firmware.compat import const
-from firmware.layout import BODY_AT, BODY_SECONDS, CRC_AT, LINK_AT, LINK_SIZE, SEQ_AT, TAG_AT, TAG_SIZE
+from firmware.layout import BODY_AT, BODY_SECONDS, CRC_AT, LINK_AT, LINK_SIZE, SEQ_AT
 
 # A record's write imports the offsets it uses; the rest of firmware/layout.py is read through the module: on the
 # MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 64 KB).
@@ -23,27 +24,6 @@ NO_CHAIN = bytes(layout.CHAIN_SIZE)
 
 class JournalError(Exception):
     """The journal cannot be read as this format: another file, a newer version, a damaged header."""
-
-
-class Key:
-    """The shoe's secret, provisioned at commissioning; HMAC-SHA256 by hand (MicroPython has no hmac)."""
-
-    def __init__(self, secret):
-        if len(secret) < 16:
-            raise ValueError("a key has at least 16 bytes")
-        padded = (sha256(secret).digest() if len(secret) > 64 else secret) + bytes(64)
-        self._inner = bytes(b ^ 0x36 for b in padded[:64])
-        self._outer = bytes(b ^ 0x5C for b in padded[:64])
-        self.id = sha256(b"sabot key id " + secret).digest()[:8]
-
-    def tag(self, message, size=TAG_SIZE):
-        """HMAC-SHA256 of the message, its first size bytes (the whole 32 for the firmware challenge)."""
-        inner = sha256(self._inner)
-        inner.update(message)
-        outer = sha256(self._outer)
-        outer.update(inner.digest())
-        digest = outer.digest()
-        return digest if size >= 32 else digest[:size]
 
 
 def chained(chain, data):
@@ -74,9 +54,9 @@ def parse_header(data):
 
 
 def header_chain(data):
-    """The chain value a segment's records start from: its previous chain and its header, tag excluded."""
+    """The chain value a segment's records start from: its previous chain and its header, CRC excluded."""
     previous = data[layout.PREVIOUS_CHAIN_AT:layout.PREVIOUS_CHAIN_AT + layout.CHAIN_SIZE]
-    return chained(bytes(previous), memoryview(data)[:layout.HEADER_TAG_AT])
+    return chained(bytes(previous), memoryview(data)[:layout.HEADER_CRC_AT])
 
 
 class Frame:
@@ -87,33 +67,27 @@ class Frame:
         self.buf = bytearray(layout.FRAME_SIZE)
         self.buf[0] = layout.SYNC
         self.buf[1] = layout.BODY_SIZE
-        self.body = memoryview(self.buf)[BODY_AT:LINK_AT]
-        self.to_tag = memoryview(self.buf)[:TAG_AT]  # a view a record would allocate on 32-bit
+        self.body = memoryview(self.buf)[BODY_AT:LINK_AT]  # a view a record would allocate on 32-bit
         self._to_crc = memoryview(self.buf)[:CRC_AT]
 
     def link(self, seq, previous):
-        """Sets the frame's seq and link to the chain before it; returns the chain value after it."""
+        """Sets the frame's seq and link to the chain before it, and its CRC-32; returns the chain value after it,
+        SHA-256 of the one before and the body (52 bytes: one block)."""
         frame = self.buf
         struct.pack_into("<I", frame, SEQ_AT, seq)
         at = LINK_AT  # a local: an imported offset is a global, looked up at each use; a const once folded
         for i in range(LINK_SIZE):  # byte by byte: a slice would be a new object a record
             frame[at + i] = previous[i]
-        return chained(previous, self.to_tag)
-
-    def sign(self, chain, key):
-        """The tag of the chain value link() returned, then the CRC-32."""
-        frame = self.buf
-        tag = key.tag(chain, 32)
-        at = TAG_AT
-        for i in range(TAG_SIZE):
-            frame[at + i] = tag[i]
         struct.pack_into("<I", frame, CRC_AT, crc32(self._to_crc))
+        return chained(previous, self.body)
 
 
 class Journal:
     """The shoe's journal: recovers at boot, then appends one flushed frame a record."""
 
     def __init__(self, storage, key, sabot, firmware, wall, segment_records=SEGMENT_RECORDS):
+        """key: what vouches for the journal, named by its id (8 bytes) in every header: the secure element's
+        public key on a board (firmware/checkpoints.py's ElementKey), the development key on the sim."""
         self.storage = storage
         self.key = key
         self.sabot = sabot
@@ -130,9 +104,7 @@ class Journal:
         self._sealer = Frame()
         self._frame = self._sealer.buf
         self.body = self._sealer.body  # the last record written, time stamped
-        self._to_tag = self._sealer.to_tag
-        self._link = memoryview(self._frame)[LINK_AT:TAG_AT]
-        self._tag = memoryview(self._frame)[TAG_AT:CRC_AT]
+        self._link = memoryview(self._frame)[LINK_AT:CRC_AT]
 
     def recover(self, ctl, watch=None):
         """Restore ctl from the last segment; cut a torn tail by going on in a new segment, created with the
@@ -158,8 +130,6 @@ class Journal:
             if fields[3] != self.sabot:
                 raise JournalError("journal of another sabot number")  # remote.number() begins this one's
             self.chain = header_chain(header)
-            if self.key.tag(self.chain) != header[layout.HEADER_TAG_AT:layout.HEADER_CRC_AT]:
-                raise JournalError("journal header fails its HMAC")
             ctl.load_snapshot(fields[10])
             self.seq = fields[9]
             self.records = 0
@@ -187,7 +157,7 @@ class Journal:
         return cut
 
     def _accept(self):
-        """Whether the frame read is the next intact record; if so, the chain and seq move on to it. Its CRC and tag
+        """Whether the frame read is the next intact record; if so, the chain and seq move on to it. Its CRC and link
         are compared as bytes, through views made once: no long int, no slice of the frame."""
         frame = self._frame
         if frame[0] != layout.SYNC or frame[1] != layout.BODY_SIZE or crc32(frame) != layout.CRC_RESIDUE:
@@ -196,10 +166,7 @@ class Journal:
             return False
         if self._link != self.chain[:LINK_SIZE]:
             return False
-        chain = chained(self.chain, self._to_tag)
-        if self._tag != self.key.tag(chain):
-            return False
-        self.chain = chain
+        self.chain = chained(self.chain, self.body)
         self.seq += 1
         return True
 
@@ -225,7 +192,6 @@ class Journal:
                          segment, self.key.id, self.firmware, self.chain, previous_valid, self.seq)
         ctl.snapshot(memoryview(header)[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE])
         self.chain = header_chain(header)
-        header[layout.HEADER_TAG_AT:layout.HEADER_CRC_AT] = self.key.tag(self.chain)
         struct.pack_into("<I", header, layout.HEADER_CRC_AT, crc32(memoryview(header)[:layout.HEADER_CRC_AT]))
         self.segment = segment
         self.records = 0
@@ -259,9 +225,7 @@ class Journal:
         wall.stamp()
         frame[BODY_AT:LINK_AT] = body
         struct.pack_into("<IH", frame, BODY_AT + BODY_SECONDS, wall.seconds, wall.ms)
-        sealer = self._sealer
-        chain = sealer.link(self.seq + 1, self.chain)
-        sealer.sign(chain, self.key)
+        chain = self._sealer.link(self.seq + 1, self.chain)
         try:
             if self._staged is None:
                 self.storage.append(self.segment, frame, self.chain)

@@ -8,7 +8,7 @@ sim. host_tools/sabot/_frames.c repeats some in C; tests/host/test_layout.py che
 from firmware.compat import const
 
 MAGIC = b"SBJ"
-VERSION = const(3)
+VERSION = const(4)
 
 # Record body: type, time (seconds since 2020-01-01 UTC and milliseconds), séance, taille, coup, position in
 # the shoe, card, disposition, condition, code. The 2020 epoch keeps seconds a small int on 32-bit ports.
@@ -24,22 +24,22 @@ BODY_SEANCE = const(7)
 BODY_CARD = const(15)
 BODY_CODE = const(18)
 
-# Frame: sync, body length, sequence number, body, link (previous chain value's first bytes), tag, CRC-32.
+# Frame: sync, body length, sequence number, body, link (previous chain value's first bytes), CRC-32. No tag: the
+# chain value after a record is SHA-256(the one before it || its body), 52 bytes, one SHA-256 block; the secure
+# element signs the chain's head between coups (firmware/checkpoints.py).
 SYNC = const(0xA5)
 SEQ_AT = const(2)
 BODY_AT = const(6)
 LINK_AT = const(26)
-TAG_AT = const(34)
-CRC_AT = const(50)
-FRAME_SIZE = const(54)
+CRC_AT = const(34)
+FRAME_SIZE = const(38)
 LINK_SIZE = const(8)
-TAG_SIZE = const(16)
 CHAIN_SIZE = const(32)  # a SHA-256 chain value
 # CRC-32 of any bytes followed by their own CRC-32 (little-endian): an intact frame, header or ring entry checks to
 # this small int, where the CRC itself (most values over 2**30) would be a long int allocated on a 32-bit board.
 CRC_RESIDUE = const(0x2144DF1C)
 
-# Segment header: fixed fields, the controller's snapshot, tag, CRC-32.
+# Segment header: fixed fields, the controller's snapshot, CRC-32.
 HEADER = "<3sBHHI8s16s32sII"  # magic, version, header size, sabot, segment, key id, firmware, previous chain,
 HEADER_FIXED = const(76)  # previous segment's valid length, sequence number of the record before this segment
 PREVIOUS_CHAIN_AT = const(36)
@@ -50,6 +50,5 @@ SNAPSHOT = "<HHHBBHBBHBHBB"
 SNAPSHOT_FIXED = const(19)
 SNAPSHOT_HANDS = const(73)
 SNAPSHOT_SIZE = const(86)
-HEADER_TAG_AT = const(162)
-HEADER_CRC_AT = const(178)
-HEADER_SIZE = const(182)
+HEADER_CRC_AT = const(162)
+HEADER_SIZE = const(166)

@@ -10,7 +10,7 @@ import struct
 from binascii import crc32
 
 from firmware.compat import const
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.ticks import ticks_diff
 
 MAGIC = const(0xA5)

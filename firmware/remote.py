@@ -8,14 +8,13 @@ import json
 import os
 from binascii import hexlify
 
-from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
-from firmware.journal import JournalError, Key, parse_header
+from firmware.journal import JournalError, parse_header
 from firmware.layout import HEADER_SIZE
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
-from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_config, load_config, read_key, whole
+from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_config, load_config, whole
 from firmware.storage import FileStorage
 
 
@@ -95,7 +94,7 @@ def _seance_game(table, game, by):
 
 def _other_journal():
     """The journal on flash when it is not this shoe's as configured: its sabot number and key id, which differ
-    from config.json's and /keys/sabot.key's (None when it matches, or there is none)."""
+    from config.json's and from the running shoe's element (None when they match, or there is none)."""
     if JOURNAL not in os.listdir():
         return None  # none on flash (a shoe whose journal is elsewhere, the sim's in RAM): not another's
     storage = FileStorage(JOURNAL)
@@ -107,10 +106,8 @@ def _other_journal():
             fields = parse_header(stream.read(HEADER_SIZE))
     except (OSError, JournalError):
         return None  # unreadable: not a question of number or key
-    try:
-        key_id = read_key().id
-    except (OSError, ValueError):
-        key_id = Key(DEVELOPMENT_KEY).id  # no key of its own yet: the virtual board signs with the development key
+    shell = _running()
+    key_id = shell.journal.key.id if shell is not None else fields[5]
     try:
         sabot = load_config()["sabot"]
     except (OSError, ValueError):
@@ -142,6 +139,18 @@ def _keep_aside(shell=None):
     return kept
 
 
+def element_key():
+    """The shoe's number and its secure element's public key (`sabot key enrol` on a development shoe), None when no
+    element answers."""
+    shell = _runtime().shell
+    points = getattr(shell, "checkpoints", None)
+    try:
+        public = hexlify(points.element.public_key()).decode()
+    except (AttributeError, OSError):
+        public = None
+    _say(sabot=shell.journal.sabot, public_key=public)
+
+
 def checkpoint():
     """A checkpoint before the journal is pulled (`sabot pull-log` over mpremote), so that the pull holds one
     covering its last record."""
@@ -170,14 +179,6 @@ def _drained(shell=None):
         shell.journal.reopen()
 
 
-def fresh():
-    """After a new key or number: a journal of another number or key is kept aside, so that the shoe, restarted,
-    begins a journal of its own rather than fault on that one or extend it under another name."""
-    _drained()
-    other = _other_journal()
-    _say(kept=_keep_aside() if other else None, was=other)
-
-
 def number(sabot):
     """The shoe's establishment number (S-IDENT) set over mpremote (renumber())."""
     _say(**renumber(sabot))
@@ -185,7 +186,7 @@ def number(sabot):
 
 def renumber(sabot, shell=None):
     """The shoe's establishment number (S-IDENT) written to config.json; a journal of another number is kept aside
-    (fresh()). The shoe is then restarted, and journals its boot under the new number."""
+    (_keep_aside()). The shoe is then restarted, and journals its boot under the new number."""
     whole("sabot", sabot, 0, SABOT_MAX)
     config = load_config()
     was = config["sabot"]

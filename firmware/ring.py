@@ -6,7 +6,7 @@ entries.
 
 It is a store the Journal writes through, with FileStorage's methods (firmware/storage.py's Segments): its segments
 are the archive's, each followed by what the ring holds of it and the archive does not yet. The Journal hands it each
-frame with the chain before it; the shoe's key, given at construction, rebuilds the frames it drains or reads. The
+frame with the chain before it, from which the ring rebuilds the frames it drains or reads. The
 partition is a block device of the extended protocol (`rp2.Flash(start=..., len=...)`, `esp32.Partition`):
 readblocks(block, buf, offset), writeblocks(block, buf, offset) without erasing, ioctl(6, block) to erase one sector.
 """
@@ -16,7 +16,7 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.journal import chained, header_chain
-from firmware.layout import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, TAG_AT
+from firmware.layout import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, LINK_AT
 from firmware.lfs_blocks import block_room
 from firmware.ring_entry import (
     ANCHOR_ENTRY,
@@ -46,10 +46,9 @@ _ENOSPC = const(28)
 class RingStorage:
     """Segments as the Journal sees them: the archive's files, continued by the ring's undrained entries."""
 
-    def __init__(self, flash, archive, key):
+    def __init__(self, flash, archive):
         self.flash = flash
         self.archive = archive
-        self.key = key  # the shoe's: the frames drained and read are rebuilt and tagged under it
         self.sectors = flash.ioctl(_IOCTL_BLOCK_COUNT, 0)
         self.size_bytes = self.sectors * SECTOR
         self._page = bytearray(_ERASED_PAGE)  # the image a program writes: made once, the card's path allocates none
@@ -224,7 +223,7 @@ class RingStorage:
             for at in range(HEADER_SIZE, len(data), FRAME_SIZE):
                 frame = frames[at:at + FRAME_SIZE]
                 self.append(segment, frame, chain)
-                chain = chained(chain, frame[:TAG_AT])
+                chain = chained(chain, frame[BODY_AT:LINK_AT])
 
     def append(self, segment, frame, chain):
         """One page program a frame: durable when it returns. The body's bytes that differ from the last one's, or
@@ -255,9 +254,9 @@ class RingStorage:
         self.drain()
 
     def set_aside(self):
-        """Before the archive's folder is kept aside whole (a new key or number, firmware/remote.py): everything
+        """Before the archive's folder is kept aside whole (a new element or number, firmware/remote.py): everything
         drained into it, then every sector written erased, so that the journal begun next, in an empty archive,
-        takes none of the entries for its own (rebuilt under its key). A power cut before the folder moves leaves
+        takes none of the entries for its own. A power cut before the folder moves leaves
         that journal whole in it, as the ring's entries are drained."""
         self.drain()
         for sector in range(self.sectors):
@@ -368,7 +367,6 @@ class RingStorage:
         room = -1 if whole else self._blocks_room(stored)
         if self.waiting < room:
             return
-        key = self.key
         stream = None
         current = -1
         tail = self.pos
@@ -395,9 +393,7 @@ class RingStorage:
                     current = segment
                 skip = stored - entry.at if segment == last and stored > entry.at else 0
                 end = FRAME_SIZE if room < 0 or FRAME_SIZE - skip <= room else skip + room
-                frame = entry.frame
-                frame.sign(entry.chain, key)
-                stream.write(memoryview(frame.buf)[skip:end])
+                stream.write(memoryview(entry.frame.buf)[skip:end])
                 self.waiting -= end - skip
                 if room > 0:
                     room -= end - skip
@@ -423,7 +419,6 @@ class _Reader:
         archive = ring.archive
         self.stored = archive.size(segment) if segment in archive.segments() else 0
         self.file = archive.reader(segment) if self.stored else None
-        self.key = ring.key
         self.entries = ring.undrained(True)
         self.entry = None  # (offset, payload bytes) of the ring entry being read
 
@@ -459,7 +454,6 @@ class _Reader:
             if found.kind == HEADER:
                 data = bytes(found.header)
             else:
-                found.frame.sign(found.chain, self.key)
                 data = bytes(found.frame.buf)
             self.entry = (found.at, data)
         offset, data = self.entry

@@ -1,8 +1,8 @@
 """The write-ahead ring's entries (firmware/ring.py): how a segment header or a frame is packed into a page of the
 ring, and read back. docs/journal-format.md gives the layout.
 
-A frame's entry holds the bytes of its record's body that differ from the previous one's: its seq, link, tag and
-CRC are the shoe's to recompute, from the chain and the key, and the drain rebuilds the very frame the Journal wrote
+A frame's entry holds the bytes of its record's body that differ from the previous one's: its seq, link and CRC are
+the shoe's to recompute, from the chain, and the drain rebuilds the very frame the Journal wrote
 (journal.Frame). Each sector's first entry states seq, chain and body in full, so that a sector is read alone.
 """
 
@@ -16,10 +16,10 @@ PAGE = const(256)  # what one program writes: the page's image, 0xFF (left as it
 KIND_SHIFT = const(20)  # an entry's first 3 bytes: a bit for each body byte that differs, then the entry's kind
 DELTA = const(0)  # a frame: the mask, the body bytes it names, CRC-32
 ANCHOR = const(1)  # a frame in full: segment, offset, seq (3, 3, 4 bytes), chain before it, body, CRC-32
-HEADER = const(2)  # a segment header: the 182 bytes, CRC-32
+HEADER = const(2)  # a segment header: the 166 bytes, CRC-32
 DELTA_FIXED = const(7)  # mask and CRC: a delta entry is this and its body bytes
 ANCHOR_ENTRY = const(69)
-HEADER_ENTRY = const(189)
+HEADER_ENTRY = const(173)
 _ANCHOR_CHAIN = const(13)  # where an anchor's chain and body start
 _ANCHOR_BODY = const(45)
 _HEADER_SEGMENT = const(8)  # in the header: its segment, and the seq of the record before it
@@ -98,7 +98,7 @@ def pack_anchor(entry, frame, segment, offset, chain):
 
 class Entry:
     """An entry as a walk through the ring decodes it: its kind, segment and offset in the segment, the record's
-    seq, frame (body always; link, chain and tag when rebuilt) or the header."""
+    seq, frame (body always; link, chain and CRC when rebuilt) or the header."""
 
     def __init__(self):
         self.page = bytearray(PAGE)

@@ -1,6 +1,7 @@
-"""What a device runs at boot (its main.py calls start()): the configuration, the shoe's key, the journal, then
-the board's own start. Files on the device, outside the firmware: /config.json, /keys/sabot.key, /journal/ (its
-segments and its signed checkpoints, firmware/checkpoints.py).
+"""What a device runs at boot (its main.py calls start()): the configuration, the journal, then the board's own
+start. Files on the device, outside the firmware: /config.json, /keys/casino.key once enrolled (a production shoe's),
+/journal/ (its segments and its signed checkpoints, firmware/checkpoints.py). No file holds a key that signs the
+journal: its secure element does (docs/keys.md).
 """
 
 import json
@@ -9,14 +10,14 @@ from firmware import identity
 from firmware.checkpoints import Checkpoints
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.games import by_name
-from firmware.journal import Journal, Key
+from firmware.journal import Journal
+from firmware.mac import Key
 from firmware.records import BREAK_MIN, FAULT_DEVKEY, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 from firmware.version import development_identity
 
 CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
-KEY = "keys/sabot.key"  # the shoe's key, hexadecimal, provisioned at commissioning (docs/keys.md)
 CASINO_KEY = "keys/casino.key"  # the casino's key its commands are authenticated under (docs/protocol.md)
 JOURNAL = "journal"
 
@@ -53,7 +54,8 @@ def load_config(path=CONFIG):
         return check_config(json.load(f), path)
 
 
-def read_key(path=KEY):
+def read_key(path):
+    """A key file (`sabot key new`): hexadecimal text."""
     with open(path) as f:
         text = f.read().strip()
     return Key(bytes.fromhex(text))
@@ -74,35 +76,26 @@ def check_firmware(board):
     return identity.release_identity(manifest), not wrong
 
 
-def shoe_key():
-    """The shoe's key; before one is installed, the public development key, as the virtual board's (make_shell then
-    keeps the shoe locked in FAULT_DEVKEY): the controller runs, so `sabot key install` can ask it."""
-    try:
-        return read_key()
-    except OSError:
-        return Key(DEVELOPMENT_KEY)
-
-
-def open_journal(config, wall, key=None, firmware=None, ring=None):
+def open_journal(config, wall, key, firmware=None, ring=None):
     """The shoe's journal on its flash, through the write-ahead ring when the board has its partition (a block
-    device, firmware/ring.py); without a key file, under the development key, locked (shoe_key)."""
+    device, firmware/ring.py), named after key (its element's, Checkpoints.key())."""
     files = FileStorage(JOURNAL)
-    key = key or shoe_key()
-    storage = files if ring is None else RingStorage(ring, files, key)
+    storage = files if ring is None else RingStorage(ring, files)
     return Journal(storage, key, config["sabot"], firmware or development_identity(config["board"]), wall)
 
 
 def make_shell(config, gate, indicator, buzzer, wall, ring=None, element=None):
-    """The shell of a real board: its journal under the shoe's key, named after the firmware checked at boot, its
-    checkpoints signed by the board's secure element (element: its driver; None when it has none, and every
-    power-up is then a rollback fault: the shoe cannot tell); under the public development key it starts locked,
-    with a fault that says so."""
+    """The shell of a real board: its journal named after the firmware checked at boot and after the board's secure
+    element, which signs its checkpoints (element: its driver; None when it has none, and every power-up is then a
+    rollback fault: the shoe cannot tell). With no element answering it has no key of its own: it starts locked,
+    with the development key's fault, which says so."""
     firmware, ok = check_firmware(config["board"])
-    shell = Checkpoints(JOURNAL, element, config["sabot"]).shell(
-        gate, indicator, buzzer, open_journal(config, wall, firmware=firmware, ring=ring), None, ok)
+    points = Checkpoints(JOURNAL, element, config["sabot"])
+    key = points.key()
+    shell = points.shell(gate, indicator, buzzer, open_journal(config, wall, key, firmware, ring), None, ok)
     shell.ctl.break_min = config.get("ouverte_break", BREAK_MIN)
-    if shell.journal.key.id == Key(DEVELOPMENT_KEY).id:
-        shell.boot_fault = FAULT_DEVKEY  # a casino shoe signs with a key of its own (docs/keys.md)
+    if key.id == Key(DEVELOPMENT_KEY).id:
+        shell.boot_fault = FAULT_DEVKEY  # a casino shoe's journal is vouched for by its own element (docs/keys.md)
     return shell
 
 

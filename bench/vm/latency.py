@@ -22,9 +22,7 @@ from boards.sim.board import SimBoard
 from boards.sim.nor_flash import TYPICAL, W25Q16JV, WORST, TimedFlash
 from boards.sim.runner import run
 from boards.sim.scenario import commands
-from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_CARD, EV_DRAW
-from firmware.journal import Key
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 
@@ -109,7 +107,7 @@ def main(argv):
     if design == "ring":
         ring = TimedFlash(ring_sectors, None, W25Q16JV, figure)
         chips.append(ring)
-        storage = RingStorage(ring, archive, Key(DEVELOPMENT_KEY))
+        storage = RingStorage(ring, archive)
     base = [(chip.erases, chip.programs, chip.busy_us) for chip in chips]
     board = TimedBoard(storage, chips)
     holder[0] = board

@@ -15,7 +15,8 @@ import time
 from boards.sim.devices import SimWall
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.journal import Journal, Key
+from firmware.journal import Journal
+from firmware.mac import Key
 from firmware.storage import FileStorage
 
 FIRMWARE = b"bench\0\0\0\0\0\0\0\0\0\0\0"  # bench/journals.py's

@@ -27,7 +27,8 @@ from boards.sim.devices import SimOutputs, SimWall
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_CARD
-from firmware.journal import Journal, Key
+from firmware.journal import Journal
+from firmware.mac import Key
 from firmware.shell import Shell
 from firmware.storage import FileStorage
 

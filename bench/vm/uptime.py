@@ -28,7 +28,8 @@ from boards.mcu.reader import CardReader
 from boards.sim.board import FIRMWARE, START_S
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_CARD
-from firmware.journal import Journal, Key
+from firmware.journal import Journal
+from firmware.mac import Key
 from firmware.runtime import EventQueue, Runtime
 from firmware.shell import Shell
 from firmware.storage import FileStorage

@@ -11,7 +11,8 @@ from boards.sim.shoe import PhysicalShoe
 from firmware.cards import STOP, UNKNOWN
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_CARD, EV_SEANCE, EV_TICK
-from firmware.journal import Journal, Key
+from firmware.journal import Journal
+from firmware.mac import Key
 from firmware.records import BOOT_POWER
 from firmware.runtime import EventQueue, Runtime
 from firmware.shell import Shell

@@ -7,7 +7,7 @@ models a chip, it guards nothing."""
 
 from hashlib import sha256
 
-from firmware.journal import Key
+from firmware.mac import Key
 
 P = 0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF
 N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551

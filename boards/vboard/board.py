@@ -4,8 +4,8 @@ own filesystem, inside the MicroPython unix port behind `sabot vboard`'s pseudo-
 mpremote reaches it as it reaches a Pico: play() runs a scenario to its end (the journal lands in
 journal/), serve() then runs the controller's loop until a technician interrupts it (Ctrl-C). After a soft reset
 `sabot vboard` starts the VM again with reboot(): the controller recovers its journal, gate locked, and waits for
-the technician's commands. The board's sabot number is config.json's, its key /keys/sabot.key once provisioned
-(the development key before), its clock the one `sabot clock set` gave it (RTC, the DS3231's part).
+the technician's commands. The board's sabot number is config.json's, its journal vouched for by its secure element
+(the model outside the VM), its clock the one `sabot clock set` gave it (RTC, the DS3231's part).
 """
 
 import os
@@ -136,23 +136,20 @@ def _runtime(board, idle=None):
 
 def _board(observer):
     """The sim board on this filesystem, its firmware checked against the release manifest and its journal's
-    checkpoints signed by its secure element (the model outside the VM), as a shoe's are; its config's sabot number
-    and its provisioned key, once there."""
+    checkpoints signed by its secure element (the model outside the VM), as a shoe's are, its headers naming the
+    element (the development key's id when none answers); its config's sabot number."""
     try:
         sabot = load_config(CONFIG)["sabot"]
     except (OSError, ValueError, KeyError):
         sabot = 1  # a board being commissioned: no config.json yet
     board = SimBoard(FileStorage(JOURNAL), sabot=sabot, observer=observer)
-    try:
-        board.key = read_key()
-    except OSError:
-        pass  # not provisioned yet: the development key, as the simulator's
     board.firmware, board.firmware_ok = check_firmware("sim")
     try:
         chip = element()  # its driver, over the socket to the model outside the VM
     except OSError:
         chip = None  # a VM started without sabot vboard: every power-up is then a rollback fault
     board.checkpoints = Checkpoints(JOURNAL, chip, sabot)
+    board.key = board.checkpoints.key()
     board.wall = SimWall(lambda: board.clock.now, _rtc_start())
     return board
 

@@ -1,5 +1,5 @@
 /* The per-frame integrity checks of `sabot log verify` (J-TAMPER), compiled: framing, CRC-32, the SHA-256
- * chain, the HMAC-SHA256 tags, sequence continuity and time order over segments' frames, with OpenSSL
+ * chain, sequence continuity and time order over segments' frames (and format 3's HMAC-SHA256 tags), with OpenSSL
  * hashing and libdeflate computing the CRCs (zlib takes 186 ns for a frame's, libdeflate 22, measured here).
  * A million cards are some 2.6 million records: checked one by one in Python, the interpreter's overhead was
  * a hundred times the hashing's. Segments are checked apart (each header states where its chain starts),
@@ -25,10 +25,14 @@
 #define SECONDS_AT 7 /* the body's time, at 6 + 1 */
 #define MS_AT 11
 #define LINK_AT 26
-#define TAG_AT 34
-#define CRC_AT 50
-#define FRAME_SIZE 54
+#define CRC_AT 34 /* format 4's frame: no tag; its chain value is SHA-256(the one before || the body) */
+#define FRAME_SIZE 38
 #define LINK_SIZE 8
+/* Format 3's frame, which verify keeps reading: a 16-byte HMAC tag of the chain value after the link, whose chain
+ * value hashed the frame up to the tag. */
+#define V3_TAG_AT 34
+#define V3_CRC_AT 50
+#define V3_FRAME_SIZE 54
 #define TAG_SIZE 16
 #define CHAIN_SIZE 32
 #define BLOCK 64
@@ -63,7 +67,9 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    SHA256_CTX inner; /* SHA-256 having absorbed the key XOR ipad (RFC 2104) */
+    int tagged; /* format 3: a key given, its frames tagged */
+    Py_ssize_t frame_size, crc_at;
+    SHA256_CTX inner; /* format 3: SHA-256 having absorbed the key XOR ipad (RFC 2104) */
     SHA256_CTX outer; /* and XOR opad */
 } Checker;
 
@@ -95,13 +101,18 @@ static PyObject *row_of(const unsigned char *frame) {
 }
 
 static int Checker_init(Checker *self, PyObject *args, PyObject *kwds) {
-    Py_buffer key;
+    Py_buffer key = {0};
     unsigned char padded[BLOCK], pad[BLOCK];
     int i;
     static char *names[] = {"key", NULL};
 
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*", names, &key))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|z*", names, &key))
         return -1;
+    self->tagged = key.buf != NULL;
+    self->frame_size = self->tagged ? V3_FRAME_SIZE : FRAME_SIZE;
+    self->crc_at = self->tagged ? V3_CRC_AT : CRC_AT;
+    if (!self->tagged)
+        return 0;
     memset(padded, 0, BLOCK);
     if (key.len > BLOCK)
         SHA256(key.buf, key.len, padded);
@@ -158,17 +169,18 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
     unsigned char *chain = walk->chain, digest[CHAIN_SIZE];
     Issues *issues = &walk->issues;
     SHA256_CTX hash;
+    const Py_ssize_t size = self->frame_size, crc_at = self->crc_at;
 
-    while (offset + FRAME_SIZE <= end) {
+    while (offset + size <= end) {
         const unsigned char *frame = base + offset;
         unsigned long frame_seq = le32(frame + SEQ_AT);
         unsigned long long ms;
-        if (frame[0] != SYNC || frame[1] != BODY_SIZE || libdeflate_crc32(0, frame, CRC_AT) != le32(frame + CRC_AT)) {
-            if (offset + FRAME_SIZE == end)
+        if (frame[0] != SYNC || frame[1] != BODY_SIZE || libdeflate_crc32(0, frame, crc_at) != le32(frame + crc_at)) {
+            if (offset + size == end)
                 break; /* torn: judged at the journal's end, or by the next segment's header */
             walk->failed |= !note(issues, ALTERED, seq + 1, offset, seq);
             walk->broken = 1;
-            offset += FRAME_SIZE;
+            offset += size;
             seq += 1;
             continue;
         }
@@ -180,16 +192,19 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
         }
         SHA256_Init(&hash);
         SHA256_Update(&hash, chain, CHAIN_SIZE);
-        SHA256_Update(&hash, frame, TAG_AT);
+        if (self->tagged)
+            SHA256_Update(&hash, frame, V3_TAG_AT);
+        else
+            SHA256_Update(&hash, frame + BODY_AT, BODY_SIZE);
         SHA256_Final(chain, &hash);
-        if (!walk->broken) {
+        if (self->tagged && !walk->broken) {
             hash = self->inner;
             SHA256_Update(&hash, chain, CHAIN_SIZE);
             SHA256_Final(digest, &hash);
             hash = self->outer;
             SHA256_Update(&hash, digest, CHAIN_SIZE);
             SHA256_Final(digest, &hash);
-            if (memcmp(digest, frame + TAG_AT, TAG_SIZE) != 0) {
+            if (memcmp(digest, frame + V3_TAG_AT, TAG_SIZE) != 0) {
                 walk->failed |= !note(issues, FORGED, frame_seq, offset, seq);
                 walk->broken = 1;
             }
@@ -205,7 +220,7 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
         walk->records++;
         if (frame[BODY_AT] < 64 && types >> frame[BODY_AT] & 1)
             selected[walk->count++] = (uint32_t)offset;
-        offset += FRAME_SIZE;
+        offset += size;
     }
     walk->offset = offset;
     walk->seq = seq;
@@ -275,7 +290,7 @@ static PyObject *Checker_scan(Checker *self, PyObject *args) {
         }
         memcpy(walk->chain, chain.buf, CHAIN_SIZE);
         PyBuffer_Release(&chain);
-        frames = walk->offset < walk->data.len ? (walk->data.len - walk->offset) / FRAME_SIZE : 0;
+        frames = walk->offset < walk->data.len ? (walk->data.len - walk->offset) / self->frame_size : 0;
         walk->picked = PyBytes_FromStringAndSize(NULL, frames * (Py_ssize_t)sizeof(uint32_t)); /* not shared yet */
         if (!walk->picked) {
             PyBuffer_Release(&walk->data);
@@ -313,15 +328,16 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
     Py_ssize_t i, count, n = 0;
     int merge = 0;
     long kind = 0;
+    Py_ssize_t size = FRAME_SIZE;
     const uint32_t *offsets;
     (void)module;
 
-    if (!PyArg_ParseTuple(args, "y*y*|p", &data, &selected, &merge))
+    if (!PyArg_ParseTuple(args, "y*y*|pn", &data, &selected, &merge, &size))
         return NULL;
     offsets = (const uint32_t *)selected.buf;
     count = selected.len / (Py_ssize_t)sizeof(uint32_t);
     for (i = 0; i < count; i++)
-        if ((Py_ssize_t)offsets[i] + FRAME_SIZE > data.len)
+        if ((Py_ssize_t)offsets[i] + size > data.len)
             break;
     if (i < count)
         PyErr_SetString(PyExc_ValueError, "an offset past the data's last frame");
@@ -331,9 +347,9 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
         uint32_t at = offsets[i];
         const unsigned char *frame = (const unsigned char *)data.buf + at;
         PyObject *row;
-        if (merge && frame[BODY_AT] == R_RELEASE && i > 0 && i + 1 < count && offsets[i - 1] + FRAME_SIZE == at &&
-            offsets[i + 1] == at + FRAME_SIZE && frame[CODE_AT + 1] == 0 && (frame[CODE_AT] == 1 || frame[CODE_AT] == 2) &&
-            memcmp(frame + PLACE_AT, frame - FRAME_SIZE + PLACE_AT, PLACE_SIZE) == 0 &&
+        if (merge && frame[BODY_AT] == R_RELEASE && i > 0 && i + 1 < count && offsets[i - 1] + size == at &&
+            offsets[i + 1] == at + size && frame[CODE_AT + 1] == 0 && (frame[CODE_AT] == 1 || frame[CODE_AT] == 2) &&
+            memcmp(frame + PLACE_AT, frame - size + PLACE_AT, PLACE_SIZE) == 0 &&
             !frame[PLACE_AT + PLACE_SIZE] && !frame[PLACE_AT + PLACE_SIZE + 1] && !frame[PLACE_AT + PLACE_SIZE + 2]) {
             kind = frame[CODE_AT]; /* the intent, folded into the next record's row */
             continue;
@@ -372,14 +388,14 @@ static PyTypeObject CheckerType = {
     .tp_name = "sabot._frames.Checker",
     .tp_basicsize = sizeof(Checker),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Checker(key): checks journal frames under a shoe's key.",
+    .tp_doc = "Checker(key=None): checks format 4's journal frames, or format 3's under a shoe's key.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Checker_init,
     .tp_methods = Checker_methods,
 };
 
 static PyMethodDef frames_functions[] = {
-    {"rows", frames_rows, METH_VARARGS, "rows(data, selected): the rows of the frames scan() selected."},
+    {"rows", frames_rows, METH_VARARGS, "rows(data, selected, merge=False, frame_size=38): the rows of the frames scan() selected."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -400,9 +416,11 @@ PyMODINIT_FUNC PyInit__frames(void) {
     if (PyModule_AddObject(module, "Checker", (PyObject *)&CheckerType) < 0 ||
         PyModule_AddIntConstant(module, "SYNC", SYNC) < 0 || PyModule_AddIntConstant(module, "BODY_SIZE", BODY_SIZE) < 0 ||
         PyModule_AddIntConstant(module, "SEQ_AT", SEQ_AT) < 0 || PyModule_AddIntConstant(module, "BODY_AT", BODY_AT) < 0 ||
-        PyModule_AddIntConstant(module, "LINK_AT", LINK_AT) < 0 || PyModule_AddIntConstant(module, "TAG_AT", TAG_AT) < 0 ||
-        PyModule_AddIntConstant(module, "CRC_AT", CRC_AT) < 0 ||
+        PyModule_AddIntConstant(module, "LINK_AT", LINK_AT) < 0 || PyModule_AddIntConstant(module, "CRC_AT", CRC_AT) < 0 ||
         PyModule_AddIntConstant(module, "FRAME_SIZE", FRAME_SIZE) < 0 ||
+        PyModule_AddIntConstant(module, "V3_TAG_AT", V3_TAG_AT) < 0 ||
+        PyModule_AddIntConstant(module, "V3_CRC_AT", V3_CRC_AT) < 0 ||
+        PyModule_AddIntConstant(module, "V3_FRAME_SIZE", V3_FRAME_SIZE) < 0 ||
         PyModule_AddIntConstant(module, "LINK_SIZE", LINK_SIZE) < 0 ||
         PyModule_AddIntConstant(module, "TAG_SIZE", TAG_SIZE) < 0 ||
         PyModule_AddIntConstant(module, "ALTERED", ALTERED) < 0 ||

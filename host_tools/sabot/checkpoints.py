@@ -99,27 +99,6 @@ def entries_in(paths):
             len(data) - whole * cp.SIZE)
 
 
-def chains_at(segment, seqs):
-    """{seq: chain value after record seq} in a segment, for the seqs asked (its header's for the seq before it);
-    one pass over the segment's frames, as far as the greatest asked."""
-    data = segment.data
-    chain = hashlib.sha256(segment.previous_chain + data[:fmt.HEADER_TAG_AT]).digest()
-    wanted = set(seqs)
-    found = {}
-    seq = segment.seq_before
-    if seq in wanted:
-        found[seq] = chain
-    last = max(wanted)
-    at = fmt.HEADER_SIZE
-    while seq < last and at + fmt.FRAME_SIZE <= len(data):
-        chain = hashlib.sha256(chain + data[at:at + fmt.TAG_AT]).digest()
-        seq += 1
-        at += fmt.FRAME_SIZE
-        if seq in wanted:
-            found[seq] = chain
-    return found
-
-
 def findings(paths, segments, end_seq, keys):
     """(Result, J-TAMPER findings) for a journal's checkpoints checked with keys (the shoe's public keys; none: the
     checkpoints are not checked, and verify says so)."""
@@ -183,7 +162,7 @@ def _against_journal(entries, segments, end_seq):
             continue
         asked.setdefault(entry.segment, []).append(entry)
     for number, wanting in asked.items():
-        chains = chains_at(by_number[number], [e.seq for e in wanting])
+        chains = by_number[number].chains_at([e.seq for e in wanting])
         for entry in wanting:
             chain = chains.get(entry.seq)
             if chain is None:

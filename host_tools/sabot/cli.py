@@ -112,19 +112,17 @@ def parser():
     table.add_argument("--key", help=key_help)
     table.add_argument("--lang", choices=("fr", "en"), default="fr", help="the words' language (default fr)")
     table.add_argument("--quiet", action="store_true", help=quiet_help)
-    key = commands.add_parser("key", help="shoe keys for the journal's HMAC (docs/keys.md)").add_subparsers(
+    key = commands.add_parser("key", help="a shoe's enrolment: its element's public key in the casino's registry "
+                              "(docs/keys.md)").add_subparsers(
         dest="action", required=True, metavar="ACTION")
-    new = key.add_parser("new", help="make a new random key file")
+    new = key.add_parser("new", help="make a new random key file (the casino's)")
     new.add_argument("path", help="the key file to create; an existing file is never overwritten")
-    put_key = key.add_parser("install", help="copy a key file to the shoe, check it there by its id, restart it")
-    put_key.add_argument("path", metavar="FILE", help="the key file (sabot key new)")
-    put_key.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
-    put_key.add_argument("--force", action="store_true", help="replace another key the shoe already holds")
     registry_help = "the casino's registry of its shoes (default %s)" % keys.REGISTRY
-    enrolled = key.add_parser("enrol", help="a production shoe over its protocol: its number and element's public "
-                              "key read, the casino's key installed, the shoe written to the casino's registry")
+    enrolled = key.add_parser("enrol", help="its number and element's public key read, the shoe written to the "
+                              "casino's registry; a production shoe's casino key installed over its protocol")
     enrolled.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
-    enrolled.add_argument("--casino-key", required=True, metavar="FILE", help="the casino's key file (sabot key new)")
+    enrolled.add_argument("--casino-key", metavar="FILE", help="a production shoe: the casino's key file (sabot key "
+                          "new)")
     enrolled.add_argument("--current", metavar="FILE", help="the casino key the shoe holds now, to change it")
     enrolled.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
     exported = key.add_parser("export", help="the casino's registry of its shoes for the ministry, CSV or JSON")
@@ -142,8 +140,6 @@ def parser():
                        "answer the firmware challenge)")
     board.add_argument("--development", action="store_true", help="the development configuration: mpremote reaches "
                        "the REPL (the default, production, speaks the shoe's protocol alone: docs/protocol.md)")
-    board.add_argument("--key", metavar="FILE", help="rpi_pico: the shoe's key (sabot key new) its factory installs "
-                       "on a new flash, with its config.json and DS3231, before the production image's first start")
     port_help = "the device: /dev/ttyACM0, or the virtual board's pty"
     put = commands.add_parser("deploy", help="copy a bundle to a device with mpremote and check it by hash")
     put.add_argument("build", help="the release bundle, e.g. dist/rpi_pico-0.3.0 (make dist BOARD=rpi_pico)")
@@ -233,13 +229,7 @@ def main(argv=None):
             return firmware.dist(args.build, args.board, args.out, force=args.force)
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
-        if args.key and args.board != "rpi_pico":
-            from sabot.device import vboard_error
-
-            return vboard_error("--key is the emulated Pico's factory (--board rpi_pico); a virtual board's key goes "
-                                "in its folder: FS/keys/sabot.key")
-        return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development,
-                      key=args.key)
+        return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":
@@ -249,7 +239,7 @@ def main(argv=None):
             return keys.enrol(args.port, args.casino_key, args.registry, args.current)
         if args.action == "export":
             return keys.export(args.registry, args.format)
-        return keys.new_key(args.path) if args.action == "new" else keys.install(args.port, args.path, args.force)
+        return keys.new_key(args.path)
     if args.command == "sim":
         from sabot.simulate import simulate  # the sim board loads (and tunes its heap) for `sabot sim` alone
 

@@ -2,10 +2,15 @@
 its element gives it (X || Y, 64 bytes, read off at commissioning and enrolled by the casino) and its ECDSA P-256
 signatures (R || S, 64 bytes) of SHA-256 digests. Checking needs no secret: whoever verifies cannot forge."""
 
+import hashlib
+
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+ID_LABEL = b"sabot element id "
 
 
 def public_key(xy):
@@ -13,6 +18,13 @@ def public_key(xy):
     if len(xy) != 64:
         raise ValueError("an element's public key is 64 bytes (X || Y), not %d" % len(xy))
     return ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b"\x04" + bytes(xy))
+
+
+def key_id(key):
+    """The id a format 4 segment header names its shoe's element by: the first 8 bytes of SHA-256 of the label and
+    X || Y."""
+    xy = key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)[1:]
+    return hashlib.sha256(ID_LABEL + xy).digest()[:8]
 
 
 def verifies(key, digest, signature):

@@ -1,7 +1,8 @@
-"""Reads journal segments on the host and checks their integrity: framing, CRCs, the SHA-256 chain, the HMAC
-tags, sequence continuity and time order (J-TAMPER). Written apart from the firmware's writer, so that one
-bug cannot hide itself (tests/host/test_integrity_core.py checks the C core against CPython's hmac); the numbers
-come from firmware.layout.
+"""Reads journal segments on the host and checks their integrity: framing, CRCs, the SHA-256 chain, sequence
+continuity and time order (J-TAMPER); format 3's HMAC tags too, a format the verifier keeps reading (format 4's
+authenticity is the secure element's signed checkpoints, sabot/checkpoints.py). Written apart from the firmware's
+writer, so that one bug cannot hide itself (tests/host/test_integrity_core.py checks the C core against hashlib and
+CPython's hmac); format 4's numbers come from firmware.layout, format 3's are in V3 below.
 
 The frames are checked by sabot._frames, in C: one by one in Python, the interpreter cost a hundred times the
 hashing (docs/journal-format.md, "Verifying"). Each segment's header states where its chain starts, so
@@ -18,7 +19,8 @@ from pathlib import Path
 from zlib import crc32
 
 from firmware import layout as fmt
-from firmware.journal import NO_CHAIN, Key
+from firmware.journal import NO_CHAIN
+from firmware.mac import Key
 from firmware.records import R_BOOT, R_RECOVERY, pack_torn
 from sabot import _frames
 
@@ -46,6 +48,32 @@ class Unusable(Exception):
     """Input that is not a journal this tool can read: exit status 2."""
 
 
+class Format:
+    """What differs between the formats verify reads (docs/journal-format.md): the sizes, and whether frames are
+    tagged under a shoe's key (format 3) or only chained, the element signing the chain's head (format 4). The
+    header's fixed fields and snapshot, the frame's seq, body and link are where they were."""
+
+    def __init__(self, version, frame_size, header_size, tagged):
+        self.version = version
+        self.frame_size = frame_size
+        self.header_size = header_size
+        self.header_crc_at = header_size - 4
+        self.tagged = tagged
+
+    def chained(self, chain, frame):
+        """The chain value after a frame: format 4 hashes the body after the chain value before it, format 3 the frame
+        up to its tag."""
+        if self.tagged:
+            return sha256(chain + frame[:fmt.CRC_AT]).digest()
+        return sha256(chain + frame[fmt.BODY_AT:fmt.LINK_AT]).digest()
+
+
+V4 = Format(fmt.VERSION, fmt.FRAME_SIZE, fmt.HEADER_SIZE, False)
+V3 = Format(3, 54, 182, True)  # its tag (16 bytes) at 34 in a frame, at 162 in a header; CRC-32 at 50 and 178
+FORMATS = {f.version: f for f in (V3, V4)}
+_V3_HEADER_TAG_AT = 162
+
+
 class Segment:
     def __init__(self, path, data):
         self.path = path
@@ -53,7 +81,38 @@ class Segment:
         fields = HEADER.unpack_from(data, 0)
         (_, self.version, self.header_size, self.sabot, self.number, self.key_id, self.firmware,
          self.previous_chain, self.previous_valid, self.seq_before) = fields
+        self.format = FORMATS[self.version]
         self.snapshot = data[fmt.HEADER_FIXED:fmt.HEADER_FIXED + fmt.SNAPSHOT_SIZE]
+
+    def header_chain(self):
+        """The chain value its first record links to: the previous chain and the header's bytes 0..161, hashed."""
+        return sha256(self.previous_chain + self.data[:fmt.HEADER_CRC_AT]).digest()
+
+    def chains_at(self, seqs):
+        """{seq: chain value after record seq}, for the seqs asked that the segment reaches (its header's for the seq
+        before it); one pass over its frames, as far as the greatest asked."""
+        size = self.format.frame_size
+        data = self.data
+        chain = self.header_chain()
+        wanted = set(seqs)
+        found = {}
+        seq = self.seq_before
+        if seq in wanted:
+            found[seq] = chain
+        last = max(wanted, default=seq)
+        at = self.format.header_size
+        while seq < last and at + size <= len(data):
+            chain = self.format.chained(chain, data[at:at + size])
+            seq += 1
+            at += size
+            if seq in wanted:
+                found[seq] = chain
+        return found
+
+    def body_at(self, i):
+        """The body of the segment's frame i (0 for the first), unchecked, or None where no whole frame stands."""
+        at = self.format.header_size + i * self.format.frame_size + fmt.BODY_AT
+        return self.data[at:at + fmt.BODY_SIZE] if at + fmt.BODY_SIZE <= len(self.data) else None
 
 
 class Record:
@@ -108,24 +167,32 @@ def load_segments(paths):
             raise Unusable("%s: empty file" % path)
         if data[:3] != fmt.MAGIC:
             raise Unusable("%s: not a sabot journal (it does not start with SBJ)" % path)
-        if data[3] != fmt.VERSION:
-            raise Unusable("%s: journal format version %d; this verifier reads version %d" % (
-                path, data[3], fmt.VERSION))
-        if len(data) < fmt.HEADER_SIZE:
+        if data[3] not in FORMATS:
+            raise Unusable("%s: journal format version %d; this verifier reads versions %s" % (
+                path, data[3], " and ".join(str(v) for v in sorted(FORMATS))))
+        if len(data) < FORMATS[data[3]].header_size:
             raise Unusable("%s: cut short inside its header (%d bytes)" % (path, len(data)))
         segments.append(Segment(path, data))
     segments.sort(key=lambda s: s.number)
+    if len({s.version for s in segments}) > 1:
+        raise Unusable("segments of format versions %s together: give one journal's" % " and ".join(
+            str(v) for v in sorted({s.version for s in segments})))
     return segments
 
 
 class Reader:
     """Walks the segments once, handing on records and collecting integrity findings."""
 
-    def __init__(self, segments, key):
+    def __init__(self, segments, key, key_id=None):
+        """key: the shoe's secret, for format 3's tags; key_id: what the headers must name (format 3: the key's,
+        format 4: the element's, sabot.element.key_id, or the development key's)."""
         self.segments = segments
+        self.format = segments[0].format if segments else V4
         self.key = key
-        self.key_id = Key(key).id
-        self._checker = _frames.Checker(key)
+        if key_id is None:  # format 4's headers name the element, checked with its public key (sabot.verify)
+            key_id = Key(key).id if self.format.tagged or not segments else segments[0].key_id
+        self.key_id = key_id
+        self._checker = _frames.Checker(key if self.format.tagged else None)
         self.findings = []
         self.records = 0
         self.first_seq = 0
@@ -141,8 +208,8 @@ class Reader:
         self.findings.append(Finding(rid, seq, message))
 
     def _tag(self, chain):
-        """A header's tag: once a segment, so the standard library's HMAC."""
-        return hmac.digest(self.key, chain, "sha256")[:fmt.TAG_SIZE]
+        """A format 3 header's tag: once a segment, so the standard library's HMAC."""
+        return hmac.digest(self.key, chain, "sha256")[:16]
 
     def __iter__(self):
         for segment, rows, offsets in self.scanned(ALL_TYPES):
@@ -181,8 +248,8 @@ class Reader:
         with the power-up that cut them, its recovery record saying how many (J-DURABLE); anything else was put
         there after."""
         data = segment.data
-        first = fmt.HEADER_SIZE + fmt.BODY_AT
-        second = first + fmt.FRAME_SIZE
+        first = self.format.header_size + fmt.BODY_AT
+        second = first + self.format.frame_size
         torn = pack_torn(self.torn)
         if (len(data) < second + fmt.BODY_SIZE or data[first] != R_BOOT or data[second] != R_RECOVERY
                 or struct.unpack_from("<H", data, second + fmt.BODY_CODE)[0] != torn):
@@ -210,8 +277,8 @@ class Reader:
     def _scan(self, segments, types):
         """The checks of segments' frames that need nothing from the segments before them: (the chain value its
         frames start from, the C core's result) for each."""
-        chains = [sha256(s.previous_chain + s.data[:fmt.HEADER_TAG_AT]).digest() for s in segments]
-        found = self._checker.scan([(s.data, fmt.HEADER_SIZE, chain, s.seq_before)
+        chains = [s.header_chain() for s in segments]
+        found = self._checker.scan([(s.data, self.format.header_size, chain, s.seq_before)
                                     for s, chain in zip(segments, chains)], types)
         return list(zip(chains, found))
 
@@ -223,11 +290,12 @@ class Reader:
         data = segment.data
         name = segment.path.name
         previous = self.previous
-        if crc32(memoryview(data)[:fmt.HEADER_CRC_AT]) != struct.unpack_from("<I", data, fmt.HEADER_CRC_AT)[0]:
+        crc_at = self.format.header_crc_at
+        if crc32(memoryview(data)[:crc_at]) != struct.unpack_from("<I", data, crc_at)[0]:
             self._finding(self.seq, "%s: segment header altered (CRC)" % name)
         if segment.key_id != self.key_id:
             self._finding(self.seq, "%s: written under another key (key id %s)" % (name, segment.key_id.hex()))
-        if self._tag(header_chain) != data[fmt.HEADER_TAG_AT:fmt.HEADER_CRC_AT]:
+        if self.format.tagged and self._tag(header_chain) != data[_V3_HEADER_TAG_AT:crc_at]:
             self._finding(self.seq, "%s: segment header fails its HMAC" % name)
         if previous is None:
             if segment.number != 1 or segment.seq_before != 0:
@@ -255,7 +323,7 @@ class Reader:
             if first_ms < self.last_time:
                 back = ISSUES[_frames.CLOCK_BACK] % {"seq": first_seq, "back": "%.3f s " % (
                     (self.last_time - first_ms) / 1000)}
-                if data[fmt.HEADER_SIZE + fmt.BODY_AT] == R_BOOT:
+                if data[self.format.header_size + fmt.BODY_AT] == R_BOOT:
                     self._finding(first_seq, back, "J-TIME")
                 else:
                     self._finding(first_seq, ISSUES[_frames.TIME_BACK] % {"seq": first_seq})
@@ -268,4 +336,4 @@ class Reader:
         self.broken = broken
         self.torn = len(data) - end  # in a middle segment, its successor's header must declare it
         self.previous = segment
-        return _frames.rows(data, selected, merge), memoryview(selected).cast("I")
+        return _frames.rows(data, selected, merge, self.format.frame_size), memoryview(selected).cast("I")

@@ -1,6 +1,7 @@
-"""`sabot key`: a shoe's journal key made at commissioning and installed on the shoe (docs/keys.md); a production
-shoe's enrolment over its protocol, the casino's key installed and the shoe written to the casino's registry. The
-secret is never printed: the shoe and the file are compared by the key's id."""
+"""`sabot key`: a shoe's enrolment (docs/keys.md): its number and its secure element's public key read and written to
+the casino's registry, which verifies its journal; on a production shoe, over its protocol, the casino's key
+installed too. No secret leaves the shoe or reaches it but the casino's key, which is never printed: shoe and file
+are compared by the key's id."""
 
 import csv
 import json
@@ -8,10 +9,9 @@ import os
 import secrets
 import sys
 
-from firmware.journal import Key
-from firmware.startup import KEY
+from firmware.mac import Key
 from sabot.journalfile import Unusable
-from sabot.shoe_link import DeviceError, ask, fault, mpremote, restart, restarted
+from sabot.shoe_link import DeviceError, ask
 from sabot.verify import read_key
 
 
@@ -25,48 +25,8 @@ def new_key(path, out=sys.stdout):
         return 2
     with os.fdopen(fd, "w") as f:
         f.write(secrets.token_hex(32) + "\n")
-    out.write("key written to %s; install it on the shoe: sabot key install --port PORT %s\n" % (path, path))
-    return 0
-
-
-_DEVICE_KEY_ID = """
-from firmware.startup import read_key
-try:
-    print(read_key().id.hex())
-except OSError:
-    print('none')
-"""
-
-def install(port, path, force=False, out=sys.stdout):
-    """Copy a key file to the shoe's /keys/sabot.key (the folder made), check it there by its id, and restart
-    the shoe so that it signs with it. A different key already on the shoe stays unless force."""
-    try:
-        key_id = Key(read_key(path)).id.hex()
-        present = mpremote(port, "exec", _DEVICE_KEY_ID).strip().splitlines()[-1]
-        if present == key_id:
-            out.write("the shoe on %s already holds key id %s\n" % (port, key_id))
-            return 0
-        if present != "none" and not force:
-            raise DeviceError("the shoe on %s holds another key (key id %s): its journal is signed with it; "
-                              "give --force to replace it" % (port, present))
-        folder = KEY.rpartition("/")[0]
-        mpremote(port, "exec", "import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass" % folder,
-                 "+", "fs", "--no-verbose", "cp", str(path), ":" + KEY)
-        installed = mpremote(port, "exec", _DEVICE_KEY_ID).strip().splitlines()[-1]
-        if installed != key_id:
-            raise DeviceError("the shoe reads key id %s from %s, not %s: install it again" % (installed, KEY, key_id))
-        kept = ask(port, "from firmware.remote import fresh\nfresh()")
-        restart(port)
-        now = restarted(port)
-    except (DeviceError, Unusable) as e:
-        print("sabot key install: error: %s" % e, file=sys.stderr)
-        return 2
-    if now["broken"] or now["alarms"] or now["key"] != key_id:
-        print("sabot key install: error: %s" % fault(port, dict(now, fault=now["alarms"])), file=sys.stderr)
-        return 1
-    out.write("key id %s installed on the shoe on %s as /%s%s; the shoe restarted to sign its journal with it: boot "
-              "record %d\n" % (key_id, port, KEY, kept["kept"] and "; its journal under key id %s kept in /%s/, a new "
-                                "one begun" % (kept["was"]["key"], kept["kept"]) or "", now["seq"]))
+    out.write("key written to %s; enrol a production shoe under it: sabot key enrol --port PORT --casino-key %s\n" % (
+        path, path))
     return 0
 
 
@@ -74,22 +34,27 @@ REGISTRY = "shoes.json"  # the casino's shoes as enrolled: number, element's pub
 _FIELDS = ("sabot", "public_key", "casino_key", "enrolled")
 
 
-def enrol(port, casino_key, registry=REGISTRY, current=None, out=sys.stdout):
-    """Enrol a production shoe over its protocol: its number and its secure element's public key read, the casino's
-    key installed (a first enrolment on a shoe that has none; a change only under the current key, --current), and
-    the shoe written to the casino's registry."""
+def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout):
+    """Enrol a shoe: its number and its secure element's public key read and written to the casino's registry; on a
+    production shoe, over its protocol, the casino's key installed (a first enrolment on a shoe that has none; a
+    change only under the current key, --current). A development shoe is read over mpremote and takes no casino
+    key."""
     from sabot import protocol
     from sabot.production_link import production
 
     client = None
     try:
-        secret = read_key(casino_key)
-        key_id = Key(secret).id.hex()
+        secret = read_key(casino_key) if casino_key else None
+        key_id = Key(secret).id.hex() if secret else None
         was = Key(read_key(current)) if current else None
         client = production(port, timeout=10.0)  # a shoe only just started, or dealing, answers once it serves
         if client is None:
-            raise DeviceError("the shoe on %s answers no protocol: a development shoe takes its key by `sabot key "
-                              "install`" % port)
+            if secret:
+                raise DeviceError("the shoe on %s is a development shoe (mpremote): it takes no casino key; enrol it "
+                                  "without --casino-key" % port)
+            return _enrol_development(port, registry, out)
+        if secret is None:
+            raise DeviceError("the shoe on %s is a production shoe: give the casino's key, --casino-key FILE" % port)
         status = client.status()
         public = client.enrol()
         if status["casino"] != key_id:
@@ -110,6 +75,20 @@ def enrol(port, casino_key, registry=REGISTRY, current=None, out=sys.stdout):
             client.link.close()
     out.write("sabot %d enrolled: element public key %s…, casino key id %s; written to %s\n" % (
         entry["sabot"], entry["public_key"][:16], key_id, registry))
+    return 0
+
+
+def _enrol_development(port, registry, out):
+    """A development shoe's enrolment over mpremote: its number and its element's public key, into the registry."""
+    answer = ask(port, "from firmware.remote import element_key\nelement_key()")
+    if answer.get("public_key") is None:
+        print("sabot key enrol: error: the shoe on %s has no secure element answering: it cannot sign its journal"
+              % port, file=sys.stderr)
+        return 2
+    record(registry, {"sabot": answer["sabot"], "public_key": answer["public_key"], "casino_key": None,
+                      "enrolled": _utc_now()})
+    out.write("sabot %d enrolled: element public key %s…, a development shoe (no casino key); written to %s\n" % (
+        answer["sabot"], answer["public_key"][:16], registry))
     return 0
 
 

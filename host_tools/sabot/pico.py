@@ -227,9 +227,9 @@ def erases(events, since_us=0):
 
 def deal_whole_shoe(board, folder):
     """A new Pico commissioned (sabot 42, table 3), a séance opened with sabot, then WHOLE_SHOE dealt through its pins
-    and reader, to the stop card; returns the key file and the deal's reply (cards dealt, requests refused, and
+    and reader, to the stop card; returns the deal's reply (cards dealt, requests refused, and
     began_us, when the deal began)."""
-    key = commission(board, folder)
+    commission(board, folder)
     opened = subprocess.run([str(Path(sys.executable).parent / "sabot"), "seance", "open", "--port", board.port,
                              "--table", "3", "--by", "4711"], capture_output=True, text=True)
     if opened.returncode:
@@ -237,7 +237,7 @@ def deal_whole_shoe(board, folder):
     scenario = Path(folder) / "whole-shoe.txt"
     scenario.write_text(WHOLE_SHOE)
     began = board.now_us()
-    return key, dict(play(board, scenario), began_us=began)
+    return dict(play(board, scenario), began_us=began)
 
 
 PRESS_US = 60_000  # a button held 60 ms: past the 30 ms the firmware waits a contact to settle
@@ -309,22 +309,15 @@ def play(board, scenario, timeout=3600):
 
 def commission(board, folder, sabot=42, table=3):
     """What a technician does to a new Pico that has the image: config.json (with a card reader), the DS3231 set
-    with the board's set_clock (a stopped clock keeps the controller from starting, so sabot's clock set cannot),
-    the shoe's own key from `sabot key new` copied to /keys/sabot.key (the controller needs one to start, so sabot
-    key install, which asks the running controller, cannot be the first); then a power cycle. Returns the key file."""
+    with the board's set_clock (a stopped clock keeps the controller from starting, so sabot's clock set cannot);
+    then a power cycle. No key: the secure element holds its own."""
     from sabot.shoe_link import mpremote
 
     folder = Path(folder)
     config = folder / "config.json"
     config.write_text(json.dumps({"board": "rpi_pico", "sabot": sabot, "table": table, "game": "chemin_de_fer",
                                   "reader": True}))
-    key = folder / ("sabot-%04d.key" % sabot)
-    subprocess.run([str(Path(sys.executable).parent / "sabot"), "key", "new", str(key)], check=True,
-                   capture_output=True)
     mpremote(board.port, "cp", str(config), ":config.json")
-    mpremote(board.port, "exec", "from boards.rpi_pico.board import set_clock\nset_clock(2026, 12, 1, 8, 0, 0)\n"
-             "import os\nos.mkdir('keys')")
-    mpremote(board.port, "cp", str(key), ":keys/sabot.key")
+    mpremote(board.port, "exec", "from boards.rpi_pico.board import set_clock\nset_clock(2026, 12, 1, 8, 0, 0)")
     board.command("power_cycle")
     board.started(len(board.boots()) + 1)
-    return key

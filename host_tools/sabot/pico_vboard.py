@@ -30,18 +30,15 @@ def put(path, text):
         f.write(text)"""
 
 
-def factory(flash, key=None, files=None, log=None):
+def factory(flash, files=None, log=None):
     """The factory's bench for a new production Pico, before its first start: the development image on an erased
-    flash, config.json (FACTORY_CONFIG: sabot 1 until `sabot number set`), its DS3231 set to this computer's UTC
-    time, and the shoe's own key at /keys/sabot.key (key: its file, from `sabot key new`), all in one mpremote exec;
-    files: {path: text} written too (the tests' planted code). Its flash then takes the production image as a UF2
+    flash, config.json (FACTORY_CONFIG: sabot 1 until `sabot number set`) and its DS3231 set to this computer's UTC
+    time, in one mpremote exec (no key: its secure element holds its own); files: {path: text} written too (the
+    tests' planted code). Its flash then takes the production image as a UF2
     drop, the filesystem kept (Pico(flash) does)."""
     from sabot.shoe_link import mpremote
-    from sabot.verify import read_key
 
     writes = {"config.json": json.dumps(FACTORY_CONFIG)}
-    if key:
-        writes["keys/sabot.key"] = read_key(key).hex() + "\n"
     writes.update(files or {})
     code = [_PUT] + ["put(%r, %r)" % item for item in writes.items()]
     with Pico(flash, blank=True, development=True, log=log) as board:
@@ -49,26 +46,24 @@ def factory(flash, key=None, files=None, log=None):
         mpremote(board.port, "exec", "\n".join(code))
 
 
-def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=False, key=None):
+def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=False):
     """`sabot vboard --board rpi_pico`: the emulated Pico behind a pty until interrupted. flash (--fs) is its 2 MB
     flash file, kept across restarts, its port also FLASH.tty. By default the production image (the shoe's protocol
-    alone on USB): a new flash goes through the factory's bench first (factory(): config.json, the DS3231, the key
-    file given). development (or --blank): the development image, mpremote's REPL; a new flash (or --blank) is
-    erased, the image written on it as a UF2 drop would, and, unless --blank, a config.json {"board": "rpi_pico",
-    "sabot": 1} written and the Pico restarted, so the controller runs."""
+    alone on USB): a new flash goes through the factory's bench first (factory(): config.json, the DS3231).
+    development (or --blank): the development image, mpremote's REPL; a new flash (or --blank) is erased, the image
+    written on it as a UF2 drop would, and, unless --blank, a config.json {"board": "rpi_pico", "sabot": 1} written
+    and the Pico restarted, so the controller runs."""
     flash = Path(flash) if flash else Path(tempfile.mkdtemp(prefix="sabot-pico-")) / "shoe.flash"
     if flash.is_dir():
         return vboard_error("--fs %s is a folder: give the Pico's flash file" % flash)
     if scenario and not Path(scenario).is_file():
         return vboard_error("no scenario file %s" % scenario)
-    if key and not Path(key).is_file():
-        return vboard_error("no key file %s" % key)
     development = development or blank
     new = blank or not flash.exists()
     flash.parent.mkdir(parents=True, exist_ok=True)
     try:
         if new and not development:
-            factory(flash, key)
+            factory(flash)
         board = Pico(flash, blank=new and development, development=development).start()
     except (PicoError, subprocess.CalledProcessError) as e:
         return vboard_error(str(e))

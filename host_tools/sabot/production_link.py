@@ -4,7 +4,7 @@ whether a port has one, its state-changing commands under the casino's key, and 
 import os
 import time
 
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.protocol import C_STATUS, frame
 from sabot.device import DeviceError, no_device
 

@@ -8,7 +8,7 @@ import struct
 import time
 
 from firmware import protocol as p
-from firmware.journal import Key
+from firmware.mac import Key
 
 # Each status's words, French first (docs/protocol.md's table).
 STATUSES = {

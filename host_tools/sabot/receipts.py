@@ -14,7 +14,6 @@ import struct
 from pathlib import Path
 
 from firmware import checkpoints as cp
-from firmware import layout as fmt
 from sabot import element
 from sabot.journalfile import Finding, Unusable
 
@@ -90,16 +89,7 @@ def has_checkpoints(paths):
 def chain_at(segment, seq):
     """The chain value after record seq in a segment (its header's when seq is the one before it), or None when
     the segment does not reach it."""
-    if seq < segment.seq_before:
-        return None
-    data = segment.data
-    chain = hashlib.sha256(segment.previous_chain + data[:fmt.HEADER_TAG_AT]).digest()
-    for i in range(seq - segment.seq_before):
-        at = fmt.HEADER_SIZE + i * fmt.FRAME_SIZE
-        if at + fmt.FRAME_SIZE > len(data):
-            return None
-        chain = hashlib.sha256(chain + data[at:at + fmt.TAG_AT]).digest()
-    return chain
+    return segment.chains_at((seq,)).get(seq)
 
 
 def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None, checkpoints=()):

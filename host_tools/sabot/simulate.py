@@ -10,8 +10,8 @@ import boards.sim.runner
 from boards.sim import bounds
 from boards.sim.scenario import ScenarioError, parse
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.journal import Key
 from firmware.layout import HEADER_SIZE, MAGIC
+from firmware.mac import Key
 from sabot import vms
 from sabot.journalfile import Segment
 from sabot.vms import ROOT

@@ -19,24 +19,23 @@ from sabot.vms import ROOT
 from sabot.vms import unix_port as micropython_command
 
 
-def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False,
-           key=None):
+def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
-    config.json, its key, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
+    config.json, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
     ends the unix port: it starts again at once, the controller recovering its journal (boards/vboard/board.py's
     reboot), and answers mpremote's raw REPL as a Pico does. Its port is also FS.tty, a link that names the same
     board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
     the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
     VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead
-    (sabot.pico_vboard.serve), key the shoe's key file its factory installs on a new one.
+    (sabot.pico_vboard.serve).
     Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
     (docs/protocol.md), no REPL, and a restart starts it again so; its code is the image build (a build, or a bundle
     of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/)."""
     if board == "rpi_pico":
         from sabot.pico_vboard import serve
 
-        return serve(scenario, fs, blank, out, development, key)
+        return serve(scenario, fs, blank, out, development)
     fs = Path(fs) if fs else Path(tempfile.mkdtemp(prefix="sabot-vboard-"))
     build = Path(build) if build else ROOT / "build" / "sim"
     if scenario and not Path(scenario).is_file():

@@ -9,8 +9,9 @@ from pathlib import Path
 from firmware import games
 from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.mac import Key
 from firmware.records import R_LOAD
-from sabot import _frames, checkpoints, progress, receipts
+from sabot import _frames, checkpoints, element, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import french
@@ -52,6 +53,26 @@ def check(paths, key, records=None, same_table=None):
     if same_table is not None:
         found += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], same_table)]
     return segments, reader, sorted(found, key=lambda f: f.seq)
+
+
+def is_development(segments, key):
+    """Whether a journal is vouched for by the public development key only: format 3's tags under it (key), format
+    4's headers naming it (the sim's, or a board with no element answering)."""
+    if segments[0].format.tagged:
+        return key == DEVELOPMENT_KEY
+    return segments[0].key_id == Key(DEVELOPMENT_KEY).id
+
+
+def element_findings(segments, keys):
+    """A format 4 journal whose headers name another element than the public keys given: one J-TAMPER finding."""
+    first = segments[0]
+    if first.format.tagged or not keys or is_development(segments, None):
+        return []
+    ids = [element.key_id(k) for k in keys]
+    if first.key_id in ids:
+        return []
+    return [Finding("J-TAMPER", first.seq_before, "%s: written under another element (key id %s); the public key "
+                    "given has key id %s" % (first.path.name, first.key_id.hex(), ids[0].hex()))]
 
 
 def conforms(findings, development, allow_development_key):
@@ -128,10 +149,15 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         checked = []
         points = []
         unchecked = 0  # journals whose receipt the element signed, with no public key to check it
+        development = False
+        unsigned = 0  # format 4 journals of an element, with no public key to check its signatures
         for group in journals_of(paths):
             segments, reader, rules = _check(group, key)
             keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
+            development |= is_development(segments, key)
+            unsigned += not (keys or segments[0].format.tagged or is_development(segments, key))
             result, signed = checkpoints.findings(group, segments, reader.seq, keys)
+            signed = element_findings(segments, keys) + signed
             at_end = receipts.found_in(group)
             unchecked += bool(at_end and at_end.version == 2 and not keys)
             ends = receipts.findings(segments, reader.seq, key, at_end,
@@ -146,8 +172,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
                                      for label, segments, _, rules, _ in checked], same_table)
     intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT for _, f in findings)
-    development = key == DEVELOPMENT_KEY
-    ok = conforms(findings, development, allow_development_key)
+    ok = conforms(findings, development, allow_development_key) and not unsigned
     many = len(checked) > 1
     if as_json:
         json.dump({"ok": ok, "records": sum(c[2].records for c in checked), "intact": intact,
@@ -176,6 +201,8 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
                                      words.get(id(f), f.message)))
     if findings:
         out.write(said["findings"] % len(findings))
+    elif unsigned:
+        out.write(said["unsigned"])
     elif not ok:
         out.write(said["development"])
     else:
@@ -211,15 +238,13 @@ def _record_at(segments, seq):
     if not found:
         return None, games.CHEMIN_DE_FER
     segment = found[-1]
-    data = segment.data
     game = segment.snapshot[_SNAPSHOT_GAME]
     body = None
     for i in range(seq - segment.seq_before):
-        at = fmt.HEADER_SIZE + i * fmt.FRAME_SIZE + fmt.BODY_AT
-        if at + fmt.BODY_SIZE > len(data):
-            body = None
+        body = segment.body_at(i)
+        if body is None:
             break
-        body = struct.unpack_from(fmt.BODY, data, at)
+        body = struct.unpack_from(fmt.BODY, body)
         if body[0] == R_LOAD:
             game = body[-1]
     game = game if game < len(games.GAMES) else games.CHEMIN_DE_FER
@@ -232,7 +257,7 @@ SAID = {
     "en": {
         "journal": "journal%s: sabot %d, firmware %s; %d segment(s), %d records (seq %d to %d)\n",
         "key": "key: %s\n" % DEVELOPMENT_WORDS,
-        "intact": "integrity: intact: framing, CRCs, SHA-256 chain, HMAC tags, sequence and time order\n",
+        "intact": "integrity: intact: framing, CRCs, SHA-256 chain, sequence and time order\n",
         "broken": "integrity: BROKEN\n",
         "unvouched": "end: %d journal(s) with no receipt: truncation at the end cannot be ruled out\n",
         "vouched": "end: as the shoe signed it in its receipt\n",
@@ -240,8 +265,10 @@ SAID = {
                      "--public-key FILE or --registry shoes.json)\n",
         "finding": "  %sseq %-7d %-9s (%s) %s\n",
         "findings": "result: %d finding(s)\n",
-        "development": "result: not clean: authenticated by the development key only (--key FILE, or "
-                       "--allow-development-key)\n",
+        "development": "result: not clean: authenticated by the development key only (a shoe's journal: "
+                       "--registry shoes.json or --public-key FILE; a sim's: --allow-development-key)\n",
+        "unsigned": "result: not clean: the signatures of the shoe's element were not checked (--registry "
+                    "shoes.json or --public-key FILE): without them anyone can have rewritten this journal\n",
         "clean": "result: clean",
         "points unchecked": "checkpoints%s: not checked (no public key of the shoe's element: --public-key FILE or "
                             "--registry shoes.json)\n",
@@ -254,8 +281,7 @@ SAID = {
         "journal": "journal%s : sabot %d, logiciel %s ; %d segment(s), %d enregistrements (n° %d à %d)\n",
         "key": "clé : la clé de DÉVELOPPEMENT, publique, qui signe les journaux du simulateur et des tests, jamais "
                "ceux d'un sabot de casino : n'importe qui a pu écrire ou signer à nouveau ce journal\n",
-        "intact": "intégrité : intacte : trames, CRC, chaîne SHA-256, étiquettes HMAC, numérotation et ordre des "
-                  "heures\n",
+        "intact": "intégrité : intacte : trames, CRC, chaîne SHA-256, numérotation et ordre des heures\n",
         "broken": "intégrité : ROMPUE\n",
         "unvouched": "fin : %d journal(aux) sans reçu du sabot : une troncature à la fin ne peut être exclue\n",
         "vouched": "fin : telle que le sabot l'a signée dans son reçu\n",
@@ -263,8 +289,12 @@ SAID = {
                      "(aucune clé publique : --public-key FICHIER ou --registry shoes.json)\n",
         "finding": "  %sn° %-7d %-9s (%s) %s\n",
         "findings": "résultat : %d constat(s)\n",
-        "development": "résultat : non conforme : authentifié par la seule clé de développement (--key FICHIER, ou "
+        "development": "résultat : non conforme : authentifié par la seule clé de développement (le journal d'un "
+                       "sabot : --registry shoes.json ou --public-key FICHIER ; d'un simulateur : "
                        "--allow-development-key)\n",
+        "unsigned": "résultat : non conforme : les signatures de l'élément sécurisé du sabot n'ont pas été vérifiées "
+                    "(--registry shoes.json ou --public-key FICHIER) : sans elles, n'importe qui a pu réécrire ce "
+                    "journal\n",
         "clean": "résultat : conforme",
         "points unchecked": "points de contrôle%s : non vérifiés (aucune clé publique de l'élément sécurisé du sabot : "
                             "--public-key FICHIER ou --registry shoes.json)\n",

@@ -8,7 +8,7 @@ from binascii import crc32
 from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage
 from firmware import protocol as p
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.records import TABLE_MAX
 from tests.core.req import covers
 

@@ -10,6 +10,7 @@ from boards.sim.scenario import parse
 from firmware import journal, layout
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.mac import Key
 from firmware.storage import FileStorage
 from sabot.journalfile import Reader, Segment
 from sabot.verify import check
@@ -41,7 +42,7 @@ def forge(folder, records, sabot_from=None):
     record index sabot_from on, in a new segment of sabot number 2."""
     now = [0]
     wall = SimWall(lambda: now[0], 0)
-    log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), wall)
+    log = journal.Journal(FileStorage(str(folder)), Key(DEVELOPMENT_KEY), 1, bytes(16), wall)
     ctl = Controller()  # the records replayed, for the new segment header's snapshot
     log.recover(ctl)
     body = bytearray(layout.BODY_SIZE)

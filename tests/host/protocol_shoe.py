@@ -6,7 +6,7 @@ import random
 from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage
 from firmware.events import EV_SEANCE
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.protocol import Protocol
 from firmware.records import pack_seance
 from sabot.protocol import Client

@@ -18,7 +18,7 @@ from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.storage import FileStorage
 from firmware.version import VERSION
 from sabot import tool_version

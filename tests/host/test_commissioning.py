@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.records import BOOT_POWER, BOOT_RESTART, R_BOOT, R_SEANCE
 from firmware.version import VERSION
 from sabot.journalfile import CODE, TYPE, Reader, load_segments

@@ -12,7 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from firmware import journal, layout
+from firmware import layout
+from firmware.mac import Key
 from firmware.receipt import receipt
 from sabot import receipts
 from sabot.fleet import ingest, store, synth
@@ -78,7 +79,7 @@ def signed_at_its_end(folder, keys):
     end = last.seq_before + (len(last.data) - layout.HEADER_SIZE) // layout.FRAME_SIZE
     head = type("Head", (), {"sabot": last.sabot, "segment": last.number, "seq": end,
                              "chain": receipts.chain_at(last, end),
-                             "key": journal.Key(read_key(keys / ("sabot-%04d.key" % last.sabot)))})
+                             "key": Key(read_key(keys / ("sabot-%04d.key" % last.sabot)))})
     (folder / receipts.NAME).write_text(receipt(head, bytes(32)) + "\n")
 
 

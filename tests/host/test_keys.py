@@ -9,7 +9,7 @@ import pytest
 from boards.sim.board import SimBoard
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.receipt import receipt
 from firmware.storage import FileStorage
 

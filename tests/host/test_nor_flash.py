@@ -10,8 +10,6 @@ from boards.sim.flash import MemoryStorage
 from boards.sim.nor_flash import TYPICAL, W25Q16JV, WORST, TimedFlash
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware.devkey import DEVELOPMENT_KEY
-from firmware.journal import Key
 from firmware.ring import RingStorage
 from tests.conftest import SCENARIOS
 
@@ -54,7 +52,7 @@ class Timed(SimBoard):
 @pytest.mark.req("J-DURABLE", "S-ONE")
 def test_a_whole_shoe_through_the_ring_opens_every_gate_within_5_ms_at_the_worst_times():
     flash = TimedFlash(32, None, W25Q16JV, WORST)
-    board = Timed(RingStorage(flash, MemoryStorage(), Key(DEVELOPMENT_KEY)))
+    board = Timed(RingStorage(flash, MemoryStorage()))
     flash.clock = board.clock
     erase = flash._erase
 

@@ -9,7 +9,7 @@ import pytest
 
 from firmware import records as rec
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.version import VERSION
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico

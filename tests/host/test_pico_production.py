@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.records import BOOT_RESTART, R_BOOT
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico, steps

@@ -21,7 +21,6 @@ from firmware import cards
 from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_CARD, EV_NO_MORE_BETS
-from firmware.journal import Key
 from firmware.records import ALARM_FORCED, R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.ring_entry import PAGE
@@ -330,7 +329,7 @@ def test_a_forced_cards_record_torn_by_a_cut_leaves_the_shoe_in_alarm_at_power_u
         storage = archive
     else:
         flash = RamFlash(4)
-        ring = RingStorage(flash, archive, Key(DEVELOPMENT_KEY))
+        ring = RingStorage(flash, archive)
 
         def cut():
             flash.cut_at = flash.ops()
@@ -338,7 +337,7 @@ def test_a_forced_cards_record_torn_by_a_cut_leaves_the_shoe_in_alarm_at_power_u
 
         durable, now = _forced_card_torn(ring, cut)
         flash.power_on()
-        storage = RingStorage(flash, archive, Key(DEVELOPMENT_KEY))
+        storage = RingStorage(flash, archive)
     archive.budget = -1
     board = SimBoard(storage)
     board.clock.now = now + 1000

@@ -18,7 +18,7 @@ from boards.sim import p256
 from boards.sim.element import SimElement
 from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.journal import Key
+from firmware.mac import Key
 from sabot.production_link import production, restarted_production
 from sabot.protocol import SerialLink
 from sabot.verify import check

@@ -10,7 +10,7 @@ import pytest
 
 from boards.sim.element import SimElement
 from firmware import protocol as p
-from firmware.journal import Key
+from firmware.mac import Key
 from sabot.protocol import Refused
 from sabot.shoe_link import DeviceError, mpremote
 from tests.conftest import SCENARIOS

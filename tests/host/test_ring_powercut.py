@@ -80,7 +80,7 @@ class Archive(MemoryStorage):
 
 
 def _board(flash, log, segment_records):
-    board = SimBoard(RingStorage(flash, Archive(log), KEY), segment_records=segment_records)
+    board = SimBoard(RingStorage(flash, Archive(log)), segment_records=segment_records)
     log.board = board
     return board
 
@@ -144,7 +144,7 @@ def _power_on(image, now, segment_records):
     flash.data[:] = image.ring
     archive = MemoryStorage()
     archive.files = image.files
-    board = SimBoard(RingStorage(flash, archive, KEY), segment_records=segment_records)
+    board = SimBoard(RingStorage(flash, archive), segment_records=segment_records)
     board.clock.now = now + POWER_BACK_MS
     board.power_on()
     broken = board.shell.journal.broken
@@ -238,7 +238,7 @@ def test_a_full_archive_locks_the_shoe_and_the_ring_keeps_every_record():
     """The archive refuses the drains: the ring holds them, never erased, until the shoe faults before a coup."""
     flash = RamFlash(16)
     archive = MemoryStorage(capacity=12000)
-    board = SimBoard(RingStorage(flash, archive, KEY))
+    board = SimBoard(RingStorage(flash, archive))
     run(parse(SHOE), board)
     shell = board.shell
     assert shell.ctl.raised(FAULT_JOURNAL_FULL) and not board.gate.is_open
@@ -257,7 +257,7 @@ def test_a_ring_the_archive_cannot_drain_faults_the_shoe_and_overwrites_nothing(
     flash = RamFlash(4)
     archive = MemoryStorage()
     archive.failing = True
-    board = SimBoard(RingStorage(flash, archive, KEY))
+    board = SimBoard(RingStorage(flash, archive))
     run(parse(SHOE), board)
     journal = board.shell.journal
     assert board.shell.ctl.raised(FAULT_JOURNAL_FULL) and not board.gate.is_open and not journal.broken
@@ -276,7 +276,7 @@ def test_a_full_ring_refuses_the_write_rather_than_erase_an_undrained_entry():
     flash = RamFlash(4)
     archive = MemoryStorage()
     archive.failing = True
-    board = SimBoard(RingStorage(flash, archive, KEY))
+    board = SimBoard(RingStorage(flash, archive))
     board.power_on()
     journal = board.shell.journal
     body = bytearray(layout.BODY_SIZE)
@@ -304,7 +304,7 @@ def test_the_ring_drains_the_very_journal_the_files_hold(scenario, tmp_path):
     run(steps, direct)
     direct.close()
     archive = MemoryStorage()
-    ringed = SimBoard(RingStorage(RamFlash(SECTORS), archive, KEY))
+    ringed = SimBoard(RingStorage(RamFlash(SECTORS), archive))
     run(steps, ringed)
     ringed.close()
     files = sorted((tmp_path / "files").iterdir())
@@ -319,7 +319,7 @@ def test_a_journal_kept_aside_takes_the_rings_entries_with_it_and_the_next_begin
     of it is taken into the second, rebuilt under the new key."""
     flash = RamFlash(SECTORS)
     first = MemoryStorage()
-    board = SimBoard(RingStorage(flash, first, KEY))
+    board = SimBoard(RingStorage(flash, first))
     run(parse(SHOE), board)
     written = board.shell.journal.seq
     ring = board.shell.journal.storage
@@ -328,7 +328,7 @@ def test_a_journal_kept_aside_takes_the_rings_entries_with_it_and_the_next_begin
     assert [r.seq for r in _records(first.files)[1]] == list(range(1, written + 1))
     key = bytes(range(32))
     second = MemoryStorage()
-    again = SimBoard(RingStorage(flash, second, fmt.Key(key)))
+    again = SimBoard(RingStorage(flash, second))
     again.key = fmt.Key(key)
     again.power_on()
     again.close()
@@ -343,11 +343,11 @@ def test_recovery_reads_the_ring_not_the_journal():
     for shoes in (1, 3):
         archive = MemoryStorage(1 << 22)
         flash = RamFlash(SECTORS)
-        board = SimBoard(RingStorage(flash, archive, KEY))
+        board = SimBoard(RingStorage(flash, archive))
         text = "\n".join(SHOE.replace("seance table=3", "seance table=%d" % (3 + i)) for i in range(shoes))
         run(parse(text), board)
         before = flash.reads  # the power fails: what the ring holds undrained stays there
-        SimBoard(RingStorage(flash, archive, KEY)).power_on()
+        SimBoard(RingStorage(flash, archive)).power_on()
         reads = flash.reads - before
         assert 0 < reads <= 4 * pages
     assert sum(len(data) for data in archive.files.values()) > 4 * SECTORS * layout.SECTOR  # the journal, not the ring
@@ -378,7 +378,7 @@ def _logged_power_on(image, now, segment_records):
     flash.log = log
     archive = Archive(log)
     archive.files = {n: bytearray(d) for n, d in image.files.items()}
-    board = SimBoard(RingStorage(flash, archive, KEY), segment_records=segment_records)
+    board = SimBoard(RingStorage(flash, archive), segment_records=segment_records)
     board.clock.now = now + POWER_BACK_MS
     board.power_on()
     return log.ops

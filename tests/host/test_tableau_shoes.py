@@ -108,11 +108,12 @@ def _rogue_journal(folder, cards, result):
     from firmware.cards import parse as card
     from firmware.controller import Controller
     from firmware.devkey import DEVELOPMENT_KEY
+    from firmware.mac import Key
     from firmware.records import NORMAL, R_BOOT, R_LOAD, R_NO_MORE_BETS, R_RELEASE, R_SEANCE
     from firmware.storage import FileStorage
 
     wall = SimWall(lambda: 1000, 0)
-    log = journal.Journal(FileStorage(str(folder)), journal.Key(DEVELOPMENT_KEY), 1, bytes(16), wall)
+    log = journal.Journal(FileStorage(str(folder)), Key(DEVELOPMENT_KEY), 1, bytes(16), wall)
     log.recover(Controller())
     body = bytearray(layout.BODY_SIZE)
 

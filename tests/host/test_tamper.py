@@ -15,7 +15,7 @@ from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
-from firmware.journal import Key
+from firmware.mac import Key
 from sabot.journalfile import Unusable
 from sabot.receipts import NO_RECEIPT
 from sabot.verify import check

@@ -68,7 +68,7 @@ def torn(log, n):
 
 
 def new_board(ring, opts):
-    return SimBoard(RingStorage(ring, FileStorage(FOLDER), KEY), segment_records=opts["segment_records"] or None)
+    return SimBoard(RingStorage(ring, FileStorage(FOLDER)), segment_records=opts["segment_records"] or None)
 
 
 def journal_frames(known):
@@ -132,7 +132,7 @@ def check(uncut, k, images, torn, copy_to=None):
     lfs.data[:] = images[LFS]
     os.mount(vfs.VfsLfs2(lfs), MOUNT)
     try:
-        board = SimBoard(RingStorage(ring, FileStorage(FOLDER), KEY))
+        board = SimBoard(RingStorage(ring, FileStorage(FOLDER)))
         board.clock.now = uncut.clock[k] + POWER_BACK_MS
         board.power_on()
         broken = board.shell.journal.broken

@@ -22,7 +22,7 @@ from boards.sim.scenario import parse
 from firmware import games
 from firmware.controller import CLOSED
 from firmware.events import EV_SEANCE
-from firmware.journal import Key
+from firmware.mac import Key
 from firmware.receipt import receipt
 from firmware.records import pack_seance
 from firmware.storage import FileStorage
