@@ -144,10 +144,12 @@ def element_key():
     element answers."""
     shell = _runtime().shell
     points = getattr(shell, "checkpoints", None)
-    try:
-        public = hexlify(points.element.public_key()).decode()
-    except (AttributeError, OSError):
-        public = None
+    public = None
+    if points is not None and points.element is not None:
+        try:
+            public = hexlify(points.element.public_key()).decode()
+        except OSError:
+            pass  # no element answering: it cannot be enrolled
     _say(sabot=shell.journal.sabot, public_key=public)
 
 
