@@ -11,7 +11,7 @@ from binascii import hexlify
 from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
 from firmware.journal import JournalError, parse_header
-from firmware.layout import HEADER_SIZE
+from firmware.layout import HEADER_SIZE, MAGIC, VERSION
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
 from firmware.runtime import Runtime
 from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_config, load_config, whole
@@ -103,9 +103,14 @@ def _other_journal():
         if not segments:
             return None
         with storage.reader(segments[-1]) as stream:
-            fields = parse_header(stream.read(HEADER_SIZE))
-    except (OSError, JournalError):
+            header = stream.read(HEADER_SIZE)
+        fields = parse_header(header)
+    except JournalError:
+        if len(header) >= 20 and header[:3] == MAGIC and header[3] != VERSION:  # another format's: kept aside
+            return {"sabot": header[6] | header[7] << 8, "key": hexlify(header[12:20]).decode(), "format": header[3]}
         return None  # unreadable: not a question of number or key
+    except OSError:
+        return None
     shell = _running()
     key_id = shell.journal.key.id if shell is not None else fields[5]
     try:

@@ -63,6 +63,12 @@ def is_development(segments, key):
     return segments[0].key_id == Key(DEVELOPMENT_KEY).id
 
 
+def development_only(paths, key_file, allowed):
+    """Whether a journal's tools (cagnotte, ouverte) must say it is vouched for by the development key alone: not
+    allowed, and its format 3 tags under it (no --key) or its format 4 headers naming it (the sim's)."""
+    return not allowed and is_development(load_segments(paths), read_key(key_file))
+
+
 def element_findings(segments, keys):
     """A format 4 journal whose headers name another element than the public keys given: one J-TAMPER finding."""
     first = segments[0]
@@ -73,6 +79,15 @@ def element_findings(segments, keys):
         return []
     return [Finding("J-TAMPER", first.seq_before, "%s: written under another element (key id %s); the public key "
                     "given has key id %s" % (first.path.name, first.key_id.hex(), ids[0].hex()))]
+
+
+def authenticity(segments, key, keys):
+    """(development, unsigned, findings) of one journal, given the public keys of its element: whether it names the
+    development key; whether it is an element's format 4 journal with no public key to check its signatures (never
+    ok: anyone can recompute a chain); the finding of headers naming another element."""
+    development = is_development(segments, key)
+    unsigned = not (keys or segments[0].format.tagged or development)
+    return development, unsigned, element_findings(segments, keys)
 
 
 def conforms(findings, development, allow_development_key):
@@ -154,10 +169,11 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         for group in journals_of(paths):
             segments, reader, rules = _check(group, key)
             keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
-            development |= is_development(segments, key)
-            unsigned += not (keys or segments[0].format.tagged or is_development(segments, key))
+            one_development, one_unsigned, other_element = authenticity(segments, key, keys)
+            development |= one_development
+            unsigned += one_unsigned
             result, signed = checkpoints.findings(group, segments, reader.seq, keys)
-            signed = element_findings(segments, keys) + signed
+            signed = other_element + signed
             at_end = receipts.found_in(group)
             unchecked += bool(at_end and at_end.version == 2 and not keys)
             ends = receipts.findings(segments, reader.seq, key, at_end,

@@ -17,7 +17,7 @@ from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte.said import cents, money, percent, word
 from sabot.journalfile import Unusable
 from sabot.report.pdf import PdfError, print_pdf
-from sabot.verify import read_key
+from sabot.verify import development_only, read_key
 
 
 def add_arguments(parser):
@@ -57,7 +57,7 @@ def reconcile(args, out):
         return 2
     entries, coups, findings = got
     found = check.check(coups, entries)
-    development = args.key is None and not args.allow_development_key
+    development = development_only(args.journal, args.key, args.allow_development_key)
     ok = not (found or findings or development)
     if args.json:
         out.write(json.dumps({"ok": ok, "coups": len(coups), "journal_findings": len(findings), "findings": [
@@ -161,7 +161,7 @@ def _problems(args, findings, missing, left):
         print(w("not_in_journal") % (key + (args.stakes,)), file=sys.stderr)
     if findings:
         print(w("broken") % len(findings), file=sys.stderr)
-    development = args.key is None and not args.allow_development_key
+    development = development_only(args.journal, args.key, args.allow_development_key)
     if development:
         print(w("devkey"), file=sys.stderr)
     return 1 if findings or missing or left or development else 0

@@ -20,7 +20,7 @@ from sabot.journalfile import ALL_TYPES, Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
 from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
-from sabot.verify import journals_of, read_key
+from sabot.verify import authenticity, journals_of, read_key
 
 _FRENCH = Words("fr")  # the firmware as the fleet's pages and the report say it
 _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "
@@ -36,9 +36,11 @@ def receipt_of(folder):
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
-def key_for(keys, sabot):
-    """The shoe's key: KEYS/sabot-NNNN.key (docs/keys.md), or the development key without a keys folder."""
-    if keys is None:
+def key_for(keys, segments):
+    """A format 3 journal's key: KEYS/sabot-NNNN.key (docs/journal-format.md, "Format 3"), or the development key
+    without a keys folder; a format 4 journal needs none (its element's public key, from the registry, checks it)."""
+    sabot = segments[0].sabot
+    if keys is None or not segments[0].format.tagged:
         return read_key(None)
     path = Path(keys) / ("sabot-%04d.key" % sabot)
     if not path.exists():
@@ -71,7 +73,8 @@ def verified(segments, key, receipt=None, paths=None, public_keys=()):
     reader.finish()
     points, signed = checkpoints.findings(paths, segments, reader.seq, public_keys)
     ends = receipts.findings(segments, reader.seq, key, receipt, [], public_keys, paths, points.entries)
-    findings = sorted(reader.findings + rules.findings + ends + signed, key=lambda f: f.seq)
+    findings = sorted(reader.findings + rules.findings + ends + signed + authenticity(segments, key, public_keys)[2],
+                      key=lambda f: f.seq)
     findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]  # verify's default
     return per_segment, findings
 
@@ -162,7 +165,7 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
     try:
         store.casino_name(casino)
         journals = [(group, load_segments(group), receipts.found_in(group)) for group in journals_of(paths)]
-        keyed = [(group, segments, key_for(keys, segments[0].sabot), receipt, element_keys(registry, segments[0].sabot))
+        keyed = [(group, segments, key_for(keys, segments), receipt, element_keys(registry, segments[0].sabot))
                  for group, segments, receipt in journals]
         con = store.open_database(db)
     except (JournalUnusable, Unusable) as e:
@@ -175,6 +178,9 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
             try:
                 if unknown:
                     raise Refused("%s: refused, its element's signatures cannot be checked: %s" % (label, unknown))
+                if authenticity(segments, key, public_keys)[1]:
+                    raise Refused("%s: refused, its element's signatures cannot be checked: give the casino's "
+                                  "registry (--registry shoes.json)" % label)
                 added, findings = ingest_journal(con, casino, segments, key, receipt, group, public_keys)
             except Refused as e:
                 print("sabot fleet ingest: %s" % e, file=err)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sabot.journalfile import Unusable
 from sabot.ouverte import declaration
-from sabot.verify import read_key
+from sabot.verify import development_only, read_key
 
 
 def add_arguments(parser):
@@ -31,7 +31,7 @@ def main(args, out=sys.stdout):
     except Unusable as e:
         print("sabot ouverte declaration: error: %s" % e, file=sys.stderr)
         return 2
-    development = args.key is None and not args.allow_development_key
+    development = development_only(args.journal, args.key, args.allow_development_key)
     text = declaration.text(opened, args.establishment, not findings and not development)
     if args.output:
         try:

@@ -22,7 +22,7 @@ from sabot.report.model import Story
 from sabot.report.page import render
 from sabot.report.pdf import PdfError, print_pdf
 from sabot.report.text import TEXT, Words
-from sabot.verify import DEVELOPMENT_KEY, SAME_TABLE, check, conforms, journals_of, read_key
+from sabot.verify import SAME_TABLE, authenticity, check, conforms, journals_of, read_key
 
 _PDF_MOST = 1 << 30  # bytes of a PDF searched for the title: a million cards' report is a few MB
 _OURS = b'<meta name="generator" content="sabot report'  # in an HTML report's head
@@ -48,11 +48,12 @@ class Checked:
                                  self.points.entries)
         missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
         self.receipt_findings = [f for f in ends if f not in missing]
-        self.findings = sorted(self.findings + self.receipt_findings + signed, key=lambda f: f.seq)
+        self.development, self.unsigned, other_element = authenticity(self.segments, key, keys)
+        self.findings = sorted(self.findings + self.receipt_findings + signed + other_element, key=lambda f: f.seq)
         self.intact = not any(f.id == "J-TAMPER" for f in self.findings)
-        self.development, self.allowed = key == DEVELOPMENT_KEY, allow_development_key
+        self.allowed = allow_development_key
         self.unvouched = bool(missing)  # verify counts a missing receipt as a finding: so does the verdict
-        self.ok = conforms(self.findings + missing, self.development, allow_development_key)
+        self.ok = conforms(self.findings + missing, self.development, allow_development_key) and not self.unsigned
         self.digests = [hashlib.sha256(s.data).hexdigest() for s in self.segments]
         lines = "".join("%s %s\n" % (s.path.name, d) for s, d in zip(self.segments, self.digests))
         self.digest = hashlib.sha256(lines.encode()).hexdigest()

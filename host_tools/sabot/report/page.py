@@ -215,6 +215,8 @@ def _verdict_html(journal, w):
             reasons.append(w["why_no_receipt"])
         if journal.development and not journal.allowed:
             reasons.append(w["why_dev"])
+        if journal.unsigned:
+            reasons.append(w["why_unsigned"])
     return '<div class="verdict %s"><b>%s</b><ul>%s</ul><p class="element">%s</p><span class="sub">%s</span></div>' % (
         "ok" if journal.ok else "bad", _e(w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]),
         "".join("<li>%s</li>" % _e(reason) for reason in reasons), _element_html(journal, w), _e(w["verdict_same"]))

@@ -22,7 +22,9 @@ TEXT = {
         "why_no_receipt": "pas de reçu signé du sabot : des enregistrements coupés à la fin du journal ne peuvent "
                           "être exclus",
         "why_dev": "journal signé par la seule clé de DÉVELOPPEMENT, publique : n'importe qui a pu l'écrire ou le "
-                   "signer à nouveau ; il faut la clé du sabot",
+                   "signer à nouveau ; il faut le journal d'un sabot, signé par son élément sécurisé",
+        "why_unsigned": "signatures de l'élément sécurisé du sabot non vérifiées (--registry shoes.json ou "
+                        "--public-key) : sans elles, n'importe qui a pu réécrire ce journal",
         "verdict_same": "Le verdict est celui de sabot log verify sur le même journal, avec la même clé.",
         "element_unchecked": "Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : NON vérifiées, "
                              "aucune clé publique donnée (--public-key FICHIER ou --registry shoes.json)",
@@ -168,8 +170,10 @@ TEXT = {
         "why_broken": "the journal is BROKEN: altered, truncated or signed with another key (J-TAMPER findings)",
         "why_findings": "%d finding(s) of the verifier, detailed below",
         "why_no_receipt": "no receipt signed by the shoe: records cut from the end of the journal cannot be ruled out",
-        "why_dev": "signed by the public DEVELOPMENT key alone: anyone can have written or re-signed it; the shoe's "
-                   "key is needed",
+        "why_dev": "signed by the public DEVELOPMENT key alone: anyone can have written or re-signed it; a shoe's "
+                   "journal, signed by its secure element, is needed",
+        "why_unsigned": "the signatures of the shoe's secure element not checked (--registry shoes.json or "
+                        "--public-key): without them anyone can have rewritten this journal",
         "verdict_same": "The verdict is sabot log verify's on the same journal, with the same key.",
         "element_unchecked": "The shoe's secure element's signatures (checkpoints, receipt): NOT checked, no public "
                              "key given (--public-key FILE or --registry shoes.json)",
