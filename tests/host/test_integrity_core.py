@@ -1,11 +1,12 @@
 """The verifier's C core (host_tools/sabot/_frames.c) against the format as docs/journal-format.md defines it,
-recomputed here with CPython's hashlib, hmac and zlib (J-TAMPER)."""
+recomputed here with CPython's hashlib and zlib; format 3's tags with hmac (J-TAMPER)."""
 
 import hashlib
 import hmac
 import struct
 import zlib
 from array import array
+from pathlib import Path
 
 import pytest
 
@@ -13,22 +14,21 @@ from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import journal as fmt
 from firmware import layout
-from firmware.records import R_CARD, R_LOAD
+from firmware.devkey import DEVELOPMENT_KEY
+from firmware.records import R_CARD
 from sabot import _frames
-from sabot.journalfile import CODE
+from sabot.journalfile import CODE, V3, V4
 
 SHOE = "seance table=4\nshoe seed=9\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 5\ncoup_end"
-KEYS = (b"k" * 16, b"a shoe's key of 32 bytes exactly", bytes(range(100)))  # the last one longer than a block
+V3_JOURNAL = Path(__file__).resolve().parents[1] / "fixtures" / "journal-v3" / "incidents"  # the sim's, format 3
+V3_TAG_AT, V3_CRC_AT = V3.frame_size - 20, V3.frame_size - 4
 
 
-def journal(secret):
+def journal():
     """The segment the séance opened, which holds the shoe."""
     storage = MemoryStorage(1 << 20)
-    board = SimBoard(storage)
-    board.key = fmt.Key(secret)
-    run(parse(SHOE), board)
+    run(parse(SHOE), SimBoard(storage))
     return bytes(storage.files[max(storage.files)])
 
 
@@ -36,39 +36,37 @@ def seq_before(data):
     return struct.unpack_from("<I", data, 72)[0]
 
 
-def frames_of(data):
-    return [data[at:at + layout.FRAME_SIZE] for at in range(layout.HEADER_SIZE, len(data), layout.FRAME_SIZE)]
+def frames_of(data, form=V4):
+    return [data[at:at + form.frame_size] for at in range(form.header_size, len(data), form.frame_size)]
 
 
 def start_chain(data):
-    return hashlib.sha256(data[36:68] + data[:layout.HEADER_TAG_AT]).digest()
+    return hashlib.sha256(data[36:68] + data[:162]).digest()  # the header's bytes before its tag (v3) or CRC (v4)
 
 
-def scan(secret, data, types=0):
-    (found,) = _frames.Checker(secret).scan([(data, layout.HEADER_SIZE, start_chain(data), seq_before(data))], types)
+def scan(data, types=0, secret=None, form=V4):
+    (found,) = _frames.Checker(secret).scan([(data, form.header_size, start_chain(data), seq_before(data))], types)
     return found
 
 
 @pytest.mark.req("J-TAMPER")
 def test_the_c_core_is_compiled_for_the_formats_layout():
-    for name in ("SYNC", "BODY_SIZE", "SEQ_AT", "BODY_AT", "LINK_AT", "TAG_AT", "CRC_AT", "FRAME_SIZE", "LINK_SIZE",
-                 "TAG_SIZE"):
+    for name in ("SYNC", "BODY_SIZE", "SEQ_AT", "BODY_AT", "LINK_AT", "CRC_AT", "FRAME_SIZE", "LINK_SIZE"):
         assert getattr(_frames, name) == getattr(layout, name), name
+    assert (_frames.V3_FRAME_SIZE, _frames.V3_TAG_AT, _frames.V3_CRC_AT) == (V3.frame_size, V3_TAG_AT, V3_CRC_AT)
 
 
 @pytest.mark.req("J-TAMPER")
-@pytest.mark.parametrize("secret", KEYS, ids=("16 bytes", "32 bytes", "100 bytes"))
-def test_the_c_core_accepts_the_chain_and_tags_that_rfc_2104_gives(secret):
-    data = journal(secret)
+def test_the_c_core_accepts_the_chain_the_format_gives_one_sha_256_of_each_body():
+    data = journal()
     frames = frames_of(data)
     chain = start_chain(data)
     for frame in frames:  # the format, recomputed from its document
-        assert frame[layout.LINK_AT:layout.TAG_AT] == chain[:layout.LINK_SIZE]
-        chain = hashlib.sha256(chain + frame[:layout.TAG_AT]).digest()
-        assert frame[layout.TAG_AT:layout.CRC_AT] == hmac.digest(secret, chain, "sha256")[:layout.TAG_SIZE]
+        assert frame[layout.LINK_AT:layout.CRC_AT] == chain[:layout.LINK_SIZE]
+        chain = hashlib.sha256(chain + frame[layout.BODY_AT:layout.LINK_AT]).digest()
         assert struct.unpack_from("<I", frame, layout.CRC_AT)[0] == zlib.crc32(frame[:layout.CRC_AT])
 
-    end, seq, last_chain, broken, records, first_seq, _, _, issues, selected = scan(secret, data, 1 << R_CARD)
+    end, seq, last_chain, broken, records, first_seq, _, _, issues, selected = scan(data, 1 << R_CARD)
     rows = _frames.rows(data, selected)
     offsets = memoryview(selected).cast("I")
     before = seq_before(data)
@@ -84,26 +82,43 @@ def test_the_c_core_accepts_the_chain_and_tags_that_rfc_2104_gives(secret):
 
 
 @pytest.mark.req("J-TAMPER")
-def test_a_tag_made_under_another_key_is_forged_even_with_a_good_crc():
-    secret = KEYS[1]
-    data = bytearray(journal(secret))
+def test_a_record_altered_with_a_good_crc_breaks_the_chain_at_the_next_record():
+    """No tag in format 4: a record rewritten and its CRC made good is caught by the link of the one after it."""
+    data = bytearray(journal())
     frames = frames_of(bytes(data))
-    at = next(i for i, f in enumerate(frames) if f[layout.BODY_AT] == R_LOAD)
+    at = next(i for i, f in enumerate(frames) if f[layout.BODY_AT] == R_CARD)
     offset = layout.HEADER_SIZE + at * layout.FRAME_SIZE
-    chain = start_chain(bytes(data))
-    for frame in frames[:at + 1]:
-        chain = hashlib.sha256(chain + frame[:layout.TAG_AT]).digest()
-    tag = hmac.digest(b"another key, 16+", chain, "sha256")[:layout.TAG_SIZE]
-    data[offset + layout.TAG_AT:offset + layout.CRC_AT] = tag
+    data[offset + layout.BODY_AT + 15] ^= 1  # another card
     struct.pack_into("<I", data, offset + layout.CRC_AT, zlib.crc32(data[offset:offset + layout.CRC_AT]))
-    issues = scan(secret, bytes(data))[8]
+    _, _, _, broken, _, _, _, _, issues, _ = scan(bytes(data))
     before = seq_before(bytes(data))
-    assert issues == [(_frames.FORGED, before + at + 1, offset, before + at)]
+    assert broken and issues == [(_frames.UNLINKED, before + at + 2, offset + layout.FRAME_SIZE, before + at + 1)]
+
+
+@pytest.mark.req("J-TAMPER")
+def test_format_3s_chain_and_tags_are_checked_as_rfc_2104_gives_and_another_keys_tag_is_forged():
+    """The verifier keeps reading format 3 (docs/journal-format.md, "Format 3"): a journal the sim wrote in it."""
+    data = (V3_JOURNAL / "00000002.sbj").read_bytes()
+    assert data[3] == 3
+    frames = frames_of(data, V3)
+    chain = start_chain(data)
+    for frame in frames:
+        chain = hashlib.sha256(chain + frame[:V3_TAG_AT]).digest()
+        assert frame[V3_TAG_AT:V3_CRC_AT] == hmac.digest(DEVELOPMENT_KEY, chain, "sha256")[:16]
+    found = scan(data, 0, DEVELOPMENT_KEY, V3)
+    assert found[:5] == (len(data), seq_before(data) + len(frames), chain, 0, len(frames)) and found[8] == []
+    forged = bytearray(data)
+    offset = V3.header_size + 3 * V3.frame_size
+    forged[offset + V3_TAG_AT:offset + V3_CRC_AT] = bytes(16)
+    struct.pack_into("<I", forged, offset + V3_CRC_AT, zlib.crc32(forged[offset:offset + V3_CRC_AT]))
+    before = seq_before(data)
+    assert scan(bytes(forged), 0, DEVELOPMENT_KEY, V3)[8] == [(_frames.FORGED, before + 4, offset, before + 3)]
+    assert scan(data, 0, b"another key, 16+", V3)[8][0][0] == _frames.FORGED
 
 
 @pytest.mark.req("J-TAMPER")
 def test_the_c_core_refuses_what_is_not_a_segment_with_an_error_not_a_crash():
-    checker = _frames.Checker(KEYS[0])
+    checker = _frames.Checker()
     with pytest.raises(ValueError, match="32 bytes"):
         checker.scan([(b"SBJ", layout.HEADER_SIZE, bytes(31), 0)], 0)
     with pytest.raises(TypeError, match="bytes-like"):

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from firmware import layout, records
+from sabot.journalfile import V3
 
 SOURCE = Path(__file__).resolve().parents[2] / "host_tools" / "sabot" / "_frames.c"
 
@@ -13,7 +14,7 @@ SOURCE = Path(__file__).resolve().parents[2] / "host_tools" / "sabot" / "_frames
 def _defines():
     """The C file's integer #defines, each expression evaluated over those before it."""
     found = {}
-    for name, value in re.findall(r"^#define ([A-Z_]+) ([^/\n]+)", SOURCE.read_text(), re.M):
+    for name, value in re.findall(r"^#define ([A-Z0-9_]+) ([^/\n]+)", SOURCE.read_text(), re.M):
         try:
             found[name] = eval(value, {}, dict(found))  # noqa: S307 (our own C file)
         except (NameError, SyntaxError):
@@ -24,9 +25,11 @@ def _defines():
 @pytest.mark.req("J-TAMPER", "H-VERIFY")
 def test_the_c_readers_offsets_are_the_layouts():
     c = _defines()
-    for name in ("SYNC", "BODY_SIZE", "SEQ_AT", "BODY_AT", "LINK_AT", "TAG_AT", "CRC_AT", "FRAME_SIZE", "LINK_SIZE",
-                 "TAG_SIZE", "CHAIN_SIZE"):
+    for name in ("SYNC", "BODY_SIZE", "SEQ_AT", "BODY_AT", "LINK_AT", "CRC_AT", "FRAME_SIZE", "LINK_SIZE",
+                 "CHAIN_SIZE"):
         assert c[name] == getattr(layout, name), name
+    v3 = V3.frame_size  # format 3, which the verifier keeps reading: its tag (16 bytes) before its CRC
+    assert (c["V3_FRAME_SIZE"], c["V3_CRC_AT"], c["V3_TAG_AT"], c["TAG_SIZE"]) == (v3, v3 - 4, v3 - 20, 16)
     assert c["SECONDS_AT"] == layout.BODY_AT + layout.BODY_SECONDS
     assert c["MS_AT"] == layout.BODY_AT + layout.BODY_MS
     assert c["CODE_AT"] == layout.BODY_AT + layout.BODY_CODE

@@ -10,6 +10,7 @@ import pytest
 
 from bench import memory, vmrun
 from bench.vmrun import link
+from firmware import layout
 from tests.conftest import ROOT, SCENARIOS, VMS, micropython, patched_build
 from tests.core.req import COVERED, KNOWN
 
@@ -96,7 +97,7 @@ def test_a_whole_shoe_runs_from_the_mpy_build_in_its_budgeted_heap(mpy_build, tm
     assert run.returncode == 0, run.stdout + run.stderr
     segments = _segments(journal)
     assert segments == _cpython_journal(tmp_path)
-    assert sum(len(data) for data in segments.values()) > 310 * 2 * 54  # each card: intent and card records
+    assert sum(len(data) for data in segments.values()) > 310 * 2 * layout.FRAME_SIZE  # a card: intent and card
 
 
 def _gc_pool(cwd, heapsize):

@@ -19,6 +19,7 @@ from boards.sim.scenario import parse
 from firmware import journal as fmt
 from firmware import ring as layout
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.mac import Key
 from firmware.records import FAULT_JOURNAL_FULL, R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
@@ -31,7 +32,6 @@ SECTORS = 4  # 16 KB: a shoe's 19 KB of entries go round it
 SEGMENTS = {"short segments": 16, "whole segments": None}  # headers through the ring thirty times a shoe; or files
 # that grow past littlefs blocks, the drains splitting the frame each block ends in
 POWER_BACK_MS = 1000
-KEY = fmt.Key(DEVELOPMENT_KEY)  # the sim board's
 
 
 class Logged:
@@ -211,7 +211,7 @@ def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_reco
     if segment_records:
         assert kinds["erase"] > SECTORS and kinds["create"] > 30  # the ring went round, headers through it
     else:
-        assert kinds["write"] > written + 3  # frames drained in two parts, where a drain's littlefs blocks end
+        assert kinds["write"] >= written + 3  # frames drained in two parts, where a drain's littlefs blocks end
 
 
 def test_the_rebuilt_image_is_what_a_live_cut_leaves(reference):
@@ -261,7 +261,7 @@ def test_a_ring_the_archive_cannot_drain_faults_the_shoe_and_overwrites_nothing(
     run(parse(SHOE), board)
     journal = board.shell.journal
     assert board.shell.ctl.raised(FAULT_JOURNAL_FULL) and not board.gate.is_open and not journal.broken
-    assert 30 < journal.seq < 400 and flash.erases <= 4  # each sector erased once: nothing undrained erased again
+    assert 30 < journal.seq < 600 and flash.erases <= 4  # each sector erased once: nothing undrained erased again
     archive.failing = False
     journal.close()
     _, records = _records(archive.files)
@@ -314,9 +314,9 @@ def test_the_ring_drains_the_very_journal_the_files_hold(scenario, tmp_path):
 
 @pytest.mark.req("J-EVERY", "J-TAMPER")
 def test_a_journal_kept_aside_takes_the_rings_entries_with_it_and_the_next_begins_empty():
-    """sabot key install (and number set) keeps the shoe's journal aside whole, and the shoe restarted begins one
-    of its own under its key (firmware/remote.py, issue 22): what the ring held of the first reaches it, and none
-    of it is taken into the second, rebuilt under the new key."""
+    """sabot number set (or an element replaced) keeps the shoe's journal aside whole, and the shoe restarted begins
+    one of its own (firmware/remote.py, issue 22): what the ring held of the first reaches it, and none of it is
+    taken into the second, whose headers name the new key."""
     flash = RamFlash(SECTORS)
     first = MemoryStorage()
     board = SimBoard(RingStorage(flash, first))
@@ -329,7 +329,7 @@ def test_a_journal_kept_aside_takes_the_rings_entries_with_it_and_the_next_begin
     key = bytes(range(32))
     second = MemoryStorage()
     again = SimBoard(RingStorage(flash, second))
-    again.key = fmt.Key(key)
+    again.key = Key(key)  # another element's id in its headers
     again.power_on()
     again.close()
     assert [(r.seq, r.fields[TYPE]) for r in _records(second.files, key)[1]] == [(1, R_BOOT)]
