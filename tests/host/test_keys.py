@@ -1,4 +1,4 @@
-"""A commissioned shoe's key: made by `sabot key new`, used by the verifier, never the development key."""
+"""A commissioned shoe's journal: vouched for by its element's public key, never by the development key."""
 
 import subprocess
 import sys
@@ -6,38 +6,50 @@ from pathlib import Path
 
 import pytest
 
+from boards.sim import p256
 from boards.sim.board import SimBoard
+from boards.sim.element import SimElement
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware.mac import Key
 from firmware.receipt import receipt
 from firmware.storage import FileStorage
+from tests.host.test_receipts_element import pulled
+from tests.host.test_rollback import with_element
 
 SABOT = str(Path(sys.executable).parent / "sabot")
 
 
-@pytest.mark.req("J-TAMPER", "H-VERIFY")
-def test_a_journal_under_a_shoes_own_key_verifies_with_that_key_only(tmp_path):
-    key_file = tmp_path / "sabot-0042.key"
-    made = subprocess.run([SABOT, "key", "new", str(key_file)], capture_output=True, text=True)
-    assert made.returncode == 0 and len(bytes.fromhex(key_file.read_text())) == 32
-    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
-    again = subprocess.run([SABOT, "key", "new", str(key_file)], capture_output=True, text=True)
-    assert again.returncode == 2 and "File exists" in again.stderr  # a key is never overwritten
-
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "K-ELEMENT")
+def test_a_journal_signed_by_a_shoes_element_verifies_with_its_public_key_only_and_never_without_one(tmp_path):
+    """No key file on the shoe: its headers name its element, and verify needs the element's public key to call the
+    journal clean; another element's key gets one finding naming both key ids; none, never clean."""
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
-    board.key = Key(bytes.fromhex(key_file.read_text()))
+    with_element(board, tmp_path, SimElement(bytes(range(32))))
     run(parse("seance table=1\nshoe seed=1\nno_more_bets\ndraw 4\ncoup_end"), board)
-    (tmp_path / "journal" / "receipt.json").write_text(receipt(board.shell.journal, bytes(32)))  # as pull-log's
+    pulled(board, tmp_path / "pulled")
     board.close()
+    public = tmp_path / "element.pub"
+    public.write_text(p256.public_key(p256.scalar(bytes(range(32)))).hex() + "\n")
+    other = tmp_path / "other.pub"
+    other.write_text(p256.public_key(p256.scalar(bytes(32))).hex() + "\n")
+    folder = str(tmp_path / "pulled")
 
-    own = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(tmp_path / "journal"), "--key", str(key_file)],
+    own = subprocess.run([SABOT, "log", "verify", "--lang", "en", folder, "--public-key", str(public)],
                          capture_output=True, text=True)
-    assert own.returncode == 0 and "DEVELOPMENT" not in own.stdout and "result: clean" in own.stdout
-    development = subprocess.run([SABOT, "log", "verify", "--lang", "en", str(tmp_path / "journal")],
-                                 capture_output=True, text=True)
-    assert development.returncode == 1
-    assert "the DEVELOPMENT key" in development.stdout and "written under another key" in development.stdout
+    assert own.returncode == 0 and "DEVELOPMENT" not in own.stdout and "result: clean" in own.stdout, own.stdout
+    unsigned = subprocess.run([SABOT, "log", "verify", "--lang", "en", folder], capture_output=True, text=True)
+    assert unsigned.returncode == 1 and "the signatures of the shoe's element were not checked" in unsigned.stdout
+    wrong = subprocess.run([SABOT, "log", "verify", "--lang", "en", folder, "--public-key", str(other)],
+                           capture_output=True, text=True)
+    assert wrong.returncode == 1 and "written under another element" in wrong.stdout
+    assert _element_id(public) in wrong.stdout and _element_id(other) in wrong.stdout  # the journal's, the key's
+
+
+def _element_id(path):
+    from hashlib import sha256
+
+    return sha256(b"sabot element id " + bytes.fromhex(path.read_text())).digest()[:8].hex()
 
 
 @pytest.mark.req("H-VERIFY", "J-TAMPER")
@@ -68,7 +80,7 @@ def test_a_development_key_journal_is_never_ok_unless_the_caller_allows_it(tmp_p
 
 
 @pytest.mark.req("J-TAMPER")
-def test_the_verifiers_hmac_is_rfc_2104_as_the_firmware_computes_it():
+def test_the_verifiers_hmac_for_format_3_is_rfc_2104_as_the_firmware_computes_it():
     import hashlib
     import hmac
 
@@ -77,4 +89,4 @@ def test_the_verifiers_hmac_is_rfc_2104_as_the_firmware_computes_it():
     for secret in (b"k" * 16, b"a shoe's key of 32 bytes exactly", bytes(range(100))):
         chain = hashlib.sha256(secret).digest()
         expected = hmac.digest(secret, chain, "sha256")[:16]
-        assert Reader([], secret)._tag(chain) == expected == Key(secret).tag(chain)
+        assert Reader([], secret)._tag(chain) == expected == Key(secret).tag(chain)[:16]

@@ -49,6 +49,7 @@ def with_element(board, tmp_path, chip=None):
     chip = chip or SimElement(DEVELOPMENT_SEED, str(tmp_path / "element"))
     bus = Bus(chip)
     board.checkpoints = Checkpoints(str(tmp_path / "journal"), ATECC(bus, bus.sleep_ms), board.sabot)
+    board.key = board.checkpoints.key()  # its headers name the element, as a board's do
     return chip
 
 
