@@ -10,22 +10,23 @@ import struct
 import subprocess
 import sys
 import termios
+from hashlib import sha256
 from pathlib import Path
 
 import pytest
 
+from boards.sim import p256
 from boards.sim.board import SimBoard
+from boards.sim.element import SimElement
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware.devkey import DEVELOPMENT_KEY
-from firmware.mac import Key
 from firmware.storage import FileStorage
 from firmware.version import VERSION
 from sabot import tool_version
 from sabot.cli import parser
-from sabot.receipts import NO_RECEIPT
 from sabot.report.cli import report
 from tests.conftest import SCENARIOS
+from tests.host.test_rollback import with_element
 
 SABOT = str(Path(sys.executable).parent / "sabot")
 
@@ -112,21 +113,23 @@ def test_log_show_in_french_by_default_with_dates_and_the_seances_game_and_emplo
 
 
 @pytest.mark.req("J-TAMPER", "H-VERIFY", "H-EXPORT")
-def test_a_journal_read_under_the_wrong_key_gets_one_finding_naming_both_key_ids(tmp_path):
-    key = Key(bytes(range(32)))
+def test_a_journal_checked_with_another_elements_public_key_gets_one_finding_naming_both_key_ids(tmp_path):
     board = SimBoard(FileStorage(str(tmp_path / "journal")), segment_records=8)
-    board.key = key
+    with_element(board, tmp_path, SimElement(bytes(range(32))))
     run(parse("seance table=1\nshoe seed=1\n" + "no_more_bets\ndraw 6\n" * 6), board)
     board.close()
-    assert len(list((tmp_path / "journal").iterdir())) > 3
-    done = sabot("log", "verify", tmp_path / "journal", "--json")
-    findings = [f for f in json.loads(done.stdout)["findings"] if f["id"] == "J-TAMPER" and f["message"] != NO_RECEIPT]
-    assert len(findings) == 1
-    assert key.id.hex() in findings[0]["message"] and Key(DEVELOPMENT_KEY).id.hex() in findings[0]["message"]
+    assert len(list((tmp_path / "journal").glob("*.sbj"))) > 3
+    theirs = sha256(b"sabot element id " + p256.public_key(p256.scalar(bytes(range(32))))).digest()[:8].hex()
+    given = tmp_path / "other.pub"
+    given.write_text(p256.public_key(p256.scalar(bytes(32))).hex())
+    mine = sha256(b"sabot element id " + bytes.fromhex(given.read_text())).digest()[:8].hex()
+    done = sabot("log", "verify", tmp_path / "journal", "--json", "--public-key", given)
+    findings = [f for f in json.loads(done.stdout)["findings"] if "another element" in f["message"]]
+    assert len(findings) == 1 and theirs in findings[0]["message"] and mine in findings[0]["message"]
     page = tmp_path / "r.html"
-    assert report([tmp_path / "journal"], page) == 0
+    assert report([tmp_path / "journal"], page, public_key=str(given)) == 0
     text = page.read_text(encoding="utf-8")
-    assert text.count("écrits sous une autre clé, d&#x27;identifiant %s" % key.id.hex()) == 1
+    assert text.count("écrit sous un autre élément sécurisé, d&#x27;identifiant %s" % theirs) == 1
 
 
 @pytest.mark.req("H-VERIFY")

@@ -32,6 +32,9 @@ SEGMENTS_FR = (
     (r"(?P<name>\S+): segment header altered \(CRC\)", "%(name)s : en-tête de segment modifié (CRC)"),
     (r"(?P<name>\S+): segment header fails its HMAC", "%(name)s : l'en-tête de segment ne porte pas une étiquette "
                                                       "HMAC valide"),
+    (r"(?P<name>\S+): written under another element \(key id (?P<theirs>\w+)\); the public key given has key id "
+     r"(?P<mine>\w+)", "%(name)s : écrit sous un autre élément sécurisé, d'identifiant %(theirs)s ; la clé publique "
+     "fournie a l'identifiant %(mine)s : ses signatures ne peuvent être vérifiées, fournir celle du sabot"),
     (r"(?P<name>\S+): written under another key \(key id (?P<id>\w+)\)", "%(name)s : écrit sous une autre clé "
                                                                         "(identifiant %(id)s)"),
     (r"^(?P<first>\S+) to (?P<last>\S+) \((?P<n>\d+) segments\) written under another key \(key id "
