@@ -4,6 +4,7 @@ the integrity of the bytes."""
 
 import pytest
 
+from firmware import layout
 from firmware.records import (
     BOOT_RESTART,
     BOOT_WATCHDOG,
@@ -149,15 +150,15 @@ def test_a_sabot_number_that_changes_mid_journal_is_flagged(tmp_path):
 
 
 @pytest.mark.req("J-TAMPER", "J-DURABLE")
-@pytest.mark.parametrize("junk", ["53 bytes", "54 bytes, bad CRC"])
+@pytest.mark.parametrize("junk", ["a frame less a byte", "a frame, bad CRC"])
 def test_junk_after_a_middle_segment_is_tampering_a_torn_tail_is_not(tmp_path, junk):
     files = played(COUP, segment_records=8)
     assert len(files) > 3
     assert findings(write(tmp_path / "honest", files)) == []
     data = files[2]
-    frame = bytearray(data[-54:])
+    frame = bytearray(data[-layout.FRAME_SIZE:])
     frame[30] ^= 1  # a record's bytes, its CRC no longer matching
-    files[2] = data + (bytes(frame[:53]) if junk == "53 bytes" else bytes(frame))
+    files[2] = data + (bytes(frame[:-1]) if junk == "a frame less a byte" else bytes(frame))
     found = findings(write(tmp_path / "j", files))
     assert any(f == "J-TAMPER" and "no recovery at power-up cut" in m for f, m in found), found
 
@@ -171,12 +172,12 @@ def test_a_torn_tail_cut_at_power_up_is_a_finding_and_the_journal_intact(tmp_pat
     last = max(files)
     storage = MemoryStorage(1 << 22)
     storage.files = {n: bytearray(d) for n, d in files.items()}
-    storage.files[last] = storage.files[last][:-27]  # the last record torn by a power cut
+    storage.files[last] = storage.files[last][:-19]  # the last record torn by a power cut: 19 of its 38 bytes left
     board = SimBoard(storage)
     board.power_on()
     board.power_cut()
     found = findings(write(tmp_path / "j", {n: bytes(d) for n, d in storage.files.items()}))
-    assert ("J-DURABLE", "27 torn bytes cut at power-up: a record being written when the power failed is lost") \
+    assert ("J-DURABLE", "19 torn bytes cut at power-up: a record being written when the power failed is lost") \
         in found, found
     assert not [m for f, m in found if f == "J-TAMPER"], found
 
