@@ -81,10 +81,15 @@ class CheckpointShell(Shell):
 
 class ElementKey:
     """What vouches for a board's journal: its secure element, named in each segment header by its public key's id.
-    It holds no secret: the private key never leaves the element."""
+    It holds no secret: the private key never leaves the element. public None: no element answers, its id unknown
+    (the journal recovered keeps its own, firmware/journal.py)."""
 
     def __init__(self, public):
-        self.id = sha256(ELEMENT_ID + public).digest()[:8]
+        self.id = None if public is None else sha256(ELEMENT_ID + public).digest()[:8]
+
+    def tag(self, message, size=32):
+        """No HMAC: a board's receipts are the element's (firmware/receipt.py), and with none answering, none."""
+        raise OSError(19)
 
 
 class Checkpoints:
@@ -98,17 +103,15 @@ class Checkpoints:
         self._last = None  # the last entry read at power-up, or None
 
     def key(self):
-        """The journal's key (firmware/journal.py's Journal): the element's; the development key's when no element
-        answers, the board then locked in its fault (firmware/startup.py's make_shell) as well as rolled back."""
+        """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
+        the board then locked in the development key's fault (firmware/startup.py's make_shell) as well as rolled
+        back (rolled_back)."""
         try:
             if self.element is None:
                 raise OSError(19)
             return ElementKey(self.element.public_key())
         except OSError:
-            from firmware.devkey import DEVELOPMENT_KEY
-            from firmware.mac import Key
-
-            return Key(DEVELOPMENT_KEY)
+            return ElementKey(None)
 
     def shell(self, *args):
         """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these

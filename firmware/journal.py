@@ -125,7 +125,9 @@ class Journal:
         with self.storage.reader(last) as stream:
             header = stream.read(layout.HEADER_SIZE)
             fields = parse_header(header)
-            if fields[5] != self.key.id:
+            if self.key.id is None:
+                self.key.id = fields[5]  # no element answering (the shoe locked): the journal keeps its own
+            elif fields[5] != self.key.id:
                 raise JournalError("journal written under another key")
             if fields[3] != self.sabot:
                 raise JournalError("journal of another sabot number")  # remote.number() begins this one's
@@ -189,7 +191,7 @@ class Journal:
         self.sync()
         header = bytearray(layout.HEADER_SIZE)
         struct.pack_into(layout.HEADER, header, 0, layout.MAGIC, layout.VERSION, layout.HEADER_SIZE, self.sabot,
-                         segment, self.key.id, self.firmware, self.chain, previous_valid, self.seq)
+                         segment, self.key.id or bytes(8), self.firmware, self.chain, previous_valid, self.seq)
         ctl.snapshot(memoryview(header)[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE])
         self.chain = header_chain(header)
         struct.pack_into("<I", header, layout.HEADER_CRC_AT, crc32(memoryview(header)[:layout.HEADER_CRC_AT]))

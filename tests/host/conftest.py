@@ -3,6 +3,7 @@ so no other test sees MicroPython's time functions on CPython's time module."""
 
 import pytest
 
+from firmware.devkey import DEVELOPMENT_KEY
 from tests.host.fake_machine import PERIOD, Ticks
 
 
@@ -16,9 +17,7 @@ def ticks(monkeypatch):
 
 @pytest.fixture
 def shop(tmp_path, monkeypatch):
-    """The shoe's filesystem: its key, and the working folder a board's start() finds it in."""
+    """The shoe's filesystem: the working folder a board's start() finds it in, with no key file (its element signs);
+    the key a reader takes, which a format 4 journal does not use."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "keys").mkdir()
-    key = bytes(range(32))
-    (tmp_path / "keys" / "sabot.key").write_text(key.hex())
-    return key
+    return DEVELOPMENT_KEY

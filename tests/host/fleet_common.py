@@ -14,12 +14,12 @@ def journals_of(root, casino):
 
 
 def ingest_fleet(root, db):
-    """Every casino's journals of a generated fleet into db, each under its casino's name and with its keys; the
-    ingest statuses."""
+    """Every casino's journals of a generated fleet into db, each under its casino's name and with its registry of
+    public keys; the ingest statuses."""
     root = Path(root)
     plan = json.loads((root / "plan.json").read_text(encoding="utf-8"))
-    return [ingest.ingest([str(p) for p in journals_of(root, casino)], str(db), casino, str(root / casino / "keys"),
-                          out=io.StringIO(), err=io.StringIO()) for casino in plan["casinos"]]
+    return [ingest.ingest([str(p) for p in journals_of(root, casino)], str(db), casino, out=io.StringIO(),
+                          err=io.StringIO(), registry=str(root / casino / "shoes.json")) for casino in plan["casinos"]]
 
 
 def ingest_ledgers(root, db):
@@ -56,13 +56,11 @@ def ouverte_casino(tmp, db, casino, seances):
     """A casino's journals written by the firmware on the sim board, each sabot one séance at banque ouverte:
     seances [(table, ms since 2020-01-01 UTC)], sabot n the n-th; ingested into the database db."""
     root = Path(tmp) / casino
-    (root / "keys").mkdir(parents=True)
-    (root / "journals").mkdir()
+    (root / "journals").mkdir(parents=True)
     for sabot, (table, moment) in enumerate(seances, 1):
-        key = synth.key_of(0, casino, sabot)
-        (root / "keys" / ("sabot-%04d.key" % sabot)).write_text(key.hex() + "\n")
-        shoe = synth.Shoe(root / "journals" / ("sabot-%04d" % sabot), sabot, key)
+        shoe = synth.Shoe(root / "journals" / ("sabot-%04d" % sabot), sabot, synth.key_of(0, casino, sabot))
+        synth.enrol(root, shoe)
         shoe.scenario(moment, OUVERTE_SEANCE % table)
         shoe.close(hashlib.sha256(b"%s/%d" % (casino.encode(), sabot)).digest())
-    assert ingest.ingest([str(p) for p in journals_of(tmp, casino)], str(db), casino, str(root / "keys"),
-                         out=io.StringIO(), err=io.StringIO()) == 0
+    assert ingest.ingest([str(p) for p in journals_of(tmp, casino)], str(db), casino, out=io.StringIO(),
+                         err=io.StringIO(), registry=str(root / "shoes.json")) == 0

@@ -132,10 +132,13 @@ def test_a_board_that_can_see_no_stop_card_does_not_start(ticks, shop, tmp_path,
 
 
 @pytest.mark.req("J-TAMPER", "S-FAILSAFE")
-def test_a_board_under_the_development_key_starts_locked_with_a_fault_that_says_so(ticks, shop, tmp_path,
-                                                                                  monkeypatch):
-    (tmp_path / "keys" / "sabot.key").write_text(DEVELOPMENT_KEY.hex())
+def test_a_board_whose_element_does_not_answer_has_no_key_of_its_own_and_starts_locked_saying_so(ticks, shop, tmp_path,
+                                                                                                  monkeypatch):
+    """No key file signs a journal (docs/keys.md): a board without its element answering names no key of its own;
+    it starts locked, with the development key's fault beside the rollback fault, and no supervisor's key clears
+    the former."""
     device, pins, bench = on_bench("rpi_pico", ticks, monkeypatch)
+    bench.element = None
     actions = (bench.press(pins.SEANCE, 50) + bench.press(pins.LOAD, 300) + bench.press(pins.CLEAR, 400)
                + bench.press(pins.NO_MORE_BETS, 500) + bench.press(pins.DRAW, 700)
                + [(750, lambda: gate_seen.append(bench.levels[pins.GATE]))])
@@ -146,9 +149,9 @@ def test_a_board_under_the_development_key_starts_locked_with_a_fault_that_says_
     assert gate_seen == [pins.GATE_LOCKED]
     records = list(Reader(load_segments([tmp_path / "journal"]), DEVELOPMENT_KEY))
     alarms = [r.fields[CODE] for r in records if r.fields[TYPE] == rec.R_ALARM]
-    assert alarms == [rec.FAULT_DEVKEY]
+    assert alarms == [rec.FAULT_ROLLBACK, rec.FAULT_DEVKEY]
     assert rec.R_NO_MORE_BETS not in [r.fields[TYPE] for r in records]
-    assert not [r for r in records if r.fields[TYPE] == rec.R_CLEAR]  # no supervisor's key clears it
+    assert [r.fields[CODE] for r in records if r.fields[TYPE] == rec.R_CLEAR] == [rec.FAULT_ROLLBACK]  # not the other
 
 
 @pytest.mark.req("J-TAMPER", "K-COUNTER", "S-FAILSAFE")
@@ -167,14 +170,14 @@ def test_a_board_writes_signed_checkpoints_and_one_whose_element_does_not_answer
             assert chip._counters[0] == 1 and (tmp_path / "journal" / "checkpoints.sbc").stat().st_size == 116
     records = list(Reader(load_segments([tmp_path / "journal"]), DEVELOPMENT_KEY))
     alarms = [r.fields[CODE] for r in records if r.fields[TYPE] == rec.R_ALARM]
-    assert alarms == [rec.FAULT_ROLLBACK]  # the second power-up's, without its element
+    assert alarms == [rec.FAULT_ROLLBACK, rec.FAULT_DEVKEY]  # the second power-up's, without its element
 
 
 @pytest.mark.req("S-FAILSAFE", "J-EVENTS")
 @pytest.mark.parametrize("board", BOARDS)
 def test_a_ctrl_c_sent_during_the_boot_lands_in_the_serving_loop_the_journal_recovered(board, ticks, shop, tmp_path,
                                                                                        monkeypatch, capsys):
-    """mpremote right after a restart (sabot key install's, clock set's) sends Ctrl-C while the shoe recovers its
+    """mpremote right after a restart (sabot number set's, clock set's) sends Ctrl-C while the shoe recovers its
     journal (issue 22): the boot finishes, then the loop is interrupted, so remote.py's commands find the
     controller; mpremote's Ctrl-A is left for the REPL."""
     device, pins, bench = on_bench(board, ticks, monkeypatch)
@@ -186,7 +189,7 @@ def test_a_ctrl_c_sent_during_the_boot_lands_in_the_serving_loop_the_journal_rec
     with pytest.raises(KeyboardInterrupt):
         device.start(dict(CONFIG, board=board))
     assert bench.levels[pins.GATE] == pins.GATE_LOCKED and bench.interrupt_char == 3
-    remote.state()  # what sabot key install asks next: the controller answers, its boot record written
+    remote.state()  # what sabot number set asks next: the controller answers, its boot record written
     assert json.loads(capsys.readouterr().out)["sabot"] == 42
     assert [r.fields[TYPE] for r in Reader(load_segments([tmp_path / "journal"]), shop)] == [rec.R_BOOT]
     assert sys.stdin.buffer.read(2) == b"\r\x01"

@@ -5,6 +5,7 @@ import io
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +13,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from firmware import checkpoints as cp
 from firmware import layout
-from firmware.mac import Key
+from firmware.checkpoints import ElementKey
 from firmware.receipt import receipt
-from sabot import receipts
+from sabot import checkpoints, receipts
 from sabot.fleet import ingest, store, synth
 from sabot.journalfile import load_segments
 from sabot.verify import read_key, verify
@@ -43,17 +45,17 @@ def journals(tmp_path_factory):
     root = tmp_path_factory.mktemp("fleet") / "journals"
     plan = synth.generate(root, 3, 12)
     casino = next(iter(plan["casinos"]))
-    return journals_of(root, casino), casino, root / casino / "keys"
+    return journals_of(root, casino), casino, root / casino / "shoes.json"
 
 
 @covers("F-INGEST")
 def test_the_same_segments_twice_add_nothing_and_a_grown_journal_adds_only_its_new_records(journals, tmp_path):
-    folders, casino, keys = journals
+    folders, casino, registry = journals
     db = tmp_path / "casino.duckdb"
-    first = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--keys", keys)
+    first = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--registry", registry)
     assert first.returncode == 0, first.stderr
     once = counts(db)
-    again = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--keys", keys)
+    again = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--registry", registry)
     assert again.returncode == 0 and counts(db) == once
     assert "already in the database" in again.stdout
     # The last journal, first without its last segment, then whole: only the new segment's records are added.
@@ -61,9 +63,9 @@ def test_the_same_segments_twice_add_nothing_and_a_grown_journal_adds_only_its_n
     shutil.copytree(folders[-1], partial)
     segments = sorted(partial.glob("*.sbj"))
     segments[-1].unlink()
-    signed_at_its_end(partial, keys)
-    assert sabot("ingest", partial, "--db", db, "--casino", casino, "--keys", keys).returncode == 0
-    grown = sabot("ingest", folders[-1], "--db", db, "--casino", casino, "--keys", keys)
+    signed_at_its_end(partial, casino)
+    assert sabot("ingest", partial, "--db", db, "--casino", casino, "--registry", registry).returncode == 0
+    grown = sabot("ingest", folders[-1], "--db", db, "--casino", casino, "--registry", registry)
     assert grown.returncode == 0, grown.stderr
     con = duckdb.connect(str(db), read_only=True)
     sabot_number = int(folders[-1].name.split("-")[1])
@@ -73,29 +75,36 @@ def test_the_same_segments_twice_add_nothing_and_a_grown_journal_adds_only_its_n
     assert seqs == list(range(1, len(seqs) + 1))  # every record once, none twice
 
 
-def signed_at_its_end(folder, keys):
-    """The receipt a pull of the shoe would have fetched when its journal ended where the folder's does."""
+def signed_at_its_end(folder, casino):
+    """What a pull of the shoe would have fetched when its journal ended where the folder's does: the checkpoints up
+    to that end, and the receipt its element signs there at the counter of the last one."""
     last = load_segments([folder])[-1]
     end = last.seq_before + (len(last.data) - layout.HEADER_SIZE) // layout.FRAME_SIZE
+    points = (folder / cp.FILE).read_bytes()
+    kept = [points[i:i + cp.SIZE] for i in range(0, len(points), cp.SIZE)
+            if struct.unpack_from(cp.ENTRY, points, i)[5] <= end]
+    (folder / cp.FILE).write_bytes(b"".join(kept))
+    element = synth.Element(synth.key_of(3, casino, last.sabot))
+    element._counters[0] = struct.unpack_from(cp.ENTRY, kept[-1])[3]
     head = type("Head", (), {"sabot": last.sabot, "segment": last.number, "seq": end,
-                             "chain": receipts.chain_at(last, end),
-                             "key": Key(read_key(keys / ("sabot-%04d.key" % last.sabot)))})
-    (folder / receipts.NAME).write_text(receipt(head, bytes(32)) + "\n")
+                             "chain": receipts.chain_at(last, end), "key": ElementKey(element.public)})
+    (folder / receipts.NAME).write_text(receipt(head, bytes(32), type("Points", (), {"element": element})) + "\n")
 
 
 @covers("F-INGEST")
 def test_a_journal_that_fails_verification_is_refused_with_its_finding_and_adds_nothing(journals, tmp_path):
-    folders, casino, keys = journals
+    folders, casino, registry = journals
     db = tmp_path / "casino.duckdb"
-    assert sabot("ingest", folders[0], "--db", db, "--casino", casino, "--keys", keys).returncode == 0
+    assert sabot("ingest", folders[0], "--db", db, "--casino", casino, "--registry", registry).returncode == 0
     before = counts(db)
     tampered = tmp_path / "tampered"
     shutil.copytree(folders[2], tampered)
     segment = sorted(tampered.glob("*.sbj"))[1]  # the first séance: the first segment holds the boot
     data = bytearray(segment.read_bytes())
-    data[181 + 54 * 3 + 21] ^= 1  # a card's byte in its fourth record (séance, load, release, card)
+    data[layout.HEADER_SIZE + layout.FRAME_SIZE * 3 + 21] ^= 1  # a card's byte in its fourth record (séance, load,
+    # release, card)
     segment.write_bytes(bytes(data))
-    run = sabot("ingest", tampered, "--db", db, "--casino", casino, "--keys", keys)
+    run = sabot("ingest", tampered, "--db", db, "--casino", casino, "--registry", registry)
     assert run.returncode == 1
     assert "refused, integrity broken" in run.stderr and "altered" in run.stderr
     assert counts(db) == before
@@ -103,21 +112,21 @@ def test_a_journal_that_fails_verification_is_refused_with_its_finding_and_adds_
 
 @covers("F-INGEST")
 def test_bad_input_is_one_line_and_exit_2_with_nothing_written(journals, tmp_path):
-    folders, casino, keys = journals
+    folders, casino, registry = journals
     db = tmp_path / "casino.duckdb"
-    assert sabot("ingest", folders[0], "--db", db, "--casino", casino, "--keys", keys).returncode == 0
+    assert sabot("ingest", folders[0], "--db", db, "--casino", casino, "--registry", registry).returncode == 0
     before = counts(db)
     other = tmp_path / "other"
     other.mkdir()
     (other / "00000001.sbj").write_bytes(b"PK\x03\x04 a zip, not a journal")
-    run = sabot("ingest", folders[1], other, "--db", db, "--casino", casino, "--keys", keys)
+    run = sabot("ingest", folders[1], other, "--db", db, "--casino", casino, "--registry", registry)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     assert "not a sabot journal" in run.stderr
     assert counts(db) == before
     con = duckdb.connect(str(db))
     con.execute("UPDATE fleet_meta SET value = '2' WHERE name = 'schema_version'")
     con.close()
-    newer = sabot("ingest", folders[1], "--db", db, "--casino", casino, "--keys", keys)
+    newer = sabot("ingest", folders[1], "--db", db, "--casino", casino, "--registry", registry)
     assert newer.returncode == 2 and len(newer.stderr.strip().splitlines()) == 1
     assert "schema version 2" in newer.stderr
     assert counts(db) == before
@@ -129,9 +138,9 @@ def test_bad_input_is_one_line_and_exit_2_with_nothing_written(journals, tmp_pat
 
 @covers("F-INGEST")
 def test_export_writes_partitions_by_casino_and_month_and_a_missing_one_is_refused(journals, tmp_path):
-    folders, casino, keys = journals
+    folders, casino, registry = journals
     db = tmp_path / "casino.duckdb"
-    assert sabot("ingest", *folders, "--db", db, "--casino", casino, "--keys", keys).returncode == 0
+    assert sabot("ingest", *folders, "--db", db, "--casino", casino, "--registry", registry).returncode == 0
     out = tmp_path / "parquet"
     run = sabot("export", "--db", db, "--parquet", out)
     assert run.returncode == 0, run.stderr
@@ -154,16 +163,16 @@ def test_export_writes_partitions_by_casino_and_month_and_a_missing_one_is_refus
 def test_a_journal_that_fails_midway_through_its_transaction_leaves_nothing_of_it(journals, tmp_path, monkeypatch):
     """The sabot always at table 1 has a finding of its own verification (S-IDENT), written after its records in
     the same transaction: made to fail there, none of its records stays."""
-    folders, casino, keys = journals
+    folders, casino, registry = journals
     db = tmp_path / "casino.duckdb"
-    assert sabot("ingest", folders[1], "--db", db, "--casino", casino, "--keys", keys).returncode == 0
+    assert sabot("ingest", folders[1], "--db", db, "--casino", casino, "--registry", registry).returncode == 0
     before = counts(db)
     con = store.open_database(db)
     monkeypatch.setattr(ingest, "ARTICLES", {})
     segments = load_segments([folders[0]])
     with pytest.raises(KeyError):
-        ingest.ingest_journal(con, casino, segments, read_key(keys / "sabot-0001.key"),
-                              receipts.found_in([folders[0]]))
+        ingest.ingest_journal(con, casino, segments, read_key(None), receipts.found_in([folders[0]]), [folders[0]],
+                              checkpoints.registry_keys(str(registry), 1))
     con.close()
     assert counts(db) == before
 
@@ -172,16 +181,16 @@ def test_a_journal_that_fails_midway_through_its_transaction_leaves_nothing_of_i
 def test_a_journal_whose_receipt_fails_or_that_has_none_is_refused_and_the_others_still_go_in(journals, tmp_path):
     """What `sabot log verify` does not call intact (a receipt that does not verify), and a journal whose end no
     receipt vouches for, are refused, one line each, exit 1; the journal beside them is ingested."""
-    folders, casino, keys = journals
+    folders, casino, registry = journals
     forged, unsigned = tmp_path / "forged", tmp_path / "unsigned"
     shutil.copytree(folders[1], forged)
     shutil.copytree(folders[2], unsigned)
     fields = json.loads((forged / receipts.NAME).read_text())
-    fields["tag"] = "00" * 32
+    fields["signature"] = "00" * 64
     (forged / receipts.NAME).write_text(json.dumps(fields))
     (unsigned / receipts.NAME).unlink()
     db = tmp_path / "casino.duckdb"
-    run = sabot("ingest", folders[0], forged, unsigned, "--db", db, "--casino", casino, "--keys", keys)
+    run = sabot("ingest", folders[0], forged, unsigned, "--db", db, "--casino", casino, "--registry", registry)
     assert run.returncode == 1
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 2, run.stderr
@@ -195,14 +204,14 @@ def test_a_journal_whose_receipt_fails_or_that_has_none_is_refused_and_the_other
 
 @covers("F-INGEST")
 def test_a_casino_name_that_could_reach_outside_a_folder_is_refused_at_ingest_and_at_export(journals, tmp_path):
-    folders, casino, keys = journals
+    folders, casino, registry = journals
     db = tmp_path / "casino.duckdb"
     for name in ("../../x", "a/b", ".", ""):
-        run = sabot("ingest", folders[0], "--db", db, "--casino", name, "--keys", keys)
+        run = sabot("ingest", folders[0], "--db", db, "--casino", name, "--registry", registry)
         assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1, run.stderr
         assert "casino name" in run.stderr
         assert not db.exists()
-    assert sabot("ingest", folders[0], "--db", db, "--casino", casino, "--keys", keys).returncode == 0
+    assert sabot("ingest", folders[0], "--db", db, "--casino", casino, "--registry", registry).returncode == 0
     con = duckdb.connect(str(db))  # a database an older sabot filled without the check
     for table in ("records", "segments", "journal_findings"):
         con.execute("UPDATE %s SET casino = 'a/b'" % table)
@@ -214,12 +223,13 @@ def test_a_casino_name_that_could_reach_outside_a_folder_is_refused_at_ingest_an
 
 @covers("F-INGEST", "H-VERIFY")
 def test_a_synthetic_sabots_journal_is_one_a_shoe_writes_verify_finds_nothing_but_the_planted(journals):
-    """The firmware writes the synthetic journals (the sim board): under each sabot's key and with its receipt,
-    `sabot log verify` finds nothing in a clean one, and in the sabot planted at one table only that (S-IDENT)."""
-    folders, _, keys = journals
+    """The firmware writes the synthetic journals (the sim board): signed by each sabot's element, with its receipt,
+    `sabot log verify` with the casino's registry finds nothing in a clean one, and in the sabot planted at one table
+    only that (S-IDENT)."""
+    folders, _, registry = journals
     for folder in folders:
         out = io.StringIO()
-        status = verify([str(folder)], str(keys / ("%s.key" % folder.name)), True, out=out)
+        status = verify([str(folder)], None, True, out=out, registry=str(registry))
         result = json.loads(out.getvalue())
         assert result["intact"] and result["key"] == "provided"
         found = [f["id"] for f in result["findings"]]

@@ -177,7 +177,7 @@ def test_a_cut_at_every_byte_offset_of_a_whole_shoe_loses_no_durable_record(refe
             last_type = data[fmt.BODY_AT]
     total = sum(len(d) for _, _, d in ops)
     print("\n%d cuts over %d bytes of journal writes, %d leaving a release uncertain" % (cuts, total, uncertain))
-    assert cuts > 40000 and uncertain > 300
+    assert cuts > 30000 and uncertain > 300  # a whole shoe: some 800 records of 38 bytes, each byte a cut
 
 
 def test_the_rebuilt_flash_is_what_a_live_cut_leaves(reference):

@@ -24,7 +24,6 @@ from boards.sim.runner import run
 from boards.sim.scenario import commands
 from firmware import journal as fmt
 from firmware import layout
-from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
@@ -32,7 +31,6 @@ from firmware.storage import FileStorage
 FRAME = layout.FRAME_SIZE
 HEADER = layout.HEADER_SIZE
 POWER_BACK_MS = 1000
-KEY = fmt.Key(DEVELOPMENT_KEY)  # the sim board's
 RING = 0  # the chips, as the op order names them
 LFS = 1
 

@@ -2,7 +2,9 @@
 written by the firmware itself on the sim board (boards/sim): its shell and controller, driven as a croupier drives
 a shoe (séance, shoe loaded, burns, "rien ne va plus", a card at each request, the punto banco choice on each
 optional cell: the probabilities of sabot.fleet.stats), so that `sabot log verify` finds in a clean sabot's
-journal what it finds in a shoe's, nothing. Each journal ends with the shoe's receipt (receipt.json). A clean
+journal what it finds in a shoe's, nothing. Each sabot has its secure element (the model's signatures, seeded), its
+journal's checkpoints signed by it, and its public key in its casino's registry (shoes.json, as `sabot key enrol`
+writes it). Each journal ends with the shoe's receipt (receipt.json), the element's. A clean
 casino rotates its sabots: each séance the sabots idle longest, none at the table it had the séance before.
 Planted anomalies, each named in the plan returned: a shoe dealt in the order of an earlier one (across casinos,
 and by one sabot without a reshuffle), a stacked shoe that favours the banker, a sabot always at the same table,
@@ -15,19 +17,20 @@ import random
 from decimal import Decimal
 from pathlib import Path
 
-from boards.sim import runner
+from boards.sim import p256, runner
 from boards.sim.board import SimBoard
 from boards.sim.devices import SimWall
 from boards.sim.scenario import parse
 from firmware import games
+from firmware.checkpoints import Checkpoints
 from firmware.controller import CLOSED
+from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_SEANCE
-from firmware.mac import Key
 from firmware.receipt import receipt
 from firmware.records import pack_seance
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, OPTIONAL, Coup
-from sabot import receipts
+from sabot import keys, receipts
 from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte import levy
 
@@ -100,13 +103,40 @@ def arranged(cards, burns, rng):
     return cards
 
 
-class Shoe:
-    """One sabot: the firmware's shell on the sim board, its journal in its folder, its wall clock the fleet's."""
+class Element:
+    """A sabot's secure element as its driver answers the firmware (boards/mcu/atecc.py's counter, increment, sign,
+    public_key), made from a seed by the model's P-256 (boards/sim/p256.py), without the I2C bytes: a fleet's
+    thousands of checkpoints signed at the model's cost alone."""
 
-    def __init__(self, folder, sabot, key):
+    def __init__(self, seed):
+        self._key = p256.scalar(seed)
+        self.public = p256.public_key(self._key)
+        self._counters = [0, 0]
+
+    def public_key(self):
+        return self.public
+
+    def counter(self, which):
+        return self._counters[which]
+
+    def increment(self, which):
+        self._counters[which] += 1
+        return self._counters[which]
+
+    def sign(self, digest):
+        return p256.sign(self._key, digest)
+
+
+class Shoe:
+    """One sabot: the firmware's shell on the sim board, its journal in its folder, its checkpoints signed by its
+    element (made from seed), its wall clock the fleet's."""
+
+    def __init__(self, folder, sabot, seed):
         self.folder = folder
         self.board = SimBoard(FileStorage(str(folder)), sabot=sabot)
-        self.board.key = Key(key)
+        self.element = Element(seed)
+        self.board.checkpoints = Checkpoints(str(folder), self.element, sabot)
+        self.board.key = self.board.checkpoints.key()
         self.board.wall = SimWall(lambda: self.board.clock.now, START_MS // 1000)
 
     def _act(self, command, a=0, b=0):
@@ -154,7 +184,9 @@ class Shoe:
         never dealt from was switched on all the same: its journal holds its boot."""
         if self.board.shell is None:
             self.board.power_on()
-        (Path(self.folder) / receipts.NAME).write_text(receipt(self.board.shell.journal, nonce) + "\n")
+        shell = self.board.shell
+        shell.checkpoints.write(shell.journal, 5)  # pull-log's checkpoint (firmware/checkpoints.py's PULL)
+        (Path(self.folder) / receipts.NAME).write_text(receipt(shell.journal, nonce, shell.checkpoints) + "\n")
         self.board.close()
 
 
@@ -225,15 +257,21 @@ def write_ledger(path, journal, key, rng, under=None, missing=False):
 
 
 def key_of(seed, casino, sabot):
-    """A synthetic sabot's own key, as `sabot key new` makes one: the same seed, the same keys."""
+    """A synthetic sabot's element's seed: the same fleet seed, the same keys."""
     return hashlib.sha256(b"sabot synth key %d/%s/%d" % (seed, casino.encode(), sabot)).digest()
+
+
+def enrol(folder, shoe):
+    """The sabot in its casino's registry, folder/shoes.json, as `sabot key enrol` writes it."""
+    keys.record(str(Path(folder) / keys.REGISTRY), {"sabot": shoe.board.sabot, "public_key": shoe.element.public.hex(),
+                                                    "casino_key": None, "enrolled": "2026-01-28T00:00:00+00:00"})
 
 
 def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
     """For a fleet of at least `sabots` sabots over `days` days of séances of `coups` coups each (None: whole
     tailles, to the stop card), each casino's folder as it keeps its shoes': root/CASINO/journals/sabot-NNNN/ (the
-    segments and receipt.json, as `sabot pull-log` fetches them) and root/CASINO/keys/sabot-NNNN.key (docs/keys.md);
-    writes and returns the plan (plan.json)."""
+    segments, checkpoints and receipt.json, as `sabot pull-log` fetches them) and root/CASINO/shoes.json, the registry
+    of its sabots' public keys (docs/keys.md); writes and returns the plan (plan.json)."""
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         raise FileExistsError("%s: not empty; a fleet is generated into a new folder" % root)
@@ -256,12 +294,10 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
         schedule = _schedule(rng, tables, count, days, fixed, gone)
         plan["casinos"][name] = {"tables": tables, "sabots": count}
         (root / name / "journals").mkdir(parents=True)
-        (root / name / "keys").mkdir()
         (root / name / "ledgers").mkdir()
         for sabot, seances in schedule.items():
-            key = key_of(seed, name, sabot)
-            (root / name / "keys" / ("sabot-%04d.key" % sabot)).write_text(key.hex() + "\n")
-            shoe = Shoe(root / name / "journals" / ("sabot-%04d" % sabot), sabot, key)
+            shoe = Shoe(root / name / "journals" / ("sabot-%04d" % sabot), sabot, key_of(seed, name, sabot))
+            enrol(root / name, shoe)
             biased = planted.get("biased") == [name, sabot]
             for taille, (day, table) in enumerate(seances, 1):
                 deal_rng = random.Random("%d/%s/%d/%d" % (seed, name, sabot, taille))
@@ -277,7 +313,7 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
                             _CROUPIER + rng.randrange(50) % (tables + 2),
                             arranged(cards, burns, deal_rng) if biased else cards, burns, None if biased else coups)
             shoe.close(hashlib.sha256(b"%d/%s/%d" % (seed, name.encode(), sabot)).digest())
-            write_ledger(root / name / "ledgers" / ("sabot-%04d.csv" % sabot), shoe.folder, key,
+            write_ledger(root / name / "ledgers" / ("sabot-%04d.csv" % sabot), shoe.folder, DEVELOPMENT_KEY,
                          random.Random("%d/%s/%d/ledger" % (seed, name, sabot)),
                          _CROUPIER if planted.get("under_levy", [None])[0] == name else None,
                          planted.get("no_levy") == [name, sabot])
