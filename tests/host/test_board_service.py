@@ -25,6 +25,14 @@ HARD_IRQS = ("rpi_pico",)  # the RP2040's pin interrupts are hard; the other boa
 CONFIG = {"sabot": 42, "game": "chemin_de_fer", "table": 7, "reader": True, "stop_detector": True}
 
 
+BOOT_MS = 200  # before its buttons are attached, a board reads its element's public key (GenKey: 115 ms at most)
+
+
+def booted(actions):
+    """A bench's actions, timed from the end of the board's start rather than its beginning."""
+    return [(at + BOOT_MS, act) for at, act in actions]
+
+
 def on_bench(board, ticks, monkeypatch):
     """A board's device module and pin map, and the bench its machine module is faked on (hard interrupts on the
     RP2040, scheduled on the ESP32)."""
@@ -49,7 +57,7 @@ def test_a_board_comes_up_deals_a_read_card_and_stops_on_ctrl_c_with_the_gate_lo
                   (900, lambda: gate_seen.update(beam=bench.levels[pins.GATE])),
                   (950, lambda: bench.set_level(pins.BEAM, 1))]
                + bench.press(pins.COUP_END, 1000))
-    monkeypatch.setattr(time, "sleep_ms", Script(ticks, actions, end=1500).sleep_ms)
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, booted(actions), end=1500 + BOOT_MS).sleep_ms)
     with pytest.raises(KeyboardInterrupt):
         device.start(dict(CONFIG, board=board))
     assert gate_seen == {"draw": 1 - pins.GATE_LOCKED, "beam": pins.GATE_LOCKED}
@@ -108,7 +116,7 @@ def test_a_board_with_the_ring_partition_journals_through_it(board, ticks, shop,
                + bench.press(pins.DRAW, 700) + [(900, lambda: bench.set_level(pins.BEAM, 0)),
                                                 (950, lambda: bench.set_level(pins.BEAM, 1))]
                + bench.press(pins.COUP_END, 1000))
-    monkeypatch.setattr(time, "sleep_ms", Script(ticks, actions, end=1500).sleep_ms)
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, booted(actions), end=1500 + BOOT_MS).sleep_ms)
     with pytest.raises(KeyboardInterrupt):
         device.start(dict(CONFIG, board=board))
     assert bench.levels[pins.GATE] == pins.GATE_LOCKED
@@ -143,7 +151,7 @@ def test_a_board_whose_element_does_not_answer_has_no_key_of_its_own_and_starts_
                + bench.press(pins.NO_MORE_BETS, 500) + bench.press(pins.DRAW, 700)
                + [(750, lambda: gate_seen.append(bench.levels[pins.GATE]))])
     gate_seen = []
-    monkeypatch.setattr(time, "sleep_ms", Script(ticks, actions, end=1000).sleep_ms)
+    monkeypatch.setattr(time, "sleep_ms", Script(ticks, booted(actions), end=1000 + BOOT_MS).sleep_ms)
     with pytest.raises(KeyboardInterrupt):
         device.start(dict(CONFIG, board="rpi_pico"))
     assert gate_seen == [pins.GATE_LOCKED]
