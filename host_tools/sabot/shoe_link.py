@@ -122,11 +122,13 @@ def _keep_receipt(dest, port, nonce, receipt):
 
 def _pulled(dest, names, receipt, out):
     size = sum((dest / n).stat().st_size for n in names)
-    out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s "
-              "--key KEY_FILE (sabot %d's key file, key id %s)%s\n"
-              % (len(names), size, receipt["seq"], dest, dest, receipt["sabot"], receipt["key_id"],
-                 " --registry shoes.json (its element's signatures: checkpoints and receipt, counter %d)" %
-                 receipt["counter"] if receipt.get("receipt") == 2 else ""))
+    if receipt.get("receipt") == 2:
+        how = ("--registry shoes.json (sabot %d's element, key id %s: its checkpoints and receipt, counter %d)"
+               % (receipt["sabot"], receipt["key_id"], receipt["counter"]))
+    else:
+        how = "--allow-development-key (no secure element: a development board's journal)"
+    out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s %s\n"
+              % (len(names), size, receipt["seq"], dest, dest, how))
 
 
 def _pull_protocol(client, port, dest, force, out):
@@ -192,8 +194,8 @@ def fault(port, answer):
     other = answer.get("other")
     if other:
         return ("the shoe on %s is in fault and journalled nothing: its journal is sabot %d's under key id %s, not "
-                "the shoe's as configured; `sabot number set --port %s N` or `sabot key install` begins its own "
-                "journal (that one kept)" % (port, other["sabot"], other["key"], port))
+                "the shoe's as configured; `sabot number set --port %s N` begins its own journal (that one kept)"
+                % (port, other["sabot"], other["key"], port))
     names = [words.said(words.ALARMS, code, words.ID) for code in sorted(words.ALARMS)
              if answer.get("fault", 0) >> code - 1 & 1]
     return "the shoe on %s is in fault (%s) and journalled nothing%s" % (

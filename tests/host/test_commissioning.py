@@ -1,13 +1,15 @@
 """Commissioning a new shoe as README.md tells the technician, step by step on the virtual board through the real
-mpremote: make deploy (the bundle, checked by hash), sabot key install, sabot seance open, cards dealt, sabot
-pull-log, sabot log verify with the casino's key, sabot firmware verify. Then the board behaves as a Pico does:
-a soft reset reboots the controller (journal recovered, gate locked), and its config and key survive a restart."""
+mpremote: make deploy (the bundle, checked by hash), sabot key enrol (its element's public key into the registry),
+sabot seance open, cards dealt, sabot pull-log, sabot log verify with the registry, sabot firmware verify. Then the
+board behaves as a Pico does: a soft reset reboots the controller (journal recovered, gate locked), and its config
+and journal survive a restart."""
 
 import json
 import os
 import re
 import subprocess
 import sys
+from hashlib import sha256
 from pathlib import Path
 
 import pytest
@@ -69,7 +71,7 @@ def on_the_virtual_board(step, port, tmp_path):
 
 
 @pytest.mark.req("H-FIRMWARE", "H-VERIFY", "J-TAMPER", "S-IDENT")
-def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key(tmp_path, mpy_build):
+def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_with_its_elements_public_key(tmp_path, mpy_build):
     board = VirtualBoard(tmp_path, "--blank")
     (tmp_path / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 42, "table": 12,
                                                       "game": "chemin_de_fer"}))
@@ -77,44 +79,84 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_under_its_key
     try:
         steps = readme_steps()
         assert [s.split()[:3] for s in steps] == [
-            ["make", "deploy", "BOARD=rpi_pico"], ["mpremote", "connect", "/dev/ttyACM0"], ["sabot", "key", "new"],
-            ["sabot", "key", "install"], ["sabot", "number", "set"], ["sabot", "clock", "set"],
-            ["sabot", "seance", "open"], ["sabot", "pull-log", "--port"], ["sabot", "log", "verify"],
-            ["sabot", "firmware", "verify"]]
+            ["make", "deploy", "BOARD=rpi_pico"], ["mpremote", "connect", "/dev/ttyACM0"], ["sabot", "number", "set"],
+            ["sabot", "key", "enrol"], ["sabot", "clock", "set"], ["sabot", "seance", "open"],
+            ["sabot", "pull-log", "--port"], ["sabot", "log", "verify"], ["sabot", "firmware", "verify"]]
         for step in steps:
             done = run("bash", "-c", on_the_virtual_board(step, board.port, tmp_path), cwd=tmp_path)
             assert done.returncode == 0, (step, done.stdout, done.stderr)
             said[" ".join(step.split()[:3])] = done.stdout
             if step.startswith("sabot seance"):
                 deal(board.port, tmp_path)
+        secrets = element_secrets(board)
+        files = mpremote(board.port, "exec", _EVERY_FILE % [s.hex() for s in secrets])
     finally:
         board.close()
-    key = tmp_path / "sabot-0042.key"
-    key_id = Key(read_key(key)).id.hex()
+    public = element_public_key(board)
+    key_id = sha256(b"sabot element id " + public).digest()[:8]
     assert "files on %s match" % board.port in said["make deploy BOARD=rpi_pico"]
     assert "cp config.json :config.json" in said["mpremote connect /dev/ttyACM0"]
-    installed = said["sabot key install"]
-    assert "key id %s installed" % key_id in installed and key.read_text().strip() not in installed
-    assert "kept in /journal.1/" in installed  # begun under the development key at the config's soft reset
-    assert "already sabot 42: nothing changed" in said["sabot number set"]
+    assert "sabot 42 enrolled: element public key %s" % public.hex()[:16] in said["sabot key enrol"]
+    assert json.loads((tmp_path / "shoes.json").read_text())["shoes"][0]["public_key"] == public.hex()
+    renumbered = said["sabot number set"]
+    assert "the journal of sabot 1" in renumbered and "kept on the shoe in /journal.1/" in renumbered
     assert re.search(r"set to [-\d]{10} [:\d]{8} UTC; it restarted: boot record 2 at ", said["sabot clock set"])
     assert "seance 1 opened at table 12, record 3" in said["sabot seance open"]
-    assert "sabot log verify journal --key KEY_FILE (sabot 42's key file, key id %s)" % key_id in said[
+    assert "sabot log verify journal --registry shoes.json (sabot 42's element, key id %s" % key_id.hex() in said[
         "sabot pull-log --port"]
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
+    assert "signés par l'élément sécurisé du sabot" in said["sabot log verify"]
     assert "MATCH" in said["sabot firmware verify"]
     assert "configuration : développement (development)" in said["sabot firmware verify"]  # its REPL answered
+    files = files.split()
+    assert "./journal/checkpoints.sbc" in files and not [f for f in files if f.endswith(".key") or "/keys" in f]
+    assert "holds" not in files, files  # no file mpremote reads holds the element's seed or private key
     segments = load_segments([tmp_path / "journal"])
-    assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
-    kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
-    assert kinds[:3] == [R_BOOT, R_BOOT, R_SEANCE]  # the key's boot, the clock's, then the séance
-    assert [r.fields[CODE] for r in Reader(segments, read_key(key)) if r.fields[TYPE] == R_BOOT][:2] == [
+    assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {key_id}
+    kinds = [r.fields[TYPE] for r in Reader(segments, None)]
+    assert kinds[:3] == [R_BOOT, R_BOOT, R_SEANCE]  # the number's boot, the clock's, then the séance
+    assert [r.fields[CODE] for r in Reader(segments, None) if r.fields[TYPE] == R_BOOT][:2] == [
         BOOT_RESTART, BOOT_RESTART]  # restarts with the power on, no power cut
-    # The development key's journal kept aside, whole.
-    kept = board.fs / "journal.1"
-    assert {s.sabot for s in load_segments([kept])} == {1}  # begun before config.json was there
-    wrong = sabot("log", "verify", "--lang", "en", tmp_path / "journal")
-    assert wrong.returncode == 1 and wrong.stdout.count("J-TAMPER") == 1 and key_id in wrong.stdout
+    kept = board.fs / "journal.1"  # the journal begun before config.json was there, kept aside whole
+    assert {s.sabot for s in load_segments([kept])} == {1}
+    unsigned = sabot("log", "verify", "--lang", "en", tmp_path / "journal")
+    assert unsigned.returncode == 1 and "signatures of the shoe's element were not checked" in unsigned.stdout
+
+
+_EVERY_FILE = """
+import os
+from binascii import unhexlify
+secrets = [unhexlify(s) for s in %r]
+def walk(path):
+    for name in os.listdir(path):
+        full = path + "/" + name
+        try:
+            walk(full)
+        except OSError:
+            print(full)
+            with open(full, "rb") as f:
+                data = f.read()
+            if any(s in data for s in secrets):
+                print("holds", full)
+walk(".")
+"""  # every file on the shoe, and whether it holds any of the secrets given (hexadecimal)
+
+
+def element_secrets(board):
+    """The virtual board's element's seed and private key, from its state beside the board's folder."""
+    from boards.sim.element import SimElement
+
+    chip = SimElement.load(str(board.fs.parent / (board.fs.name + ".element")))
+    return [chip._seed, chip._key.to_bytes(32, "big"), chip._key.to_bytes(32, "little")]
+
+
+def element_public_key(board):
+    """The public key of the virtual board's element, from its state beside the board's folder (never in it)."""
+    from boards.sim import p256
+    from boards.sim.element import SimElement
+
+    chip = SimElement.load(str(board.fs.parent / (board.fs.name + ".element")))
+    return p256.public_key(chip._key)
 
 
 @pytest.mark.req("P-ENROL", "P-FROZEN", "P-AUTH", "H-FIRMWARE", "S-IDENT")
