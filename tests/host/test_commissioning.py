@@ -150,6 +150,13 @@ def element_secrets(board):
     return [chip._seed, chip._key.to_bytes(32, "big"), chip._key.to_bytes(32, "little")]
 
 
+def public_key_file(board):
+    """A file of the board's element's public key, as `sabot log verify --public-key` takes it."""
+    path = board.fs.parent / "element.pub"
+    path.write_text(element_public_key(board).hex() + "\n")
+    return path
+
+
 def element_public_key(board):
     """The public key of the virtual board's element, from its state beside the board's folder (never in it)."""
     from boards.sim import p256
@@ -163,8 +170,8 @@ def element_public_key(board):
 def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_protocol(tmp_path, mpy_build):
     steps = readme_steps("commissions a production shoe")
     assert [s.split()[:3] for s in steps] == [
-        ["make", "dist", "BOARD=sim"], ["sabot", "key", "new"], ["sabot", "key", "new"], ["install", "-D", "-m"],
-        ["sabot", "vboard", "--fs"], ["sabot", "key", "enrol"], ["sabot", "number", "set"], ["sabot", "clock", "set"],
+        ["make", "dist", "BOARD=sim"], ["sabot", "key", "new"], ["sabot", "vboard", "--fs"], ["sabot", "key", "enrol"],
+        ["sabot", "number", "set"], ["sabot", "clock", "set"],
         ["sabot", "seance", "open"], ["sabot", "pull-log", "--port"], ["sabot", "log", "verify"],
         ["sabot", "firmware", "verify"], ["sabot", "key", "export"]]
     said, board = {}, None
@@ -196,14 +203,11 @@ def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_p
 
 
 @pytest.mark.req("S-FAILSAFE", "J-DURABLE")
-def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_journal(tmp_path, mpy_build):
+def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_and_journal(tmp_path, mpy_build):
     board = VirtualBoard(tmp_path, "--blank")
     try:
         assert sabot("deploy", "--port", board.port, mpy_build).returncode == 0
         (board.fs / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 42}))
-        key = tmp_path / "casino.key"
-        assert sabot("key", "new", key).returncode == 0
-        assert sabot("key", "install", "--port", board.port, key).returncode == 0
         deal(board.port, tmp_path)
         # mpremote without `resume`: a soft reset, as a technician's plain `mpremote exec` does on a Pico; through
         # the link `sabot vboard` printed, which names the live pty across the restart.
@@ -222,20 +226,21 @@ def test_a_soft_reset_reboots_the_controller_and_a_restart_keeps_config_key_and_
     finally:
         again.close()
     segments = load_segments([tmp_path / "journal"])
-    assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {Key(read_key(key)).id}
-    kinds = [r.fields[TYPE] for r in Reader(segments, read_key(key))]
-    assert kinds.count(R_BOOT) == 4 and kinds[-1] == R_SEANCE  # key install, soft reset, power-up: each a boot
-    causes = [r.fields[CODE] for r in Reader(segments, read_key(key)) if r.fields[TYPE] == R_BOOT]
-    # The key's restart, the scenario's power-on (the sim runner's), the soft reset's restart, `sabot vboard` again.
-    assert causes == [BOOT_RESTART, BOOT_POWER, BOOT_RESTART, BOOT_POWER]
-    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
+    key_id = sha256(b"sabot element id " + element_public_key(again)).digest()[:8]
+    assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {key_id}
+    kinds = [r.fields[TYPE] for r in Reader(segments, None)]
+    assert kinds.count(R_BOOT) == 3 and kinds[-1] == R_SEANCE  # the deal's, the soft reset's, the power-up's
+    causes = [r.fields[CODE] for r in Reader(segments, None) if r.fields[TYPE] == R_BOOT]
+    # The scenario's power-on (the sim runner's), the soft reset's restart, `sabot vboard` again.
+    assert causes == [BOOT_POWER, BOOT_RESTART, BOOT_POWER]
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--public-key", public_key_file(again))
     assert verified.returncode == 0, verified.stdout
 
 
 @pytest.mark.req("S-IDENT", "J-TAMPER", "H-VERIFY")
 def test_a_new_number_keeps_the_old_journal_and_begins_one_that_verifies_and_a_second_close_is_refused(
         tmp_path, mpy_build):
-    board = VirtualBoard(tmp_path)  # numbered 1 by sabot vboard's config.json, under the development key
+    board = VirtualBoard(tmp_path)  # numbered 1 by sabot vboard's config.json
     try:
         assert sabot("seance", "open", "--port", board.port, "--table", 3).returncode == 0
         closed = sabot("seance", "close", "--port", board.port)
@@ -252,10 +257,10 @@ def test_a_new_number_keeps_the_old_journal_and_begins_one_that_verifies_and_a_s
     finally:
         board.close()
     assert {s.sabot for s in load_segments([tmp_path / "journal"])} == {42}
-    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--allow-development-key")
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--public-key", public_key_file(board))
     assert verified.returncode == 0 and "result: clean" in verified.stdout, verified.stdout
     assert {s.sabot for s in load_segments([board.fs / "journal.1"])} == {1}
-    kept = sabot("log", "verify", "--lang", "en", board.fs / "journal.1", "--allow-development-key")
+    kept = sabot("log", "verify", "--lang", "en", board.fs / "journal.1", "--public-key", public_key_file(board))
     assert "integrity: intact" in kept.stdout and "result: 1 finding(s)" in kept.stdout  # whole; pulled with no
     assert "no receipt from the shoe" in kept.stdout  # receipt, as any journal copied off the shoe by hand
 
