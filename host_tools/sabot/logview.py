@@ -9,7 +9,7 @@ import sys
 from boards.sim import words
 from firmware import cards, games, records
 from firmware.record_names import unpack_employee, unpack_hand
-from sabot import progress, times
+from sabot import progress, receipts, times
 from sabot.journalfile import (
     ALL_TYPES,
     CARD,
@@ -21,6 +21,7 @@ from sabot.journalfile import (
     SEANCE,
     TAILLE,
     TYPE,
+    Finding,
     Reader,
     Record,
     Unusable,
@@ -122,13 +123,24 @@ def _read(reader, command):
     reader.finish()
 
 
-def _verdict(reader, command):
-    """0, or 1 with a warning when the integrity checks made while reading found the journal altered."""
-    if not reader.findings:
+def _verdict(reader, command, paths):
+    """0, or 1 with a warning when the integrity checks made while reading found the journal altered, or its chain
+    does not reach the end the shoe's receipt beside it states (a record after the last link rewritten: format 4's
+    chain alone, without the element's signatures that verify checks, does not show it)."""
+    findings = list(reader.findings)
+    try:
+        receipt = receipts.found_in([str(p) for p in paths])
+    except Unusable:
+        receipt = None
+    if receipt is not None and not findings:
+        segment = next((s for s in reader.segments if s.number == receipt.segment), None)
+        if segment is None or receipts.chain_at(segment, receipt.seq) != receipt.chain:
+            findings.append(Finding("J-TAMPER", receipt.seq, "the journal does not end as the shoe's receipt states"))
+    if not findings:
         return 0
     print("sabot log %s: warning: the journal's integrity is BROKEN (%d findings, the first at seq %d: %s): what "
           "this shows is not the shoe's record; run sabot log verify" % (
-              command, len(reader.findings), reader.findings[0].seq, reader.findings[0].message), file=sys.stderr)
+              command, len(findings), findings[0].seq, findings[0].message), file=sys.stderr)
     return 1
 
 
@@ -145,7 +157,7 @@ def export(paths, fmt, key_file, out=sys.stdout):
     else:
         for line in rows(journal):
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
-    return _verdict(reader, "export")
+    return _verdict(reader, "export", paths)
 
 
 SHOW = {  # `log show`'s own words: (English, French)
@@ -241,4 +253,4 @@ def show(paths, key_file, out=sys.stdout, lang="fr"):
                                                   if said else ""))
     flush_burned()
     flush_coup()
-    return _verdict(reader, "show")
+    return _verdict(reader, "show", paths)

@@ -22,6 +22,7 @@ from boards.sim.element import DEVELOPMENT_SEED
 from boards.sim.runner import act, run
 from boards.sim.scenario import parse
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.mac import Key
 from firmware.receipt import receipt
 from firmware.storage import FileStorage
 from tests.host.test_checkpoints_verify import tampered, verified
@@ -104,7 +105,9 @@ def test_the_honest_pull_verifies_and_receipts_forged_with_the_shoes_key_or_anot
     assert "end: as the shoe's receipt says, its element's signature not checked (no public key" in said
     honest = json.loads((folder / "receipt.json").read_text())
     journal = board.shell.journal
-    forged = json.loads(receipt(journal, NONCE))  # version 1, tagged with the key a technician reads off the shoe
+    attacker = type("Head", (), {"sabot": journal.sabot, "segment": journal.segment, "seq": journal.seq,
+                                 "chain": journal.chain, "key": Key(b"a key the attacker holds, 32 b!!")})
+    forged = json.loads(receipt(attacker, NONCE))  # version 1, tagged under an HMAC key of his own
     (folder / "receipt.json").write_text(json.dumps(forged))
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and len(found) == 1 and "is not signed by the shoe's element, though the shoe has one" in found[0]

@@ -49,10 +49,20 @@ def sabot(*args):
     return subprocess.run([SABOT, *map(str, args)], capture_output=True, text=True, timeout=300)
 
 
-def _cpython_segments(scenario, tmp_path):
+def _cpython_segments(scenario, tmp_path, board):
+    """The segments the sim writes on CPython for the scenario, its headers naming the virtual board's element."""
+    from boards.sim.board import SimBoard
+    from boards.sim.scenario import parse
+    from firmware.checkpoints import ElementKey
+    from firmware.storage import FileStorage
+    from tests.host.test_commissioning import element_public_key
+
     journal = tmp_path / "cpython.journal"
-    assert boards.sim.runner.main([str(scenario), "--log", str(journal), "--quiet"]) == 0
-    return {p.name: p.read_bytes() for p in sorted(journal.iterdir())}
+    sim = SimBoard(FileStorage(str(journal)))
+    sim.key = ElementKey(element_public_key(board))
+    boards.sim.runner.run(parse(scenario.read_text()), sim)
+    sim.close()
+    return {p.name: p.read_bytes() for p in sorted(journal.glob("*.sbj"))}
 
 
 @pytest.mark.req("H-SIM", "J-TAMPER", "H-VERIFY")
@@ -69,7 +79,7 @@ def test_deploy_run_a_whole_shoe_pull_the_journal_and_verify_it(blank_board, mpy
     _, reader, findings = check([tmp_path / "pulled"], DEVELOPMENT_KEY)
     assert findings == [] and reader.records > 700
     segments = {p.name: p.read_bytes() for p in sorted((tmp_path / "pulled").glob("*.sbj"))}
-    assert segments == _cpython_segments(scenario, tmp_path)  # the VM on the pty wrote the very same bytes
+    assert segments == _cpython_segments(scenario, tmp_path, blank_board)  # the very same bytes
 
 
 @pytest.mark.req("S-FAILSAFE", "J-DURABLE")
