@@ -4,18 +4,18 @@ in the failure message, so CI shows the whole session."""
 
 import json
 import re
+from hashlib import sha256
 
 import pytest
 
+from boards.sim.element import SimElement
 from firmware import records as rec
-from firmware.devkey import DEVELOPMENT_KEY
-from firmware.mac import Key
 from firmware.version import VERSION
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico
-from sabot.verify import read_key
 from tests.conftest import ROOT
 from tests.host.test_commissioning import MPREMOTE, SABOT, readme_steps, run
+from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.pico
@@ -33,8 +33,9 @@ def on_the_pico(step, port, tmp_path):
     return step
 
 
-@pytest.mark.req("H-FIRMWARE", "H-VERIFY", "S-IDENT", "S-FAILSAFE", "J-EVERY")
-def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key(image, tmp_path):  # noqa: F811
+@pytest.mark.req("H-FIRMWARE", "H-VERIFY", "S-IDENT", "S-FAILSAFE", "J-EVERY", "K-ELEMENT")
+def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_with_its_elements_public_key(
+        image, tmp_path):  # noqa: F811
     (tmp_path / "config.json").write_text(json.dumps({"board": "rpi_pico", "sabot": 42, "table": 12,
                                                       "game": "chemin_de_fer", "reader": True}))
     said, session = {}, []
@@ -43,44 +44,39 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_under_its_key
         board.command("rtc", seconds=BENCH_TIME)
         steps = readme_steps()
         assert [s.split()[:3] for s in steps][:4] == [
-            ["make", "deploy", "BOARD=rpi_pico"], ["mpremote", "connect", "/dev/ttyACM0"], ["sabot", "key", "new"],
-            ["sabot", "key", "install"]]
+            ["make", "deploy", "BOARD=rpi_pico"], ["mpremote", "connect", "/dev/ttyACM0"], ["sabot", "number", "set"],
+            ["sabot", "key", "enrol"]]
         for step in steps:
             done = run("bash", "-c", on_the_pico(step, board.port, tmp_path), cwd=tmp_path)
             session.append("$ %s\n%s%s" % (step, done.stdout, done.stderr))
             assert done.returncode == 0, "\n".join(session) + "\nthe Pico's USB, last:\n" + bytes(
                 board.console[-2000:]).decode(errors="replace")
             said[" ".join(step.split()[:3])] = done.stdout
-            if step.startswith("mpremote"):  # plugged in again with its config and no key (README): it serves,
-                board.command("power_cycle")  # locked, under the development key (docs/keys.md)
+            if step.startswith("mpremote"):  # plugged in again with its config (README): its controller serves
+                board.command("power_cycle")
                 board.started(len(board.boots()) + 1)
-                session.append("(unplugged and plugged in: the controller serves under the development key)")
-        # The development key's journal, kept aside by sabot key install, pulled with mpremote as the README says:
-        # the records its power-up wrote through the ring are in it, whole.
-        kept = run(MPREMOTE, "connect", board.port, "resume", "cp", "-r", ":journal.1", tmp_path)
-        session.append("$ mpremote connect /dev/ttyACM0 cp -r :journal.1 .\n%s%s" % (kept.stdout, kept.stderr))
+                session.append("(unplugged and plugged in: the controller serves)")
+        files = run(MPREMOTE, "connect", board.port, "resume", "fs", "ls", "-r", ":").stdout
     session = "\n".join(session)
-    key = tmp_path / "sabot-0042.key"
-    key_id = Key(read_key(key)).id.hex()
+    public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key()
+    key_id = sha256(b"sabot element id " + public).digest()[:8]
     assert re.search(r"\d+ files on %s match " % board.port, said["make deploy BOARD=rpi_pico"]), session
     assert "cp config.json :config.json" in said["mpremote connect /dev/ttyACM0"], session
-    assert "key written to sabot-0042.key" in said["sabot key new"], session
-    installed = said["sabot key install"]
-    assert "key id %s installed" % key_id in installed and key.read_text().strip() not in installed, session
-    assert "kept in /journal.1/" in installed, session  # begun under the development key at the power-up
     assert "already sabot 42: nothing changed" in said["sabot number set"], session
+    assert "sabot 42 enrolled: element public key %s" % public.hex()[:16] in said["sabot key enrol"], session
     assert re.search(r"set to [-\d]{10} [:\d]{8} UTC; it restarted: boot record \d+ at ", said["sabot clock set"]), \
         session
     assert re.search(r"seance 1 opened at table 12, record \d+", said["sabot seance open"]), session
-    assert "sabot log verify journal --key KEY_FILE (sabot 42's key file, key id %s)" % key_id in said[
+    assert "sabot log verify journal --registry shoes.json (sabot 42's element, key id %s" % key_id.hex() in said[
         "sabot pull-log --port"], session
     verified = said["sabot log verify"]
     assert "résultat : conforme" in verified and "DÉVELOPPEMENT" not in verified, session
+    assert "signés par l'élément sécurisé du sabot" in verified, session
     identity = said["sabot firmware verify"]
     assert "configuration : développement (development)" in identity and "MATCH" in identity, session
-    records = list(Reader(load_segments([tmp_path / "journal.1"]), DEVELOPMENT_KEY))
-    assert [(r.fields[TYPE], r.fields[CODE]) for r in records] == [(rec.R_BOOT, rec.BOOT_POWER),
-                                                                   (rec.R_ALARM, rec.FAULT_DEVKEY)], session
-    aside = run(SABOT, "log", "verify", tmp_path / "journal.1").stdout  # intact; findings: its key, and no receipt
-    assert "intégrité : intacte" in aside and "résultat : 2 constat(s)" in aside, session + aside
-    assert "H-VERIFY  (Article 58) un sabot sous la clé publique de développement" in aside, session + aside
+    assert "checkpoints.sbc" in files and not re.search(r"\.key\b|keys/", files), files  # no key file on the Pico
+    segments = load_segments([tmp_path / "journal"])
+    assert {s.key_id for s in segments} == {key_id}, session
+    records = list(Reader(segments, None))
+    assert (records[0].fields[TYPE], records[0].fields[CODE]) == (rec.R_BOOT, rec.BOOT_POWER), session
+    assert not [r for r in records if r.fields[TYPE] == rec.R_ALARM], session  # its own element: no fault

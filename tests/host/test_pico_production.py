@@ -5,19 +5,20 @@ written; the firmware challenge over its flash, MATCH for the approved image alo
 failure message, so CI shows the whole session."""
 
 import threading
+from hashlib import sha256
 from pathlib import Path
 
 import pytest
 
-from firmware.mac import Key
+from boards.sim.element import SimElement
 from firmware.records import BOOT_RESTART, R_BOOT
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico, steps
 from sabot.pico_vboard import factory
 from sabot.production_link import restarted_production
-from sabot.verify import read_key
 from tests.conftest import ROOT
 from tests.host.test_commissioning import SABOT, readme_steps, run
+from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 from tests.host.test_production import attack, no_prompt
 from tests.parallel import one_worker_at_a_time
@@ -65,8 +66,8 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
         image, tmp_path):  # noqa: F811
     steps_ = readme_steps("commissions a production Pico")
     assert [s.split()[:3] for s in steps_] == [
-        ["make", "image", "BOARD=rpi_pico"], ["sabot", "key", "new"], ["sabot", "key", "new"],
-        ["sabot", "vboard", "--board"], ["sabot", "key", "enrol"], ["sabot", "number", "set"],
+        ["make", "image", "BOARD=rpi_pico"], ["sabot", "key", "new"], ["sabot", "vboard", "--board"],
+        ["sabot", "key", "enrol"], ["sabot", "number", "set"],
         ["sabot", "clock", "set"], ["sabot", "seance", "open"], ["sabot", "pull-log", "--port"],
         ["sabot", "log", "verify"], ["sabot", "firmware", "verify"]]
     session, said, board = [], {}, None
@@ -87,7 +88,7 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
                 with one_worker_at_a_time("image"):
                     step(line)
             elif line.startswith("sabot vboard"):  # the test's own emulator: its croupier and its events
-                factory(tmp_path / "shoe.flash", tmp_path / "sabot-0042.key", PLANTS)
+                factory(tmp_path / "shoe.flash", PLANTS)
                 board = Pico(tmp_path / "shoe.flash").start()  # the production image, as a UF2 drop
                 no_prompt(board.port, attack(board.port, 0))  # at boot: the bytes wait for USB's enumeration
                 restarted_production(board.port)  # as sabot vboard names its port: once the shoe serves
@@ -104,12 +105,13 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
         if board:
             board.stop()
     session = "\n".join(session)
-    key_id = Key(read_key(tmp_path / "sabot-0042.key")).id.hex()
-    assert "sabot 1 enrolled" in said["sabot key enrol"], session
+    public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key()
+    key_id = sha256(b"sabot element id " + public).digest()[:8].hex()
+    assert "sabot 1 enrolled: element public key %s" % public.hex()[:16] in said["sabot key enrol"], session
     assert "is sabot 42 (was 1)" in said["sabot number set"], session
     assert "seance 1 opened at table 12" in said["sabot seance open"], session
     assert "key id %s" % key_id in said["sabot pull-log --port"], session
-    records = Reader(load_segments([tmp_path / "journal"]), read_key(tmp_path / "sabot-0042.key"))
+    records = Reader(load_segments([tmp_path / "journal"]), None)
     boots = [r.fields[CODE] for r in records if r.fields[TYPE] == R_BOOT]
     assert boots == [BOOT_RESTART, BOOT_RESTART], session  # the number's and the clock's: restarts, not watchdogs
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"], \

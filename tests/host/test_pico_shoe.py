@@ -1,6 +1,6 @@
-"""A shoe commissioned and dealt on the emulated Pico (tools/pico/): its image, its own key and clock, a séance
+"""A shoe commissioned and dealt on the emulated Pico (tools/pico/): its image, its element and clock, a séance
 opened with sabot, the cards dealt through its pins and reader as a croupier deals them, the journal pulled with
-sabot pull-log and verified clean under the shoe's key. The gate's timing comes from the same run."""
+sabot pull-log and verified clean with its element's public key. The gate's timing comes from the same run."""
 
 import json
 import os
@@ -19,7 +19,6 @@ from firmware.records import R_CARD, R_RECOVERY, R_RELEASE
 from sabot.journalfile import CONDITION, TYPE, Reader, load_segments
 from sabot.pico import GATE, Pico, commission, deal_whole_shoe, erases, gate_closings, heap_low_water
 from sabot.shoe_link import mpremote
-from sabot.verify import read_key
 from tests.conftest import ROOT
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
@@ -40,19 +39,21 @@ def dealt(image, tmp_path_factory):  # noqa: F811
     """A whole shoe commissioned, dealt through the pins to the stop card and pulled; the tests read what it left."""
     tmp_path = tmp_path_factory.mktemp("pico-shoe")
     with Pico(tmp_path / "shoe.flash", blank=True, development=True) as board:
-        key, deal = deal_whole_shoe(board, tmp_path)
+        deal = deal_whole_shoe(board, tmp_path)
         pulled = sabot("pull-log", "--port", board.port, tmp_path / "journal")
         assert pulled.returncode == 0, pulled.stderr
         events = list(board.events)
-    return tmp_path, key, events, deal
+    public = tmp_path / "element.pub"  # what the casino enrolls: the element's public key, from its state file
+    public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key().hex())
+    return tmp_path, public, events, deal
 
 
 @pytest.mark.req("H-FIRMWARE", "J-EVERY", "H-VERIFY", "S-STOP")
-def test_a_whole_shoe_dealt_through_the_pins_verifies_clean_under_its_key(dealt):
-    tmp_path, key, events, deal = dealt
+def test_a_whole_shoe_dealt_through_the_pins_verifies_clean_with_its_elements_public_key(dealt):
+    tmp_path, public, events, deal = dealt
     slid = len([e for e in events if e["ev"] == "card"])
     assert slid == deal["dealt"] > 6 * 52 * 0.8  # to the stop card, near the shoe's end (Article 58)
-    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key)
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--public-key", public)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "result: clean" in verified.stdout
 
@@ -61,11 +62,8 @@ def test_a_whole_shoe_dealt_through_the_pins_verifies_clean_under_its_key(dealt)
 def test_the_pulled_journals_checkpoints_verify_with_the_picos_element_public_key(dealt):
     """The image's own driver signed them on the emulated element (tools/pico/atecc.mjs), one a power-up, a coup's
     end and a séance, and the pull's; its public key, read from the element's state beside the flash, checks them."""
-    tmp_path, key = dealt[0], dealt[1]
-    public = tmp_path / "element.pub"
-    public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key().hex())
-    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--key", key, "--public-key", public,
-                     "--json")
+    tmp_path, public = dealt[0], dealt[1]
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--public-key", public, "--json")
     answer = json.loads(verified.stdout)
     assert answer["ok"], answer["findings"]
     points = answer["checkpoints"]
@@ -136,10 +134,10 @@ def cut_rounds(rng, cuts):
     return steps
 
 
-def releases(journal, key):
+def releases(journal):
     """From the pulled journal: the releases (each durable before its gate opened), the cards dealt, the releases
     recovery reported uncertain, and the integrity findings."""
-    reader = Reader(load_segments([journal]), read_key(key))
+    reader = Reader(load_segments([journal]), None)
     records = list(reader)
     types = [r.fields[TYPE] for r in records]
     recovered = [r for r in records if r.fields[TYPE] == R_RECOVERY]
@@ -151,13 +149,13 @@ def releases(journal, key):
 def test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record(image, tmp_path):  # noqa: F811
     """PICO_CUTS cuts (50 by default) in one emulator: each a fresh chip booting on the same flash file."""
     with Pico(tmp_path / "shoe.flash", blank=True, development=True) as board:
-        key = commission(board, tmp_path)
+        commission(board, tmp_path)
         assert sabot("seance", "open", "--port", board.port, "--table", 3, "--by", 4711).returncode == 0
         board.command("deal", timeout=3600, steps=cut_rounds(random.Random(2026), CUTS))
         assert len(board.boots()) >= CUTS + 2  # the commissioning's power cycle, then one boot a cut
         assert sabot("pull-log", "--port", board.port, tmp_path / "journal").returncode == 0
         opened = len([e for e in board.pin_events(GATE) if e["level"] == 1])
-    released, dealt, uncertain, findings = releases(tmp_path / "journal", key)
+    released, dealt, uncertain, findings = releases(tmp_path / "journal")
     assert opened <= released <= opened + CUTS  # each release durable before its gate opened (a cut may come between)
     assert dealt + uncertain == released  # a card, or the cut's uncertainty reported at the next boot
     assert [f for f in findings if f.id == "J-TAMPER"] == []

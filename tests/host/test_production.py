@@ -117,6 +117,7 @@ def _dealt(tmp_path, build, plant):
     """The journal a production board writes dealing a scenario, with or without code planted in its folder."""
     fs = tmp_path / "fs"
     fs.mkdir(parents=True)
+    SimElement(bytes(range(32)), str(tmp_path / "fs.element"))._save()  # the same element in both: the same ids
     for name, code in PLANTS.items() if plant else ():
         (fs / name).parent.mkdir(parents=True, exist_ok=True)
         (fs / name).write_text(code)

@@ -1,6 +1,7 @@
 """Receipts from the secure element on the virtual board, through the real mpremote and `sabot pull-log` (J-TAMPER,
 K-ELEMENT, K-COUNTER; docs/journal-format.md "Receipts"): the honest pull verifies with the enrolled public key; a
-receipt forged with the HMAC key read off the shoe (`mpremote fs cat :keys/sabot.key`) does not; an older journal
+receipt forged under any HMAC key (the shoe holds none: the development key, public, is the one its firmware
+knows) does not; an older journal
 put back on the shoe gives, at the next pull, a receipt whose counter is higher and whose end is earlier than the
 receipt an inspector kept; a shoe made to answer an older receipt is refused by pull-log, nothing written."""
 
@@ -15,6 +16,7 @@ import pytest
 
 from boards.sim.element import SimElement
 from firmware import layout as fmt
+from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import load_segments
 from sabot.receipts import chain_at
 from sabot.shoe_link import mpremote
@@ -35,17 +37,14 @@ def verify(journal, *args):
 
 @pytest.fixture(scope="module")
 def pulls(tmp_path_factory, mpy_build):
-    """The shoe under a key of its own: pulled at T1, dealt three coups more, pulled at T2; its T1 journal put back
-    (segments and checkpoints) and the shoe restarted, pulled at T3; then made to replay T1's receipt."""
+    """The shoe, its journal signed by its element: pulled at T1, dealt three coups more, pulled at T2; its T1
+    journal put back (segments and checkpoints) and the shoe restarted, pulled at T3; then made to replay T1's
+    receipt."""
     tmp_path = tmp_path_factory.mktemp("receipts")
     board = VirtualBoard(tmp_path)
-    key = tmp_path / "shoe.key"
     try:
-        assert sabot("key", "new", key).returncode == 0
-        assert sabot("key", "install", "--port", board.port, key).returncode == 0
         play(board, tmp_path, DEALT)
         t1 = pull(board, tmp_path / "t1")
-        read_off = bytes.fromhex(mpremote(board.port, "fs", "cat", ":keys/sabot.key").strip().splitlines()[-1])
         play(board, tmp_path, MORE)
         t2 = pull(board, tmp_path / "t2")
         for name in board_files(board):
@@ -61,8 +60,7 @@ def pulls(tmp_path_factory, mpy_build):
         board.close()
     public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key, read off it
     public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
-    return SimpleNamespace(key=key, read_off=read_off, t1=t1, t2=t2, t3=t3, replayed=replayed, t4=tmp_path / "t4",
-                           public=public, tmp=tmp_path)
+    return SimpleNamespace(t1=t1, t2=t2, t3=t3, replayed=replayed, t4=tmp_path / "t4", public=public, tmp=tmp_path)
 
 
 def receipt_of(folder):
@@ -75,18 +73,18 @@ def test_the_honest_pulls_receipts_are_the_elements_and_verify_with_the_public_k
         fields = receipt_of(folder)
         assert fields["receipt"] == 2 and "tag" not in fields
         assert json.loads((folder / "pull.json").read_text())["nonce"] == fields["nonce"]  # the nonce pull-log drew
-        code, found = verify(folder, "--key", pulls.key, "--public-key", pulls.public)
+        code, found = verify(folder, "--public-key", pulls.public)
         assert code == 0 and found == [], found
     assert receipt_of(pulls.t1)["counter"] < receipt_of(pulls.t2)["counter"]
-    code, found = verify(pulls.t2, "--key", pulls.key, "--public-key", pulls.public, "--receipt",
+    code, found = verify(pulls.t2, "--public-key", pulls.public, "--receipt",
                          pulls.t1 / "receipt.json")
     assert code == 0 and found == [], found
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
-def test_a_receipt_forged_with_the_key_read_off_the_shoe_fails_with_the_public_key(pulls):
-    """The cheat cuts T2's last coup and tags a receipt at the cut end with the key mpremote read off the shoe."""
-    assert pulls.read_off.hex() == pulls.key.read_text().strip()  # the shoe's HMAC key, as `sabot key new` made it
+def test_a_receipt_forged_under_any_hmac_key_fails_with_the_public_key(pulls):
+    """The cheat cuts T2's last coup and tags a receipt at the cut end under an HMAC key: the development key, the
+    one the firmware he can read holds (no file on the shoe holds a key of its own)."""
     cut = pulls.tmp / "cut"
     shutil.copytree(pulls.t2, cut)
     segments = load_segments([cut])
@@ -99,17 +97,17 @@ def test_a_receipt_forged_with_the_key_read_off_the_shoe_fails_with_the_public_k
     nonce = bytes(32)
     body = b"sabot receipt\x00" + nonce + struct.pack("<HII", last.sabot, last.number, end) + chain
     forged = dict(receipt_of(pulls.t2), receipt=1, seq=end, segment=last.number, chain=chain.hex(), nonce=nonce.hex(),
-                  tag=hmac.new(pulls.read_off, body, hashlib.sha256).hexdigest())
+                  tag=hmac.new(DEVELOPMENT_KEY, body, hashlib.sha256).hexdigest())
     for name in ("counter", "signature"):
         forged.pop(name)
     (cut / "receipt.json").write_text(json.dumps(forged))
     (cut / "pull.json").write_text(json.dumps({"nonce": nonce.hex()}))
-    code, found = verify(cut, "--key", pulls.key, "--public-key", pulls.public)
+    code, found = verify(cut, "--public-key", pulls.public)
     assert code == 1 and any("is not signed by the shoe's element, though the shoe has one" in m for m in found), found
-    (cut / "checkpoints.sbc").unlink()  # the shoe's checkpoints thrown away too: its tag alone would pass the key
-    code, found = verify(cut, "--key", pulls.key)
-    assert not any("receipt" in m for m in found), found
-    code, found = verify(cut, "--key", pulls.key, "--public-key", pulls.public)
+    (cut / "checkpoints.sbc").unlink()  # the shoe's checkpoints thrown away too
+    code, found = verify(cut)
+    assert code == 1  # no public key: never clean, whatever the receipt
+    code, found = verify(cut, "--public-key", pulls.public)
     assert code == 1 and any("no checkpoint file with the journal" in m for m in found), found
 
 
@@ -117,7 +115,7 @@ def test_a_receipt_forged_with_the_key_read_off_the_shoe_fails_with_the_public_k
 def test_an_older_journal_put_back_gives_a_later_receipt_that_ends_earlier_by_the_elements_counter(pulls):
     late, back = receipt_of(pulls.t2), receipt_of(pulls.t3)
     assert back["counter"] > late["counter"] and back["seq"] < late["seq"]
-    code, found = verify(pulls.t3, "--key", pulls.key, "--public-key", pulls.public, "--receipt",
+    code, found = verify(pulls.t3, "--public-key", pulls.public, "--receipt",
                          pulls.t2 / "receipt.json")
     assert code == 1
     assert any("does not end after receipt %s" % (pulls.t2 / "receipt.json") in m for m in found), found

@@ -211,18 +211,16 @@ def board_files(board):
 
 
 @pytest.mark.req("J-TAMPER", "K-COUNTER", "S-IDENT")
-def test_a_journal_begun_by_a_key_install_raises_no_fault_and_the_journal_folder_deleted_does(tmp_path, mpy_build):
-    """The legitimate new journal (a key installed: the old one kept aside, the new one's first checkpoint "journal
+def test_a_journal_begun_by_a_new_number_raises_no_fault_and_the_journal_folder_deleted_does(tmp_path, mpy_build):
+    """The legitimate new journal (a new number: the old one kept aside, the new one's first checkpoint "journal
     begun" written before the restart) boots clean and verifies with the public key; the journal folder deleted
     over mpremote, checkpoints and all, is behind the element's counter: the rollback fault."""
     board = VirtualBoard(tmp_path)
-    key = tmp_path / "shoe.key"
     try:
         play(board, tmp_path, DEALT)
-        assert sabot("key", "new", key).returncode == 0
-        installed = sabot("key", "install", "--port", board.port, key)
-        assert installed.returncode == 0 and "a new one begun" in installed.stdout, installed.stderr
-        assert not status(board)["rollback"]  # and install's exit 0 says no alarm at all after its restart
+        renumbered = sabot("number", "set", "--port", board.port, 7)
+        assert renumbered.returncode == 0 and "a new one begun" in renumbered.stdout, renumbered.stderr
+        assert not status(board)["rollback"]  # and its exit 0 says no alarm at all after its restart
         play(board, tmp_path, "seance table=3\nshoe seed=6\nno_more_bets\ndraw 4\ncoup_end\n")
         begun = pull(board, tmp_path / "begun")
         assert cp.FILE in board_files(board)
@@ -236,7 +234,7 @@ def test_a_journal_begun_by_a_key_install_raises_no_fault_and_the_journal_folder
     assert struct.unpack_from(cp.ENTRY, first)[1] == cp.BEGUN
     public = tmp_path / "element.pub"
     public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
-    said = sabot("log", "verify", "--lang", "en", begun, "--json", "--key", key, "--public-key", public)
+    said = sabot("log", "verify", "--lang", "en", begun, "--json", "--public-key", public)
     answer = json.loads(said.stdout)
     assert answer["ok"] and answer["checkpoints"]["checked"] and answer["checkpoints"]["records_after"] == 0, answer
     assert deleted["rollback"] and deleted["locked"] and not deleted["gate open"]
