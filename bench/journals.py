@@ -1,14 +1,16 @@
 """Journals as the shoe writes them, made on CPython with the firmware's own Journal, for the figures that need a
 long one (boot recovery, verify throughput): chemin de fer shoes, coup after coup as the tableau deals them, under
-the development key, so that the verifier does all its work on them."""
+the development key, so that the verifier does all its work on them; with an element (Element), its checkpoints
+signed at each séance and coup's end and the pull's receipt, as a board's (firmware/checkpoints.py)."""
 
 from boards.sim.devices import SimWall
-from firmware import journal, layout
+from firmware import checkpoints, journal, layout
 from firmware import records as rec
 from firmware.cards import STOP
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.mac import Key
+from firmware.receipt import receipt
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, Coup
 
@@ -40,12 +42,46 @@ class _Full(Exception):
     pass
 
 
-def write_journal(folder, cards=None, records=None):
+class Element:
+    """A secure element as the firmware's checkpoints ask it (counter, increment, sign, public_key), by pyca's P-256:
+    a million cards' checkpoints signed in seconds. Its signatures are not deterministic; no figure depends on
+    their bytes."""
+
+    def __init__(self, secret=2026):
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        self._key = ec.derive_private_key(secret, ec.SECP256R1())
+        self._counter = 0
+
+    def public_key(self):
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+        return self._key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)[1:]
+
+    def counter(self, which):
+        return self._counter
+
+    def increment(self, which):
+        self._counter += 1
+        return self._counter
+
+    def sign(self, digest):
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
+
+        r, s = decode_dss_signature(self._key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()))))
+        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
+
+
+def write_journal(folder, cards=None, records=None, element=None):
     """A journal in `folder` of chemin de fer shoes, a séance each (load; coups of no more bets, then a release
     intent and a card for each card the tableau deals, the result and the coup end; the stop card in the coup it
     falls in, and the shoe closed after that coup), through the firmware's own writer, until `cards` card records
-    or `records` records."""
+    or `records` records. With element (Element), signed by it: its checkpoints after the boot, each séance and
+    each coup's end, and at the end the pull's and its receipt (receipt.json)."""
     storage = FastStorage(str(folder))
+    points = checkpoints.Checkpoints(str(folder), element, 1) if element else None
     ctl = Controller()
     clock = [0]
 
@@ -53,8 +89,13 @@ def write_journal(folder, cards=None, records=None):
         clock[0] += 500
         return clock[0]
 
-    log = journal.Journal(storage, Key(DEVELOPMENT_KEY), 1, FIRMWARE, SimWall(uptime_ms, 0))
+    key = checkpoints.ElementKey(element.public_key()) if element else Key(DEVELOPMENT_KEY)
+    log = journal.Journal(storage, key, 1, FIRMWARE, SimWall(uptime_ms, 0))
     log.recover(ctl)
+
+    def checkpoint(reason):
+        if points:
+            points.append(reason, log.segment, log.seq, log.chain)
     body = bytearray(layout.BODY_SIZE)
     state = {"cards": 0, "taille": 0, "seance": 0}
     hands = Coup()
@@ -76,10 +117,12 @@ def write_journal(folder, cards=None, records=None):
 
     try:
         record(rec.R_BOOT)
+        checkpoint(checkpoints.BOOT)
         coup = position = 0
         while more():
             state["seance"] += 1
             record(rec.R_SEANCE, coup, position, code=1)  # a séance a shoe, at table 1: no coup outside one (S-IDENT)
+            checkpoint(checkpoints.SEANCE)
             state["taille"] += 1
             record(rec.R_LOAD)
             position = coup = 0
@@ -104,9 +147,14 @@ def write_journal(folder, cards=None, records=None):
                 record(rec.R_RESULT, coup, position, counts[0] | counts[1] << 2 | counts[2] << 4, hands.hands,
                        code=hands.packed_result())
                 record(rec.R_COUP_END, coup, position, code=_NO_HAND_MAY_DRAW)
+                checkpoint(checkpoints.COUP_END)
             if stop_out:
                 record(rec.R_CLOSED, coup, position)
     except _Full:
         pass
     log.close()
+    if points:
+        checkpoint(checkpoints.PULL)
+        with open("%s/receipt.json" % folder, "w") as f:
+            f.write(receipt(log, bytes(32), points) + "\n")
     return log.seq

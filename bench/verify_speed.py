@@ -1,24 +1,26 @@
 """Verify throughput on CPython: a journal of N card records (default one million; a few more, as the last coup
-ends) checked by `sabot log verify`'s code from its files, against hashlib.sha256 of the same files, read and
-hashed, and against hashlib.sha256 of the bytes already in memory (the stricter). Also the integrity checks
-alone (the C core) on the bytes in memory, without the rules. Each the best of three runs, for a busy machine.
-Prints one JSON line; asserts nothing.
+ends), signed by a secure element as a board's (its checkpoints at each séance and coup's end, its receipt),
+checked by `sabot log verify --public-key` from its files, signatures included, against hashlib.sha256 of the same
+files (segments, checkpoints, receipt), read and hashed, and against hashlib.sha256 of the bytes already in memory
+(the stricter). Also the integrity checks alone (the C core) on the bytes in memory, without the rules. Each the
+best of three runs, for a busy machine. Prints one JSON line; asserts nothing.
 
     .venv/bin/python -m bench.verify_speed [N]
 """
 
 import hashlib
+import io
 import json
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bench.journals import write_journal
+from bench.journals import Element, write_journal
 from bench.report import figure
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import Reader, load_segments
-from sabot.verify import check
+from sabot.verify import verify
 
 _RUNS = 3
 
@@ -36,26 +38,36 @@ def best(run):
 
 def speed(cards, tmp=None):
     with tempfile.TemporaryDirectory(dir=tmp) as folder:
+        public = Path(folder) / "element.pub"
         folder = Path(folder) / "journal"
+        element = Element()
+        public.write_text(element.public_key().hex())
         started = time.perf_counter()
-        write_journal(folder, cards=cards)
+        write_journal(folder, cards=cards, element=element)
         written = time.perf_counter() - started
         segments = load_segments([folder])
-        data = b"".join(s.data for s in segments)
         files = sorted(folder.iterdir())
+        data = b"".join(path.read_bytes() for path in files)
         hashing_files, _ = best(lambda: [_file_sha256(path) for path in files])
         hashing, _ = best(lambda: hashlib.sha256(data).digest())
         integrity, _ = best(lambda: list(Reader(segments, DEVELOPMENT_KEY).scanned(0)))
-        # From the files, as `sabot log verify` does.
-        verifying, (_, reader, findings) = best(lambda: check([folder], DEVELOPMENT_KEY))
-    if findings:
-        raise AssertionError("the bench's journal has findings: %s" % findings[0].message)
-    return {"records": reader.records, "bytes": len(data), "write_s": round(written, 2),
+        # From the files, as `sabot log verify --public-key` does: the element's signatures included.
+        verifying, (status, said) = best(lambda: _verify(folder, public))
+    result = json.loads(said)
+    if status or not result["checkpoints"]["checked"]:
+        raise AssertionError("the bench's journal does not verify: %s" % said[:1000])
+    return {"records": result["records"], "bytes": len(data), "checkpoints": result["checkpoints"]["count"],
+            "write_s": round(written, 2),
             "sha256_files_s": round(hashing_files, 3), "sha256_s": round(hashing, 3),
             "integrity_s": round(integrity, 3), "verify_s": round(verifying, 3),
-            "records_per_s": round(reader.records / verifying),
+            "records_per_s": round(result["records"] / verifying),
             "verify_to_sha256_files": round(verifying / hashing_files, 1),
             "verify_to_sha256": round(verifying / hashing, 1), "integrity_to_sha256": round(integrity / hashing, 1)}
+
+
+def _verify(folder, public):
+    out = io.StringIO()
+    return verify([str(folder)], None, True, out=out, public_key=str(public)), out.getvalue()
 
 
 def _file_sha256(path):
@@ -65,8 +77,10 @@ def _file_sha256(path):
 
 def measure(ctx):
     got = speed(100_000 if ctx.quick else 1_000_000, ctx.tmp)
-    how = "sabot.verify.check of a journal of %s card records (%s records, %.0f MB) on CPython, best of 3" % (
-        "100,000" if ctx.quick else "1,000,000", "{:,}".format(got["records"]), got["bytes"] / 1e6)
+    how = ("sabot log verify --public-key of a journal of %s card records (%s records, %s checkpoints signed by the "
+           "element, %.0f MB) on CPython, best of 3" % ("100,000" if ctx.quick else "1,000,000",
+                                                        "{:,}".format(got["records"]),
+                                                        "{:,}".format(got["checkpoints"]), got["bytes"] / 1e6))
     return {"verify.records_per_s": figure(got["records_per_s"], "records/s", how, deterministic=False),
             "verify.to_sha256_files": figure(got["verify_to_sha256_files"], "x", "its time / hashlib.sha256 of the "
                                              "same files, read and hashed (%.2f s / %.3f s)" % (

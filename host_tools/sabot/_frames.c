@@ -158,6 +158,9 @@ typedef struct {
     int broken, failed;
     Issues issues;
     PyObject *picked; /* bytes: the offsets (native uint32) of the frames picked for rows() */
+    uint32_t *wanted; /* the sequence numbers whose chain values are asked, ascending (a checkpoint's) */
+    Py_ssize_t n_wanted, next_wanted;
+    PyObject *chains; /* bytes: the chain value after each wanted seq, 32 zero bytes where none was reached */
 } Walk;
 
 /* Walks the whole frames of a segment's data from walk->offset; needs no Python object (runs unlocked). */
@@ -197,6 +200,10 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
         else
             SHA256_Update(&hash, frame + BODY_AT, BODY_SIZE);
         SHA256_Final(chain, &hash);
+        while (walk->next_wanted < walk->n_wanted && walk->wanted[walk->next_wanted] < frame_seq)
+            walk->next_wanted++;
+        if (walk->next_wanted < walk->n_wanted && walk->wanted[walk->next_wanted] == frame_seq)
+            memcpy(PyBytes_AS_STRING(walk->chains) + CHAIN_SIZE * walk->next_wanted++, chain, CHAIN_SIZE);
         if (self->tagged && !walk->broken) {
             hash = self->inner;
             SHA256_Update(&hash, chain, CHAIN_SIZE);
@@ -227,7 +234,7 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
 }
 
 /* The result of a walk, which it empties: (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues,
- * selected), as scan() says. */
+ * selected, chains), as scan() says. */
 static PyObject *walk_result(Walk *walk) {
     PyObject *list = walk->failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)walk->issues.count), *result = NULL;
     size_t i;
@@ -243,22 +250,24 @@ static PyObject *walk_result(Walk *walk) {
     free(walk->issues.items);
     walk->issues.items = NULL;
     if (list && _PyBytes_Resize(&walk->picked, walk->count * (Py_ssize_t)sizeof(uint32_t)) == 0) {
-        result = Py_BuildValue("(nky#ikkKKNN)", walk->offset, walk->seq, (const char *)walk->chain,
+        result = Py_BuildValue("(nky#ikkKKNNN)", walk->offset, walk->seq, (const char *)walk->chain,
                                (Py_ssize_t)CHAIN_SIZE, walk->broken, walk->records, walk->first_seq, walk->first_ms,
-                               walk->last_ms, list, walk->picked);
-        walk->picked = NULL; /* the result holds it */
+                               walk->last_ms, list, walk->picked, walk->chains);
+        walk->picked = walk->chains = NULL; /* the result holds them */
     } else
         Py_XDECREF(list);
     return result;
 }
 
-/* Checker.scan(segments, types) checks each segment, given as (data, offset, chain, seq): the whole frames of
- * data from offset, after the chain value and sequence number given. Returns a list of results, one a segment:
- * (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected): the end of the last whole
- * frame that is not torn, the last sequence number and chain value, whether the chain broke, how many frames were
- * accepted, the first one's sequence number, the first and last one's times, the issues as (what, seq, offset,
- * seq before) tuples, and the offsets (native uint32) of the accepted frames whose type's bit is set in types,
- * for rows(). A frame that fails its CRC with more bytes after it is an altered record: skipped, counted as one
+/* Checker.scan(segments, types) checks each segment, given as (data, offset, chain, seq[, wanted]): the whole
+ * frames of data from offset, after the chain value and sequence number given; wanted, the sequence numbers
+ * (native uint32, ascending) whose chain values are asked (the checkpoints'). Returns a list of results, one a
+ * segment: (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected, chains): the end of
+ * the last whole frame that is not torn, the last sequence number and chain value, whether the chain broke, how
+ * many frames were accepted, the first one's sequence number, the first and last one's times, the issues as (what,
+ * seq, offset, seq before) tuples, the offsets (native uint32) of the accepted frames whose type's bit is set in
+ * types, for rows(), and the chain value after each wanted seq (32 bytes each, zeros where the walk did not reach
+ * it). A frame that fails its CRC with more bytes after it is an altered record: skipped, counted as one
  * sequence number; as the last frame it is a torn tail, where the walk stops. All the segments are walked
  * without Python's lock, taken once a call: a thread that scans a few segments a call leaves the lock to the
  * thread that folds the rows.
@@ -277,23 +286,39 @@ static PyObject *Checker_scan(Checker *self, PyObject *args) {
         return PyErr_NoMemory();
     for (; ready < n; ready++) {
         Walk *walk = &walks[ready];
-        Py_buffer chain;
+        Py_buffer chain, wanted = {0};
         Py_ssize_t frames;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(segments, ready), "y*ny*k;a segment is (data, offset, chain, seq)",
-                              &walk->data, &walk->offset, &chain, &walk->seq))
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(segments, ready),
+                              "y*ny*k|y*;a segment is (data, offset, chain, seq[, wanted seqs])",
+                              &walk->data, &walk->offset, &chain, &walk->seq, &wanted))
             goto done;
         if (chain.len != CHAIN_SIZE || walk->offset < 0) {
             PyBuffer_Release(&chain);
             PyBuffer_Release(&walk->data);
+            if (wanted.buf)
+                PyBuffer_Release(&wanted);
             PyErr_SetString(PyExc_ValueError, "a chain value is 32 bytes, an offset not negative");
             goto done;
         }
         memcpy(walk->chain, chain.buf, CHAIN_SIZE);
         PyBuffer_Release(&chain);
+        walk->n_wanted = wanted.buf ? wanted.len / (Py_ssize_t)sizeof(uint32_t) : 0;
+        walk->wanted = walk->n_wanted ? malloc(walk->n_wanted * sizeof(uint32_t)) : NULL;
+        if (walk->wanted)
+            memcpy(walk->wanted, wanted.buf, walk->n_wanted * sizeof(uint32_t));
+        if (wanted.buf)
+            PyBuffer_Release(&wanted);
+        walk->chains = PyBytes_FromStringAndSize(NULL, walk->n_wanted * CHAIN_SIZE); /* not shared yet */
+        if (!walk->chains || (walk->n_wanted && !walk->wanted)) {
+            ready++; /* its data released, its chains and wanted freed below */
+            PyErr_NoMemory();
+            goto done;
+        }
+        memset(PyBytes_AS_STRING(walk->chains), 0, walk->n_wanted * CHAIN_SIZE);
         frames = walk->offset < walk->data.len ? (walk->data.len - walk->offset) / self->frame_size : 0;
         walk->picked = PyBytes_FromStringAndSize(NULL, frames * (Py_ssize_t)sizeof(uint32_t)); /* not shared yet */
         if (!walk->picked) {
-            PyBuffer_Release(&walk->data);
+            ready++; /* its data released, its chains and wanted freed below */
             goto done;
         }
     }
@@ -313,6 +338,8 @@ done:
     for (i = 0; i < ready; i++) {
         PyBuffer_Release(&walks[i].data);
         Py_XDECREF(walks[i].picked);
+        Py_XDECREF(walks[i].chains);
+        free(walks[i].wanted);
         free(walks[i].issues.items);
     }
     PyMem_Free(walks);

@@ -1,8 +1,11 @@
 """The shoe's signed checkpoints (docs/journal-format.md, "Checkpoints") checked on the host with its secure element's
-public key alone: every entry's CRC and ECDSA signature, its sabot number, counters that go up one at a time, and
-each entry's chain value against the chain recomputed from the journal's own bytes at its segment and sequence
-number. Written from the format's description, with pyca/cryptography (sabot.element) and hashlib, never the
-firmware's code; the offsets are firmware/layout.py's, as every reader's."""
+public key alone: every entry's CRC, its sabot number, counters that go up one at a time, and each entry's chain
+value against the chain recomputed from the journal's own bytes at its segment and sequence number; the ECDSA
+signature of every entry that marks an event (power-up, recovery, séance, alarm, pull, journal begun) and of the
+last one, which with the chain vouches for every record before it (a coup's end between them adds nothing to that,
+and a million cards' coups would cost a hundred times the journal's hashing). Written from the format's
+description, with pyca/cryptography (sabot.element) and hashlib, never the firmware's code; the offsets are
+firmware/layout.py's, as every reader's."""
 
 import hashlib
 import json
@@ -99,9 +102,19 @@ def entries_in(paths):
             len(data) - whole * cp.SIZE)
 
 
-def findings(paths, segments, end_seq, keys):
+def wanted(paths):
+    """{segment number: seqs} the journal's checkpoints name: the chain values a reading keeps for findings()."""
+    got = entries_in(paths)
+    asked = {}
+    for entry in got[0] if got else ():
+        asked.setdefault(entry.segment, []).append(entry.seq)
+    return asked
+
+
+def findings(paths, segments, end_seq, keys, chains=None):
     """(Result, J-TAMPER findings) for a journal's checkpoints checked with keys (the shoe's public keys; none: the
-    checkpoints are not checked, and verify says so)."""
+    checkpoints are not checked, and verify says so). chains: {seq: chain value} a reading kept (Reader's wanted);
+    without it, recomputed here."""
     if not keys:
         return Result(False), []
     got = entries_in(paths)
@@ -115,12 +128,14 @@ def findings(paths, segments, end_seq, keys):
     key = keys[0]
     sabot = segments[0].sabot
     good = []
+    intact = [e for e in entries if e.intact() and e.version == cp.VERSION]
+    last = intact[-1] if intact else None
     for entry in entries:
         what = "checkpoint %d (counter %d)" % (entry.index, entry.counter)
         at = min(entry.seq, end_seq)
         if not entry.intact() or entry.version != cp.VERSION:
             found.append(Finding("J-TAMPER", at, "checkpoint %d: damaged (CRC)" % entry.index))
-        elif not entry.signed_by(key):
+        elif (entry.reason != cp.COUP_END or entry is last) and not entry.signed_by(key):
             found.append(Finding("J-TAMPER", at, "%s is not signed by the shoe's element: forged or altered" % what))
         elif entry.sabot != sabot:
             found.append(Finding("J-TAMPER", at, "%s is sabot %d's, not this journal's" % (what, entry.sabot)))
@@ -138,13 +153,14 @@ def findings(paths, segments, end_seq, keys):
     if torn:
         found.append(Finding("J-TAMPER", end_seq, "the checkpoint file ends in %d bytes that are not a whole entry"
                              % torn))
-    found += _against_journal(good, segments, end_seq)
+    found += _against_journal(good, segments, end_seq, chains)
     after = end_seq - good[-1].seq if good else None
     return Result(True, good, after, torn), found
 
 
-def _against_journal(entries, segments, end_seq):
-    """Each entry's segment and seq must be in the journal, with the chain value recomputed there."""
+def _against_journal(entries, segments, end_seq, chains=None):
+    """Each entry's segment and seq must be in the journal, with the chain value recomputed there (chains: those
+    a reading kept, by seq)."""
     found = []
     by_number = {s.number: s for s in segments}
     asked = {}
@@ -162,9 +178,9 @@ def _against_journal(entries, segments, end_seq):
             continue
         asked.setdefault(entry.segment, []).append(entry)
     for number, wanting in asked.items():
-        chains = by_number[number].chains_at([e.seq for e in wanting])
+        kept = chains if chains is not None else by_number[number].chains_at([e.seq for e in wanting])
         for entry in wanting:
-            chain = chains.get(entry.seq)
+            chain = kept.get(entry.seq)
             if chain is None:
                 found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d (counter %d) names segment "
                                      "%d, seq %d, which the journal does not hold: records cut or deleted" % (

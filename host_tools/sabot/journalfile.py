@@ -12,6 +12,7 @@ segments are checked apart, in worker threads, while the caller folds the record
 import copy
 import hmac
 import struct
+from array import array
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from hashlib import sha256
@@ -183,10 +184,13 @@ def load_segments(paths):
 class Reader:
     """Walks the segments once, handing on records and collecting integrity findings."""
 
-    def __init__(self, segments, key, key_id=None):
+    def __init__(self, segments, key, key_id=None, wanted=None):
         """key: the shoe's secret, for format 3's tags; key_id: what the headers must name (format 3: the key's,
-        format 4: the element's, sabot.element.key_id, or the development key's)."""
+        format 4: the element's, sabot.element.key_id, or the development key's); wanted: {segment number: seqs}
+        whose chain values the reading keeps in chains (the checkpoints', sabot.checkpoints), by the C core."""
         self.segments = segments
+        self.wanted = {n: sorted(set(seqs)) for n, seqs in (wanted or {}).items()}
+        self.chains = {}  # seq: the chain value after it, for the seqs wanted
         self.format = segments[0].format if segments else V4
         self.key = key
         if key_id is None:  # format 4's headers name the element, checked with its public key (sabot.verify)
@@ -278,7 +282,8 @@ class Reader:
         """The checks of segments' frames that need nothing from the segments before them: (the chain value its
         frames start from, the C core's result) for each."""
         chains = [s.header_chain() for s in segments]
-        found = self._checker.scan([(s.data, self.format.header_size, chain, s.seq_before)
+        found = self._checker.scan([(s.data, self.format.header_size, chain, s.seq_before,
+                                     array("I", self.wanted.get(s.number, ())).tobytes())
                                     for s, chain in zip(segments, chains)], types)
         return list(zip(chains, found))
 
@@ -286,7 +291,12 @@ class Reader:
         """A segment's header against the segments before it, and its frames' issues as findings; its rows (built
         here, in the thread that reads them, so that the threads that scan hold Python's lock for a moment only)
         and their frames' offsets."""
-        header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected) = scan
+        header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected, chains) = scan
+        for i, at in enumerate(self.wanted.get(segment.number, ())):
+            if at == segment.seq_before:
+                self.chains[at] = header_chain
+            elif any(chains[32 * i:32 * i + 32]):
+                self.chains[at] = chains[32 * i:32 * i + 32]
         data = segment.data
         name = segment.path.name
         previous = self.previous

@@ -123,9 +123,9 @@ def one_key_finding(segments, reader):
     return kept
 
 
-def _check(paths, key, records=None):
+def _check(paths, key, records=None, wanted=None):
     segments = load_segments(paths)
-    reader = Reader(segments, key)
+    reader = Reader(segments, key, wanted=wanted)
     rules = Rules()
     if records is None:  # the quickest way: only rows, release intents folded into the next (Reader.row_lists)
         for segment, rows, _ in progress.over_segments(segments, reader.scanned(rules.types, True), "verify"):
@@ -167,12 +167,12 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         development = False
         unsigned = 0  # format 4 journals of an element, with no public key to check its signatures
         for group in journals_of(paths):
-            segments, reader, rules = _check(group, key)
+            segments, reader, rules = _check(group, key, wanted=checkpoints.wanted(group))
             keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
             one_development, one_unsigned, other_element = authenticity(segments, key, keys)
             development |= one_development
             unsigned += one_unsigned
-            result, signed = checkpoints.findings(group, segments, reader.seq, keys)
+            result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader.chains)
             signed = other_element + signed
             at_end = receipts.found_in(group)
             unchecked += bool(at_end and at_end.version == 2 and not keys)

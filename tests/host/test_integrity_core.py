@@ -44,8 +44,9 @@ def start_chain(data):
     return hashlib.sha256(data[36:68] + data[:162]).digest()  # the header's bytes before its tag (v3) or CRC (v4)
 
 
-def scan(data, types=0, secret=None, form=V4):
-    (found,) = _frames.Checker(secret).scan([(data, form.header_size, start_chain(data), seq_before(data))], types)
+def scan(data, types=0, secret=None, form=V4, wanted=()):
+    (found,) = _frames.Checker(secret).scan([(data, form.header_size, start_chain(data), seq_before(data),
+                                              array("I", wanted).tobytes())], types)
     return found
 
 
@@ -61,15 +62,19 @@ def test_the_c_core_accepts_the_chain_the_format_gives_one_sha_256_of_each_body(
     data = journal()
     frames = frames_of(data)
     chain = start_chain(data)
+    chains = []
     for frame in frames:  # the format, recomputed from its document
         assert frame[layout.LINK_AT:layout.CRC_AT] == chain[:layout.LINK_SIZE]
         chain = hashlib.sha256(chain + frame[layout.BODY_AT:layout.LINK_AT]).digest()
+        chains.append(chain)
         assert struct.unpack_from("<I", frame, layout.CRC_AT)[0] == zlib.crc32(frame[:layout.CRC_AT])
 
-    end, seq, last_chain, broken, records, first_seq, _, _, issues, selected = scan(data, 1 << R_CARD)
+    before = seq_before(data)
+    end, seq, last_chain, broken, records, first_seq, _, _, issues, selected, kept = scan(
+        data, 1 << R_CARD, wanted=(before + 3, before + len(frames), before + len(frames) + 5))
+    assert kept[:64] == chains[2] + chain and kept[64:] == bytes(32)  # the checkpoints' seqs; one not reached
     rows = _frames.rows(data, selected)
     offsets = memoryview(selected).cast("I")
-    before = seq_before(data)
     assert before > 0  # the séance's segment follows the boot's
     assert (end, seq, last_chain, broken, records, first_seq, issues) == (
         len(data), before + len(frames), chain, 0, len(frames), before + 1, [])
@@ -90,7 +95,7 @@ def test_a_record_altered_with_a_good_crc_breaks_the_chain_at_the_next_record():
     offset = layout.HEADER_SIZE + at * layout.FRAME_SIZE
     data[offset + layout.BODY_AT + 15] ^= 1  # another card
     struct.pack_into("<I", data, offset + layout.CRC_AT, zlib.crc32(data[offset:offset + layout.CRC_AT]))
-    _, _, _, broken, _, _, _, _, issues, _ = scan(bytes(data))
+    _, _, _, broken, _, _, _, _, issues, _, _ = scan(bytes(data))
     before = seq_before(bytes(data))
     assert broken and issues == [(_frames.UNLINKED, before + at + 2, offset + layout.FRAME_SIZE, before + at + 1)]
 
@@ -128,4 +133,4 @@ def test_the_c_core_refuses_what_is_not_a_segment_with_an_error_not_a_crash():
     with pytest.raises(ValueError, match="past the data"):
         _frames.rows(bytes(100), array("I", [99]).tobytes())  # a frame at 99 would end past byte 100
     assert checker.scan([(bytes(10), layout.HEADER_SIZE, bytes(32), 7)], 0) == [
-        (layout.HEADER_SIZE, 7, bytes(32), 0, 0, 0, 0, 0, [], b"")]  # no whole frame: nothing read, nothing found
+        (layout.HEADER_SIZE, 7, bytes(32), 0, 0, 0, 0, 0, [], b"", b"")]  # no whole frame: nothing read, nothing found

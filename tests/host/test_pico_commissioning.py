@@ -14,7 +14,7 @@ from firmware.version import VERSION
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico
 from tests.conftest import ROOT
-from tests.host.test_commissioning import MPREMOTE, SABOT, readme_steps, run
+from tests.host.test_commissioning import EVERY_FILE, MPREMOTE, SABOT, element_secrets, readme_steps, run
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
@@ -56,7 +56,8 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_with_its_elem
                 board.command("power_cycle")
                 board.started(len(board.boots()) + 1)
                 session.append("(unplugged and plugged in: the controller serves)")
-        files = run(MPREMOTE, "connect", board.port, "resume", "fs", "ls", "-r", ":").stdout
+        secrets = element_secrets(tmp_path / "shoe.flash.element")
+        files = run(MPREMOTE, "connect", board.port, "resume", "exec", EVERY_FILE % [s.hex() for s in secrets]).stdout
     session = "\n".join(session)
     public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key()
     key_id = sha256(b"sabot element id " + public).digest()[:8]
@@ -74,7 +75,8 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_with_its_elem
     assert "signés par l'élément sécurisé du sabot" in verified, session
     identity = said["sabot firmware verify"]
     assert "configuration : développement (development)" in identity and "MATCH" in identity, session
-    assert "checkpoints.sbc" in files and not re.search(r"\.key\b|keys/", files), files  # no key file on the Pico
+    assert "./journal/checkpoints.sbc" in files.split() and not re.search(r"\.key\b|keys/", files), files
+    assert "holds" not in files, files  # no file mpremote reads holds the element's seed or private key
     segments = load_segments([tmp_path / "journal"])
     assert {s.key_id for s in segments} == {key_id}, session
     records = list(Reader(segments, None))

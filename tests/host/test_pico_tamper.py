@@ -13,14 +13,14 @@ from boards.sim.element import SimElement
 from firmware import records as rec
 from sabot.pico import Pico, commission, play
 from sabot.shoe_link import ask, mpremote
-from tests.host.test_commissioning import sabot
+from tests.host.test_commissioning import EVERY_FILE, element_secrets, sabot
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.pico
 
 COUPS = "shoe seed=7\nno_more_bets\ndraw 6\nno_more_bets\ndraw 6\n"
-MORE = "no_more_bets\ndraw 6\nno_more_bets\ndraw 6\n"
+MORE = "shoe seed=8\nno_more_bets\ndraw 6\nno_more_bets\ndraw 6\n"
 # The ring's partition (boards/rpi_pico/journal_flash.py), erased sector by sector over mpremote, as a cheat can.
 ERASE_RING = ("import rp2\nring = rp2.Flash(start=896 * 1024, len=512 * 1024)\n"
               "for sector in range(ring.ioctl(4, 0)):\n    ring.ioctl(6, sector)\nprint('erased')")
@@ -48,7 +48,8 @@ def test_an_older_journal_put_back_on_the_pico_is_behind_its_elements_counter_an
         t1 = pulled(board, tmp_path / "t1")
         dealt(board, tmp_path, MORE, "more.txt")
         t2 = pulled(board, tmp_path / "t2")
-        files = mpremote(board.port, "fs", "ls", "-r", ":")
+        files = mpremote(board.port, "exec", EVERY_FILE % [s.hex() for s in element_secrets(
+            tmp_path / "shoe.flash.element")])
         assert "emptied" in mpremote(board.port, "exec", EMPTY_JOURNAL)
         for path in sorted(t1.iterdir()):
             if path.suffix in (".sbj", ".sbc"):
@@ -58,7 +59,8 @@ def test_an_older_journal_put_back_on_the_pico_is_behind_its_elements_counter_an
         board.started(len(board.boots()) + 1)
         after = ask(board.port, "from firmware.remote import state\nstate()")
         t3 = pulled(board, tmp_path / "t3")
-    assert "checkpoints.sbc" in files and not re.search(r"\.key\b|keys/", files), files  # no key file on the Pico
+    assert "./journal/checkpoints.sbc" in files.split() and not re.search(r"\.key\b|keys/", files), files
+    assert "holds" not in files, files  # no file mpremote reads holds the element's seed or private key
     assert after["alarms"] >> (rec.FAULT_ROLLBACK - 1) & 1, after  # locked: only the supervisor's key clears it
     public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key
     public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key().hex())
