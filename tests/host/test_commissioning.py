@@ -134,7 +134,7 @@ def walk(path):
             walk(full)
         except OSError:
             print(full)
-            if holds(full):
+            if secrets and holds(full):
                 print("holds", full)
 def holds(full):
     with open(full, "rb") as f:
