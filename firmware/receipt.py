@@ -3,7 +3,8 @@ link, with a nonce the host drew, so that a pulled copy of the journal can be sh
 later journal to extend it (J-TAMPER). On a board with a secure element (firmware/checkpoints.py's
 Checkpoints.element) the element signs it (version 2) with its counter 0 as it stands, read and not counted up: an
 unauthenticated pull must not use the counter up, and the counter orders receipts against the checkpoints and each
-other. A board without one (the sim) tags it under the shoe's key (version 1). Loaded only when asked for."""
+other. The sim, which has no element, tags it under the public development key (version 1); a board whose element
+does not answer gives none. Loaded only when asked for."""
 
 import struct
 from binascii import hexlify

@@ -137,7 +137,8 @@ def _runtime(board, idle=None):
 def _board(observer):
     """The sim board on this filesystem, its firmware checked against the release manifest and its journal's
     checkpoints signed by its secure element (the model outside the VM), as a shoe's are, its headers naming the
-    element (the development key's id when none answers); its config's sabot number."""
+    element (with none answering, the journal's own id: the board locked, firmware/checkpoints.py); its config's
+    sabot number."""
     try:
         sabot = load_config(CONFIG)["sabot"]
     except (OSError, ValueError, KeyError):

@@ -38,7 +38,8 @@ EMPTY_JOURNAL = "import os\nfor name in os.listdir('journal'):\n    os.remove('j
 
 def dealt(board, tmp_path, text, name):
     (tmp_path / name).write_text(text)
-    play(board, tmp_path / name)
+    reply = play(board, tmp_path / name)
+    assert reply["dealt"] >= 8, reply  # two coups' cards
 
 
 def pulled(board, folder):
@@ -71,8 +72,10 @@ def test_an_older_journal_put_back_on_the_pico_is_behind_its_elements_counter_an
     assert after["alarms"] >> (rec.FAULT_ROLLBACK - 1) & 1, after  # locked: only the supervisor's key clears it
     public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key
     public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key().hex())
-    late, back = (json.loads((t / "receipt.json").read_text()) for t in (t2, t3))
-    assert back["counter"] > late["counter"] and back["seq"] < late["seq"]  # later by the counter, ending earlier
+    early, late, back = (json.loads((t / "receipt.json").read_text()) for t in (t1, t2, t3))
+    assert early["seq"] < late["seq"], (early, late)  # the second deal journalled
+    assert back["counter"] > late["counter"] and back["seq"] < late["seq"], (early, late, back)  # later by the
+    # counter, ending earlier
     said = sabot("log", "verify", "--lang", "en", t3, "--json", "--public-key", public, "--receipt",
                  t2 / "receipt.json")
     found = [f["message"] for f in json.loads(said.stdout)["findings"] if f["id"] == "J-TAMPER"]
