@@ -121,7 +121,8 @@ def write_journal(folder, cards=None, records=None, element=None):
         coup = position = 0
         while more():
             state["seance"] += 1
-            record(rec.R_SEANCE, coup, position, code=1)  # a séance a shoe, at table 1: no coup outside one (S-IDENT)
+            # A séance a shoe (no coup outside one), at tables 1 to 4 in turn: never three at one table (S-IDENT).
+            record(rec.R_SEANCE, coup, position, code=1 + state["seance"] % 4)
             checkpoint(checkpoints.SEANCE)
             state["taille"] += 1
             record(rec.R_LOAD)

@@ -1,12 +1,13 @@
 """The shoe's signed checkpoints (docs/journal-format.md, "Checkpoints") checked on the host with its secure element's
 public key alone: every entry's CRC, its sabot number, counters that go up one at a time, and each entry's chain
 value against the chain recomputed from the journal's own bytes at its segment and sequence number; the ECDSA
-signature of every entry that marks an event (power-up, recovery, séance, alarm, pull, journal begun) and of the
-last one, which with the chain vouches for every record before it (a coup's end between them adds nothing to that,
-and a million cards' coups would cost a hundred times the journal's hashing). Written from the format's
+signature of the last one, which with the chain vouches for every record before it (an entry before it, its
+counter and chain value checked, adds nothing to that, and a million cards' checkpoints, some 200,000, would cost
+a hundred times the journal's hashing). Written from the format's
 description, with pyca/cryptography (sabot.element) and hashlib, never the firmware's code; the offsets are
 firmware/layout.py's, as every reader's."""
 
+import functools
 import hashlib
 import json
 import struct
@@ -28,15 +29,17 @@ REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
 
 
 class Entry:
-    def __init__(self, index, data):
+    __slots__ = ("index", "data", "version", "reason", "sabot", "counter", "segment", "seq", "chain")
+
+    def __init__(self, index, data, fields=None):
         self.index = index  # 1 for the file's first
         self.data = data
         (self.version, self.reason, self.sabot, self.counter, self.segment, self.seq,
-         self.chain) = struct.unpack_from(cp.ENTRY, data, 0)
+         self.chain) = fields or struct.unpack_from(cp.ENTRY, data, 0)
 
     def intact(self):
-        return zlib.crc32(self.data[:cp.CRC_AT]) == struct.unpack_from("<I", self.data,
-                                                                                   cp.CRC_AT)[0]
+        """Its CRC-32 over the bytes before it: the whole entry's CRC is then the residue (firmware/layout.py)."""
+        return zlib.crc32(self.data) == fmt.CRC_RESIDUE
 
     def signed_by(self, key):
         digest = hashlib.sha256(cp.LABEL + self.data[:cp.SIGNED]).digest()
@@ -93,13 +96,23 @@ def registry_keys(path, sabot):
 
 
 def entries_in(paths):
-    """(entries, torn bytes) of the checkpoint file of a journal given as one folder; None when it has none."""
+    """(entries, torn bytes) of the checkpoint file of a journal given as one folder; None when it has none. Read
+    once a file as it stands (wanted() and findings() both ask)."""
     if len(paths) != 1 or not (Path(paths[0]) / cp.FILE).is_file():
         return None
-    data = (Path(paths[0]) / cp.FILE).read_bytes()
+    path = Path(paths[0]) / cp.FILE
+    stat = path.stat()
+    return _entries(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=2)
+def _entries(path, _mtime_ns, _size):
+    data = memoryview(Path(path).read_bytes())
     whole = len(data) // cp.SIZE
-    return ([Entry(i + 1, data[i * cp.SIZE:(i + 1) * cp.SIZE]) for i in range(whole)],
-            len(data) - whole * cp.SIZE)
+    size = cp.SIZE
+    parsed = struct.iter_unpack(cp.ENTRY + "%dx" % (size - struct.calcsize(cp.ENTRY)), data[:whole * size])
+    entries = [Entry(i + 1, data[i * size:(i + 1) * size], fields) for i, fields in enumerate(parsed)]
+    return entries, len(data) - whole * size
 
 
 def wanted(paths):
@@ -128,34 +141,49 @@ def findings(paths, segments, end_seq, keys, chains=None):
     key = keys[0]
     sabot = segments[0].sabot
     good = []
-    intact = [e for e in entries if e.intact() and e.version == cp.VERSION]
+    intact = [e for e in entries if e.version == cp.VERSION and e.intact()]
     last = intact[-1] if intact else None
+    whole = set(map(id, intact))
+    previous = None
     for entry in entries:
-        what = "checkpoint %d (counter %d)" % (entry.index, entry.counter)
-        at = min(entry.seq, end_seq)
-        if not entry.intact() or entry.version != cp.VERSION:
-            found.append(Finding("J-TAMPER", at, "checkpoint %d: damaged (CRC)" % entry.index))
-        elif (entry.reason != cp.COUP_END or entry is last) and not entry.signed_by(key):
-            found.append(Finding("J-TAMPER", at, "%s is not signed by the shoe's element: forged or altered" % what))
-        elif entry.sabot != sabot:
-            found.append(Finding("J-TAMPER", at, "%s is sabot %d's, not this journal's" % (what, entry.sabot)))
+        if id(entry) not in whole:
+            found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d: damaged (CRC)" % entry.index))
+        elif entry.sabot != sabot or entry is last and not entry.signed_by(key) or previous is not None and (
+                entry.counter != previous.counter + 1 or entry.seq < previous.seq and entry.reason != cp.BEGUN):
+            found += _out_of_line(entry, previous, sabot, key, end_seq)
+            if entry.sabot == sabot and (entry is not last or entry.signed_by(key)):
+                good.append(entry)
+                previous = entry
         else:
-            if good and entry.counter <= good[-1].counter:
-                found.append(Finding("J-TAMPER", at, "%s does not follow counter %d: checkpoints put back or "
-                                                     "reordered" % (what, good[-1].counter)))
-            elif good and entry.counter > good[-1].counter + 1:
-                found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing" % (
-                    what, good[-1].counter, entry.counter - good[-1].counter - 1)))
-            if good and entry.seq < good[-1].seq and entry.reason != cp.BEGUN:
-                found.append(Finding("J-TAMPER", at, "%s goes back to seq %d after seq %d" % (
-                    what, entry.seq, good[-1].seq)))
             good.append(entry)
+            previous = entry
     if torn:
         found.append(Finding("J-TAMPER", end_seq, "the checkpoint file ends in %d bytes that are not a whole entry"
                              % torn))
     found += _against_journal(good, segments, end_seq, chains)
     after = end_seq - good[-1].seq if good else None
     return Result(True, good, after, torn), found
+
+
+def _out_of_line(entry, previous, sabot, key, end_seq):
+    """What is wrong with an intact entry, said: another sabot's, the last one not signed by the element, or out of
+    line with the one before it (its counter or its seq)."""
+    what = "checkpoint %d (counter %d)" % (entry.index, entry.counter)
+    at = min(entry.seq, end_seq)
+    if entry.sabot != sabot:
+        return [Finding("J-TAMPER", at, "%s is sabot %d's, not this journal's" % (what, entry.sabot))]
+    if not entry.signed_by(key):
+        return [Finding("J-TAMPER", at, "%s is not signed by the shoe's element: forged or altered" % what)]
+    found = []
+    if entry.counter <= previous.counter:
+        found.append(Finding("J-TAMPER", at, "%s does not follow counter %d: checkpoints put back or reordered" % (
+            what, previous.counter)))
+    elif entry.counter > previous.counter + 1:
+        found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing" % (
+            what, previous.counter, entry.counter - previous.counter - 1)))
+    if entry.seq < previous.seq and entry.reason != cp.BEGUN:
+        found.append(Finding("J-TAMPER", at, "%s goes back to seq %d after seq %d" % (what, entry.seq, previous.seq)))
+    return found
 
 
 def _against_journal(entries, segments, end_seq, chains=None):
