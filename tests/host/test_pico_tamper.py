@@ -12,7 +12,7 @@ import pytest
 from boards.sim.element import SimElement
 from firmware import records as rec
 from sabot.pico import Pico, commission, play
-from sabot.shoe_link import ask, mpremote
+from sabot.shoe_link import ask, mpremote, resume
 from tests.host.test_commissioning import EVERY_FILE, sabot
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
@@ -56,6 +56,7 @@ def test_an_older_journal_put_back_on_the_pico_is_behind_its_elements_counter_an
         assert sabot("seance", "open", "--port", board.port, "--table", 3, "--by", 4711).returncode == 0
         dealt(board, tmp_path, COUPS, "coups.txt")
         t1 = pulled(board, tmp_path / "t1")
+        resume(board.port)  # a pull over mpremote leaves the controller stopped, the gate locked
         dealt(board, tmp_path, MORE, "more.txt")
         t2 = pulled(board, tmp_path / "t2")
         files = mpremote(board.port, "exec", EVERY_FILE % [])  # names only: test_pico_commissioning reads them
