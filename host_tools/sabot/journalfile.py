@@ -292,11 +292,13 @@ class Reader:
         here, in the thread that reads them, so that the threads that scan hold Python's lock for a moment only)
         and their frames' offsets."""
         header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected, chains) = scan
+        kept = self.chains
         for i, at in enumerate(self.wanted.get(segment.number, ())):
-            if at == segment.seq_before:
-                self.chains[at] = header_chain
-            elif any(chains[32 * i:32 * i + 32]):
-                self.chains[at] = chains[32 * i:32 * i + 32]
+            value = chains[32 * i:32 * i + 32]
+            if value != NO_CHAIN:
+                kept[at] = value
+            elif at == segment.seq_before:
+                kept[at] = header_chain
         data = segment.data
         name = segment.path.name
         previous = self.previous
