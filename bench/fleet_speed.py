@@ -33,7 +33,7 @@ def fleet(tmp, records, seed):
     started = time.perf_counter()
     for casino in plan["casinos"]:
         ingest.ingest(sorted(str(p) for p in (root / casino / "journals").iterdir()), str(db), casino,
-                      str(root / casino / "keys"), out=io.StringIO())
+                      out=io.StringIO(), registry=str(root / casino / "shoes.json"))
     ingested = time.perf_counter() - started
     shutil.rmtree(root)  # the journals are in the database now: room for the next fleet
     engine = engines.DuckDB.database(db)

@@ -105,12 +105,16 @@ def arranged(cards, burns, rng):
 
 class Element:
     """A sabot's secure element as its driver answers the firmware (boards/mcu/atecc.py's counter, increment, sign,
-    public_key), made from a seed by the model's P-256 (boards/sim/p256.py), without the I2C bytes: a fleet's
-    thousands of checkpoints signed at the model's cost alone."""
+    public_key), its key made from a seed as the model's (boards/sim/p256.py), without the I2C bytes; it signs with
+    pyca/cryptography, a fleet's hundred thousand checkpoints in seconds (its signatures not deterministic: no
+    check reads their bytes)."""
 
     def __init__(self, seed):
-        self._key = p256.scalar(seed)
-        self.public = p256.public_key(self._key)
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        scalar = p256.scalar(seed)
+        self._key = ec.derive_private_key(scalar, ec.SECP256R1())
+        self.public = p256.public_key(scalar)
         self._counters = [0, 0]
 
     def public_key(self):
@@ -124,7 +128,12 @@ class Element:
         return self._counters[which]
 
     def sign(self, digest):
-        return p256.sign(self._key, digest)
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
+
+        r, s = decode_dss_signature(self._key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()))))
+        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
 
 
 class Shoe:
