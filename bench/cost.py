@@ -1,6 +1,6 @@
 """Cost per card over a whole chemin de fer shoe on the MicroPython VM, split into the controller's path
 (Controller.step: what Shell.decide runs right after the sensor) and the journal's write (Shell.handle less the
-step: records framed, hashed, tagged, written and flushed, then the commands): instructions counted by callgrind,
+step: records framed, chained, written and flushed, then the commands): instructions counted by callgrind,
 and times (VM and CPython) that are reported, never budgeted."""
 
 import statistics
