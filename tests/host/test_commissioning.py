@@ -313,3 +313,32 @@ def test_a_clock_set_before_the_journal_is_refused_and_a_shoe_in_fault_opens_no_
             board.port)
     finally:
         board.close()
+
+
+@pytest.mark.req("S-IDENT", "J-TAMPER", "K-ELEMENT")
+def test_a_replaced_element_is_said_and_number_set_keeps_the_old_journal_aside_for_one_of_its_own(tmp_path, mpy_build):
+    """Another element is another key: the journal the old one vouched for cannot go on under it. The shoe says so
+    and journals nothing; `sabot number set` with its own number keeps that journal whole in /journal.1/ and the shoe
+    begins one its new element vouches for (docs/keys.md)."""
+    board = VirtualBoard(tmp_path)
+    try:
+        deal(board.port, tmp_path)
+    finally:
+        board.close()
+    (tmp_path / "fs.element").unlink()  # the chip replaced: the model makes a new one, its key new
+    board = VirtualBoard(tmp_path)
+    try:
+        refused = sabot("seance", "open", "--port", board.port, "--table", 3)
+        renumbered = sabot("number", "set", "--port", board.port, 1)
+        opened = sabot("seance", "open", "--port", board.port, "--table", 3)
+        assert sabot("pull-log", "--port", board.port, tmp_path / "journal").returncode == 0
+    finally:
+        board.close()
+    assert refused.returncode == 1 and "is in fault and journalled nothing: its journal is sabot 1's" in refused.stderr
+    assert renumbered.returncode == 0 and "kept on the shoe in /journal.1/, a new one begun" in renumbered.stdout
+    assert opened.returncode == 0 and "seance 1 opened at table 3" in opened.stdout
+    new_id = sha256(b"sabot element id " + element_public_key(board)).digest()[:8]
+    assert {s.key_id for s in load_segments([tmp_path / "journal"])} == {new_id}
+    assert {s.key_id for s in load_segments([board.fs / "journal.1"])} != {new_id}  # the old element's, kept whole
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--public-key", public_key_file(board))
+    assert verified.returncode == 0, verified.stdout
