@@ -1,6 +1,6 @@
 """Journals as the shoe writes them, made on CPython with the firmware's own Journal, for the figures that need a
 long one (boot recovery, verify throughput): chemin de fer shoes, coup after coup as the tableau deals them, under
-the development key, so that the verifier does all its work on them; with an element (Element), its checkpoints
+the development key, so that the verifier does all its work on them; with an element, its checkpoints
 signed at each séance and coup's end and the pull's receipt, as a board's (firmware/checkpoints.py)."""
 
 from boards.sim.devices import SimWall
@@ -42,44 +42,12 @@ class _Full(Exception):
     pass
 
 
-class Element:
-    """A secure element as the firmware's checkpoints ask it (counter, increment, sign, public_key), by pyca's P-256:
-    a million cards' checkpoints signed in seconds. Its signatures are not deterministic; no figure depends on
-    their bytes."""
-
-    def __init__(self, secret=2026):
-        from cryptography.hazmat.primitives.asymmetric import ec
-
-        self._key = ec.derive_private_key(secret, ec.SECP256R1())
-        self._counter = 0
-
-    def public_key(self):
-        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
-        return self._key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)[1:]
-
-    def counter(self, which):
-        return self._counter
-
-    def increment(self, which):
-        self._counter += 1
-        return self._counter
-
-    def sign(self, digest):
-        from cryptography.hazmat.primitives import hashes
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
-
-        r, s = decode_dss_signature(self._key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()))))
-        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
-
-
 def write_journal(folder, cards=None, records=None, element=None):
     """A journal in `folder` of chemin de fer shoes, a séance each (load; coups of no more bets, then a release
     intent and a card for each card the tableau deals, the result and the coup end; the stop card in the coup it
     falls in, and the shoe closed after that coup), through the firmware's own writer, until `cards` card records
-    or `records` records. With element (Element), signed by it: its checkpoints after the boot, each séance and
-    each coup's end, and at the end the pull's and its receipt (receipt.json)."""
+    or `records` records. With element (sabot.fleet.synth's Element), signed by it: its checkpoints after the boot,
+    each séance and each coup's end, and at the end the pull's and its receipt (receipt.json)."""
     storage = FastStorage(str(folder))
     points = checkpoints.Checkpoints(str(folder), element, 1) if element else None
     ctl = Controller()

@@ -16,9 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.journals import Element, write_journal
+from bench.journals import write_journal
 from bench.report import figure
 from firmware.devkey import DEVELOPMENT_KEY
+from sabot.fleet.synth import Element
 from sabot.journalfile import Reader, load_segments
 from sabot.verify import verify
 
@@ -40,7 +41,7 @@ def speed(cards, tmp=None):
     with tempfile.TemporaryDirectory(dir=tmp) as folder:
         public = Path(folder) / "element.pub"
         folder = Path(folder) / "journal"
-        element = Element()
+        element = Element(b"bench")
         public.write_text(element.public_key().hex())
         started = time.perf_counter()
         write_journal(folder, cards=cards, element=element)

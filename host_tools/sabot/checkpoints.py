@@ -141,8 +141,7 @@ def findings(paths, segments, end_seq, keys, chains=None):
     key = keys[0]
     sabot = segments[0].sabot
     good = []
-    crc32, residue, version = zlib.crc32, fmt.CRC_RESIDUE, cp.VERSION
-    intact = [e for e in entries if e.version == version and crc32(e.data) == residue]  # Entry.intact(), inline
+    intact = [e for e in entries if e.version == cp.VERSION and e.intact()]
     last = intact[-1] if intact else None
     whole = set(map(id, intact))
     previous = None

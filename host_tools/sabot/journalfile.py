@@ -184,18 +184,16 @@ def load_segments(paths):
 class Reader:
     """Walks the segments once, handing on records and collecting integrity findings."""
 
-    def __init__(self, segments, key, key_id=None, wanted=None):
-        """key: the shoe's secret, for format 3's tags; key_id: what the headers must name (format 3: the key's,
-        format 4: the element's, sabot.element.key_id, or the development key's); wanted: {segment number: seqs}
-        whose chain values the reading keeps in chains (the checkpoints', sabot.checkpoints), by the C core."""
+    def __init__(self, segments, key, wanted=None):
+        """key: the shoe's secret, for format 3's tags, whose id its headers must name (format 4's name the element,
+        checked against its public key by sabot.verify); wanted: {segment number: seqs} whose chain values the
+        reading keeps in chains (the checkpoints', sabot.checkpoints), by the C core."""
         self.segments = segments
         self.wanted = {n: sorted(set(seqs)) for n, seqs in (wanted or {}).items()}
         self.chains = {}  # seq: the chain value after it, for the seqs wanted
         self.format = segments[0].format if segments else V4
         self.key = key
-        if key_id is None:  # format 4's headers name the element, checked with its public key (sabot.verify)
-            key_id = Key(key).id if self.format.tagged or not segments else segments[0].key_id
-        self.key_id = key_id
+        self.key_id = Key(key).id if self.format.tagged or not segments else segments[0].key_id
         self._checker = _frames.Checker(key if self.format.tagged else None)
         self.findings = []
         self.records = 0

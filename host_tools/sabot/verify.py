@@ -69,10 +69,11 @@ def development_only(paths, key_file, allowed):
     return not allowed and is_development(load_segments(paths), read_key(key_file))
 
 
-def element_findings(segments, keys):
-    """A format 4 journal whose headers name another element than the public keys given: one J-TAMPER finding."""
+def element_findings(segments, keys, development):
+    """A format 4 journal (not the development key's) whose headers name another element than the public keys given:
+    one J-TAMPER finding."""
     first = segments[0]
-    if first.format.tagged or not keys or is_development(segments, None):
+    if first.format.tagged or not keys or development:
         return []
     ids = [element.key_id(k) for k in keys]
     if first.key_id in ids:
@@ -87,7 +88,7 @@ def authenticity(segments, key, keys):
     ok: anyone can recompute a chain); the finding of headers naming another element."""
     development = is_development(segments, key)
     unsigned = not (keys or segments[0].format.tagged or development)
-    return development, unsigned, element_findings(segments, keys)
+    return development, unsigned, element_findings(segments, keys, development)
 
 
 def conforms(findings, development, allow_development_key):
