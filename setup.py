@@ -13,7 +13,7 @@
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
-RULES = ("state", "cards", "coups", "alarms", "seances", "machine")
+RULES = ("row", "state", "cards", "coups", "alarms", "seances", "machine")
 
 setup(packages=find_packages(include=["firmware", "boards", "boards.*"])
       + find_packages("host_tools", include=["sabot", "sabot.*"]), ext_modules=[

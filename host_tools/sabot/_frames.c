@@ -47,16 +47,19 @@ static const unsigned char ROW_FIELDS[][2] = {
 /* What a frame can show; journalfile.ISSUES words each. */
 enum { ALTERED = 1, SEQUENCE = 2, UNLINKED = 3, FORGED = 4, TIME_BACK = 5, CLOCK_BACK = 6 };
 #define R_BOOT 1 /* a power-up's record: the clock may have been set back while the shoe was off (J-TIME) */
-/* rows(data, selected, merge): a release intent (R_RELEASE, code 1 or 2) between two frames of the same segment,
- * carrying the séance, taille, coup and position of the record before it and no card, disposition or condition,
- * as every intent does, gives no row
- * of its own: the row of the record after it has the intent's code in its type, from RELEASED_SHIFT (the rules'
- * loop, a million rows fewer). Any other intent gets its row, for the rules to judge. */
+/* With merge, scan() picks no frame of its own for a release intent (R_RELEASE, code 1 or 2) between two picked
+ * frames of the same segment that carries the séance, taille, coup and position of the record before it and no
+ * card, disposition or condition, as every intent does, and that does not follow another intent so folded: the
+ * pick of the frame after it carries the intent's code from PICK_KIND_SHIFT on, and its row's type from
+ * RELEASED_SHIFT on (the rules' loop, a million rows fewer). Any other intent is picked, for the rules to judge;
+ * two intents in a row, the first folded into the second's pick. */
 #define R_RELEASE 11
 #define RELEASED_SHIFT 6
 #define CODE_AT (BODY_AT + 18)
 #define PLACE_AT (BODY_AT + 7)
 #define PLACE_SIZE 8
+#define PICK_KIND_SHIFT 30 /* a pick: its frame's offset, below 1 GiB, and the intent folded into it */
+#define PICK_OFFSET ((1u << PICK_KIND_SHIFT) - 1)
 
 typedef struct {
     int what;
@@ -157,11 +160,20 @@ typedef struct {
     unsigned char chain[CHAIN_SIZE];
     int broken, failed;
     Issues issues;
-    PyObject *picked; /* bytes: the offsets (native uint32) of the frames picked for rows() */
+    PyObject *picked; /* bytes: the picks (native uint32) of the frames for rows() and the rules' fold */
     uint32_t *wanted; /* the sequence numbers whose chain values are asked, ascending (a checkpoint's) */
     Py_ssize_t n_wanted, next_wanted;
     PyObject *chains; /* bytes: the chain value after each wanted seq, 32 zero bytes where none was reached */
 } Walk;
+
+/* The chain value after record seq, for each wanted seq equal to it (wanted ascending, a seq there more than once
+ * when checkpoints name it more than once); the wanted seqs before it were not reached. */
+static void keep_chain(Walk *walk, unsigned long seq, const unsigned char *chain) {
+    while (walk->next_wanted < walk->n_wanted && walk->wanted[walk->next_wanted] < seq)
+        walk->next_wanted++;
+    while (walk->next_wanted < walk->n_wanted && walk->wanted[walk->next_wanted] == seq)
+        memcpy(PyBytes_AS_STRING(walk->chains) + CHAIN_SIZE * walk->next_wanted++, chain, CHAIN_SIZE);
+}
 
 /* Walks the whole frames of a segment's data from walk->offset; needs no Python object (runs unlocked). */
 static void walk_frames(const Checker *self, Walk *walk, unsigned long long types) {
@@ -174,6 +186,7 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
     SHA256_CTX hash;
     const Py_ssize_t size = self->frame_size, crc_at = self->crc_at;
 
+    keep_chain(walk, seq, chain); /* a checkpoint at the seq before the segment's first record: its header's */
     while (offset + size <= end) {
         const unsigned char *frame = base + offset;
         unsigned long frame_seq = le32(frame + SEQ_AT);
@@ -200,10 +213,7 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
         else
             SHA256_Update(&hash, frame + BODY_AT, BODY_SIZE);
         SHA256_Final(chain, &hash);
-        while (walk->next_wanted < walk->n_wanted && walk->wanted[walk->next_wanted] < frame_seq)
-            walk->next_wanted++;
-        if (walk->next_wanted < walk->n_wanted && walk->wanted[walk->next_wanted] == frame_seq)
-            memcpy(PyBytes_AS_STRING(walk->chains) + CHAIN_SIZE * walk->next_wanted++, chain, CHAIN_SIZE);
+        keep_chain(walk, frame_seq, chain);
         if (self->tagged && !walk->broken) {
             hash = self->inner;
             SHA256_Update(&hash, chain, CHAIN_SIZE);
@@ -233,8 +243,33 @@ static void walk_frames(const Checker *self, Walk *walk, unsigned long long type
     walk->seq = seq;
 }
 
+/* Folds the picked release intents into the picks after them (above), in place; returns how many picks are
+ * left. */
+static Py_ssize_t fold_intents(const unsigned char *base, uint32_t *picks, Py_ssize_t count, Py_ssize_t size) {
+    Py_ssize_t i, n = 0;
+    uint32_t kind = 0, before = 0;
+    for (i = 0; i < count; i++) {
+        uint32_t at = picks[i];
+        const unsigned char *frame = base + at;
+        int folded = !kind && frame[BODY_AT] == R_RELEASE && i > 0 && i + 1 < count && before + size == at &&
+                     picks[i + 1] == at + size && frame[CODE_AT + 1] == 0 &&
+                     (frame[CODE_AT] == 1 || frame[CODE_AT] == 2) &&
+                     memcmp(frame + PLACE_AT, frame - size + PLACE_AT, PLACE_SIZE) == 0 &&
+                     !frame[PLACE_AT + PLACE_SIZE] && !frame[PLACE_AT + PLACE_SIZE + 1] &&
+                     !frame[PLACE_AT + PLACE_SIZE + 2];
+        before = at;
+        if (folded) {
+            kind = frame[CODE_AT];
+            continue;
+        }
+        picks[n++] = at | kind << PICK_KIND_SHIFT;
+        kind = 0;
+    }
+    return n;
+}
+
 /* The result of a walk, which it empties: (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues,
- * selected, chains), as scan() says. */
+ * picks, chains), as scan() says. */
 static PyObject *walk_result(Walk *walk) {
     PyObject *list = walk->failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)walk->issues.count), *result = NULL;
     size_t i;
@@ -259,26 +294,28 @@ static PyObject *walk_result(Walk *walk) {
     return result;
 }
 
-/* Checker.scan(segments, types) checks each segment, given as (data, offset, chain, seq[, wanted]): the whole
- * frames of data from offset, after the chain value and sequence number given; wanted, the sequence numbers
- * (native uint32, ascending) whose chain values are asked (the checkpoints'). Returns a list of results, one a
- * segment: (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected, chains): the end of
- * the last whole frame that is not torn, the last sequence number and chain value, whether the chain broke, how
+/* Checker.scan(segments, types, merge=False) checks each segment, given as (data, offset, chain, seq[, wanted]):
+ * the whole frames of data from offset, after the chain value and sequence number given; wanted, the sequence
+ * numbers (native uint32, ascending) whose chain values are asked (the checkpoints'). Returns a list of results,
+ * one a segment: (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, picks, chains): the end
+ * of the last whole frame that is not torn, the last sequence number and chain value, whether the chain broke, how
  * many frames were accepted, the first one's sequence number, the first and last one's times, the issues as (what,
- * seq, offset, seq before) tuples, the offsets (native uint32) of the accepted frames whose type's bit is set in
- * types, for rows(), and the chain value after each wanted seq (32 bytes each, zeros where the walk did not reach
- * it). A frame that fails its CRC with more bytes after it is an altered record: skipped, counted as one
- * sequence number; as the last frame it is a torn tail, where the walk stops. All the segments are walked
- * without Python's lock, taken once a call: a thread that scans a few segments a call leaves the lock to the
- * thread that folds the rows.
+ * seq, offset, seq before) tuples, the picks (native uint32): the offsets of the accepted frames whose type's bit
+ * is set in types, with merge the release intents folded (above), for rows() and the rules' fold; the chain value
+ * after each wanted seq (32 bytes each; for the seq given, the chain given; zeros where the walk did not reach
+ * it). A frame that fails its CRC with more bytes after it is an altered record: skipped, counted as one sequence
+ * number; as the last frame it is a torn tail, where the walk stops. All the segments are walked without Python's
+ * lock, taken once a call: a thread that scans a few segments a call leaves the lock to the thread that folds the
+ * rows.
  */
 static PyObject *Checker_scan(Checker *self, PyObject *args) {
     PyObject *segments, *results = NULL;
     unsigned long long types;
     Py_ssize_t n, i, ready = 0;
+    int merge = 0;
     Walk *walks;
 
-    if (!PyArg_ParseTuple(args, "O!K", &PyList_Type, &segments, &types))
+    if (!PyArg_ParseTuple(args, "O!K|p", &PyList_Type, &segments, &types, &merge))
         return NULL;
     n = PyList_GET_SIZE(segments);
     walks = PyMem_Calloc(n ? n : 1, sizeof(Walk));
@@ -292,12 +329,12 @@ static PyObject *Checker_scan(Checker *self, PyObject *args) {
                               "y*ny*k|y*;a segment is (data, offset, chain, seq[, wanted seqs])",
                               &walk->data, &walk->offset, &chain, &walk->seq, &wanted))
             goto done;
-        if (chain.len != CHAIN_SIZE || walk->offset < 0) {
+        if (chain.len != CHAIN_SIZE || walk->offset < 0 || walk->data.len > (Py_ssize_t)PICK_OFFSET) {
             PyBuffer_Release(&chain);
             PyBuffer_Release(&walk->data);
             if (wanted.buf)
                 PyBuffer_Release(&wanted);
-            PyErr_SetString(PyExc_ValueError, "a chain value is 32 bytes, an offset not negative");
+            PyErr_SetString(PyExc_ValueError, "a chain value is 32 bytes, an offset not negative, a segment under 1 GiB");
             goto done;
         }
         memcpy(walk->chain, chain.buf, CHAIN_SIZE);
@@ -323,8 +360,12 @@ static PyObject *Checker_scan(Checker *self, PyObject *args) {
         }
     }
     Py_BEGIN_ALLOW_THREADS
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         walk_frames(self, &walks[i], types);
+        if (merge)
+            walks[i].count = fold_intents(walks[i].data.buf, (uint32_t *)PyBytes_AS_STRING(walks[i].picked),
+                                          walks[i].count, self->frame_size);
+    }
     Py_END_ALLOW_THREADS
     results = PyList_New(n);
     for (i = 0; results && i < n; i++) {
@@ -346,42 +387,32 @@ done:
     return results;
 }
 
-/* rows(data, selected): the rows (tuples, above) of the frames of data at the offsets scan() selected. Apart from
- * scan, so that the worker threads that scan need Python's lock for a moment only: the thread that folds the rows
- * builds them. */
+/* rows(data, picks, frame_size): the rows (tuples, above) of the frames of data scan() picked, a folded intent's
+ * code in its row's type from RELEASED_SHIFT on. Apart from scan, so that the worker threads that scan need
+ * Python's lock for a moment only: the thread that reads the rows builds them. */
 static PyObject *frames_rows(PyObject *module, PyObject *args) {
-    Py_buffer data, selected;
+    Py_buffer data, picked;
     PyObject *rows = NULL;
-    Py_ssize_t i, count, n = 0;
-    int merge = 0;
-    long kind = 0;
+    Py_ssize_t i, count;
     Py_ssize_t size = FRAME_SIZE;
-    const uint32_t *offsets;
+    const uint32_t *picks;
     (void)module;
 
-    if (!PyArg_ParseTuple(args, "y*y*|pn", &data, &selected, &merge, &size))
+    if (!PyArg_ParseTuple(args, "y*y*|n", &data, &picked, &size))
         return NULL;
-    offsets = (const uint32_t *)selected.buf;
-    count = selected.len / (Py_ssize_t)sizeof(uint32_t);
+    picks = (const uint32_t *)picked.buf;
+    count = picked.len / (Py_ssize_t)sizeof(uint32_t);
     for (i = 0; i < count; i++)
-        if ((Py_ssize_t)offsets[i] + size > data.len)
+        if ((Py_ssize_t)(picks[i] & PICK_OFFSET) + size > data.len)
             break;
     if (i < count)
         PyErr_SetString(PyExc_ValueError, "an offset past the data's last frame");
     else
         rows = PyList_New(count);
     for (i = 0; rows && i < count; i++) {
-        uint32_t at = offsets[i];
-        const unsigned char *frame = (const unsigned char *)data.buf + at;
-        PyObject *row;
-        if (merge && frame[BODY_AT] == R_RELEASE && i > 0 && i + 1 < count && offsets[i - 1] + size == at &&
-            offsets[i + 1] == at + size && frame[CODE_AT + 1] == 0 && (frame[CODE_AT] == 1 || frame[CODE_AT] == 2) &&
-            memcmp(frame + PLACE_AT, frame - size + PLACE_AT, PLACE_SIZE) == 0 &&
-            !frame[PLACE_AT + PLACE_SIZE] && !frame[PLACE_AT + PLACE_SIZE + 1] && !frame[PLACE_AT + PLACE_SIZE + 2]) {
-            kind = frame[CODE_AT]; /* the intent, folded into the next record's row */
-            continue;
-        }
-        row = row_of(frame);
+        const unsigned char *frame = (const unsigned char *)data.buf + (picks[i] & PICK_OFFSET);
+        long kind = picks[i] >> PICK_KIND_SHIFT;
+        PyObject *row = row_of(frame);
         if (row && kind) {
             PyObject *type = PyLong_FromLong(frame[BODY_AT] | kind << RELEASED_SHIFT);
             if (!type)
@@ -390,23 +421,74 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
                 Py_DECREF(PyTuple_GET_ITEM(row, 1));
                 PyTuple_SET_ITEM(row, 1, type);
             }
-            kind = 0;
         }
         if (!row) {
             Py_CLEAR(rows);
             break;
         }
-        PyList_SET_ITEM(rows, n++, row);
+        PyList_SET_ITEM(rows, i, row);
     }
-    if (rows)
-        Py_SET_SIZE(rows, n); /* the merged intents' slots, never filled, dropped */
     PyBuffer_Release(&data);
-    PyBuffer_Release(&selected);
+    PyBuffer_Release(&picked);
     return rows;
 }
 
+/* The checkpoint file's entries (firmware/checkpoints.py, docs/journal-format.md "Checkpoints"): a million cards
+ * make some 200,000, which one by one in Python cost twice the journal's hashing. */
+#define ENTRY_SIZE 116
+#define ENTRY_VERSION 1
+#define ENTRY_BEGUN 6 /* a reason: a new journal begun, its seq going back */
+#define ENTRY_SABOT_AT 2
+#define ENTRY_COUNTER_AT 4
+#define ENTRY_SEGMENT_AT 8
+#define ENTRY_SEQ_AT 12
+#define ENTRY_CHAIN_AT 16
+#define ENTRY_CRC_AT 112
+
+/* entries(data): (count, in_line, segments, seqs, chains) of the whole entries of a checkpoint file's data: in_line,
+ * how many from the first are in line: intact (their version, their CRC-32), of the first one's sabot, each
+ * counter the one before it plus one, none going back in segment or seq, none beginning a journal; the segment
+ * and seq (native uint32) and the chain value (32 bytes) each entry names. What is not in line, sabot.checkpoints
+ * reads one entry at a time and says. */
+static PyObject *frames_entries(PyObject *module, PyObject *args) {
+    Py_buffer data;
+    PyObject *segments = NULL, *seqs = NULL, *chains = NULL, *result = NULL;
+    Py_ssize_t count, i, in_line;
+    (void)module;
+
+    if (!PyArg_ParseTuple(args, "y*", &data))
+        return NULL;
+    count = data.len / ENTRY_SIZE;
+    segments = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
+    seqs = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
+    chains = PyBytes_FromStringAndSize(NULL, count * CHAIN_SIZE);
+    if (segments && seqs && chains) {
+        const unsigned char *entry = data.buf;
+        uint32_t *segment = (uint32_t *)PyBytes_AS_STRING(segments), *seq = (uint32_t *)PyBytes_AS_STRING(seqs);
+        in_line = count;
+        for (i = 0; i < count; i++, entry += ENTRY_SIZE) {
+            segment[i] = le32(entry + ENTRY_SEGMENT_AT);
+            seq[i] = le32(entry + ENTRY_SEQ_AT);
+            memcpy(PyBytes_AS_STRING(chains) + i * CHAIN_SIZE, entry + ENTRY_CHAIN_AT, CHAIN_SIZE);
+            if (in_line == count &&
+                (entry[0] != ENTRY_VERSION || entry[1] == ENTRY_BEGUN ||
+                 libdeflate_crc32(0, entry, ENTRY_CRC_AT) != le32(entry + ENTRY_CRC_AT) ||
+                 (i > 0 && (memcmp(entry + ENTRY_SABOT_AT, (const unsigned char *)data.buf + ENTRY_SABOT_AT, 2) != 0 ||
+                            le32(entry + ENTRY_COUNTER_AT) != le32(entry - ENTRY_SIZE + ENTRY_COUNTER_AT) + 1 ||
+                            segment[i] < segment[i - 1] || seq[i] < seq[i - 1]))))
+                in_line = i;
+        }
+        result = Py_BuildValue("(nnOOO)", count, in_line, segments, seqs, chains);
+    }
+    Py_XDECREF(segments);
+    Py_XDECREF(seqs);
+    Py_XDECREF(chains);
+    PyBuffer_Release(&data);
+    return result;
+}
+
 static PyMethodDef Checker_methods[] = {
-    {"scan", (PyCFunction)Checker_scan, METH_VARARGS, "scan(segments, types): their frames, checked unlocked."},
+    {"scan", (PyCFunction)Checker_scan, METH_VARARGS, "scan(segments, types, merge=False): their frames, checked unlocked."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -422,7 +504,8 @@ static PyTypeObject CheckerType = {
 };
 
 static PyMethodDef frames_functions[] = {
-    {"rows", frames_rows, METH_VARARGS, "rows(data, selected, merge=False, frame_size=38): the rows of the frames scan() selected."},
+    {"entries", frames_entries, METH_VARARGS, "entries(data): a checkpoint file's entries, and how many are in line."},
+    {"rows", frames_rows, METH_VARARGS, "rows(data, picks, frame_size=38): the rows of the frames scan() picked."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -455,7 +538,11 @@ PyMODINIT_FUNC PyInit__frames(void) {
         PyModule_AddIntConstant(module, "UNLINKED", UNLINKED) < 0 || PyModule_AddIntConstant(module, "FORGED", FORGED) < 0 ||
         PyModule_AddIntConstant(module, "TIME_BACK", TIME_BACK) < 0 ||
         PyModule_AddIntConstant(module, "CLOCK_BACK", CLOCK_BACK) < 0 ||
-        PyModule_AddIntConstant(module, "RELEASED_SHIFT", RELEASED_SHIFT) < 0) {
+        PyModule_AddIntConstant(module, "RELEASED_SHIFT", RELEASED_SHIFT) < 0 ||
+        PyModule_AddIntConstant(module, "PICK_KIND_SHIFT", PICK_KIND_SHIFT) < 0 ||
+        PyModule_AddIntConstant(module, "ENTRY_SIZE", ENTRY_SIZE) < 0 ||
+        PyModule_AddIntConstant(module, "ENTRY_CRC_AT", ENTRY_CRC_AT) < 0 ||
+        PyModule_AddIntConstant(module, "ENTRY_CHAIN_AT", ENTRY_CHAIN_AT) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -31,8 +31,8 @@ HEADER = struct.Struct(fmt.HEADER)
 (SEQ, TYPE, TIME, SEANCE, TAILLE, COUP, POSITION, CARD, DISPOSITION, CONDITION, CODE) = range(len(fmt.FIELDS))
 ALL_TYPES = (1 << 64) - 1  # a mask of record types, bit t for type t
 _WORKERS = 2  # threads that check frames while the caller folds (on two cores, three measured no quicker)
-_BATCH = 8  # segments a worker thread checks a call, taking Python's lock once
-_AHEAD = 4  # batches checked ahead of the one being folded
+_BATCH = 32  # segments a worker thread checks a call, taking Python's lock once
+_AHEAD = 2  # batches checked ahead of the one being folded
 ISSUES = {
     _frames.ALTERED: "%(name)s: record at byte %(offset)d altered (CRC)",
     _frames.SEQUENCE: "sequence jumps from %(before)d to %(seq)d: records removed, duplicated or reordered",
@@ -186,11 +186,12 @@ class Reader:
 
     def __init__(self, segments, key, wanted=None):
         """key: the shoe's secret, for format 3's tags, whose id its headers must name (format 4's name the element,
-        checked against its public key by sabot.verify); wanted: {segment number: seqs} whose chain values the
-        reading keeps in chains (the checkpoints', sabot.checkpoints), by the C core."""
+        checked against its public key by sabot.verify); wanted: {segment number: seqs, ascending, a seq there as
+        often as asked} whose chain values the reading keeps in chains (the checkpoints', sabot.checkpoints), by the
+        C core."""
         self.segments = segments
-        self.wanted = {n: sorted(set(seqs)) for n, seqs in (wanted or {}).items()}
-        self.chains = {}  # seq: the chain value after it, for the seqs wanted
+        self.wanted = dict(wanted or {})
+        self.chains = {}  # segment number: the chain value after each of its wanted seqs, 32 zero bytes if unreached
         self.format = segments[0].format if segments else V4
         self.key = key
         self.key_id = Key(key).id if self.format.tagged or not segments else segments[0].key_id
@@ -219,31 +220,33 @@ class Reader:
                 yield Record(row, segment, offset)
         self.finish()
 
-    def row_lists(self, types=ALL_TYPES, merge=False):
-        """A list a segment, in order, of the rows of the records whose type's bit is set in types: the quickest
-        way through. With merge, a release intent's row is folded into the next row's type (sabot._frames.rows,
-        RELEASED_SHIFT): what the rules read."""
-        for _, rows, _ in self.scanned(types, merge):
-            yield rows
-        self.finish()
+    def picked(self, types):
+        """(segment, picks) for each segment in order, the picks of the records whose type's bit is set in types
+        (sabot._frames.scan): the quickest way through, what the rules' fold reads (Rules.fold_frames). A release
+        intent's pick is folded into the next pick, from PICK_KIND_SHIFT on; no row is built."""
+        yield from self._walked(types, True)
 
-    def scanned(self, types, merge=False):
-        """(segment, rows, their frames' offsets) for each segment in order, the frames of the next ones checked
-        meanwhile."""
+    def scanned(self, types):
+        """(segment, rows, their frames' offsets) for each segment in order."""
+        for segment, picks in self._walked(types, False):
+            yield segment, _frames.rows(segment.data, picks, self.format.frame_size), memoryview(picks).cast("I")
+
+    def _walked(self, types, merge):
+        """(segment, picks) for each segment in order, the frames of the next ones checked meanwhile."""
         segments = self.segments
         with ThreadPoolExecutor(_WORKERS) as pool:
             ahead = deque()
             for at in range(0, len(segments), _BATCH):
                 batch = segments[at:at + _BATCH]
-                ahead.append((batch, pool.submit(self._scan, batch, types)))
+                ahead.append((batch, pool.submit(self._scan, batch, types, merge)))
                 if len(ahead) > _AHEAD:
-                    yield from self._took(*ahead.popleft(), merge)
+                    yield from self._took(*ahead.popleft())
             while ahead:
-                yield from self._took(*ahead.popleft(), merge)
+                yield from self._took(*ahead.popleft())
 
-    def _took(self, batch, scan, merge):
+    def _took(self, batch, scan):
         for segment, scanned in zip(batch, scan.result()):
-            yield (segment,) + self._take(segment, scanned, merge)
+            yield segment, self._take(segment, scanned)
 
     def _torn_middle(self, segment):
         """Bytes after a middle segment's last whole record are a tail a power cut tore: the next segment must begin
@@ -272,31 +275,25 @@ class Reader:
 
     def read(self, segment):
         """Check one segment, after those already read, and yield its records."""
-        rows, offsets = self._take(segment, self._scan([segment], ALL_TYPES)[0])
-        for row, offset in zip(rows, offsets):
+        picks = self._take(segment, self._scan([segment], ALL_TYPES, False)[0])
+        rows = _frames.rows(segment.data, picks, self.format.frame_size)
+        for row, offset in zip(rows, memoryview(picks).cast("I")):
             yield Record(row, segment, offset)
 
-    def _scan(self, segments, types):
+    def _scan(self, segments, types, merge):
         """The checks of segments' frames that need nothing from the segments before them: (the chain value its
         frames start from, the C core's result) for each."""
         chains = [s.header_chain() for s in segments]
         found = self._checker.scan([(s.data, self.format.header_size, chain, s.seq_before,
-                                     array("I", self.wanted.get(s.number, ())).tobytes())
-                                    for s, chain in zip(segments, chains)], types)
+                                     array("I", self.wanted.get(s.number, ())))
+                                    for s, chain in zip(segments, chains)], types, merge)
         return list(zip(chains, found))
 
-    def _take(self, segment, scan, merge=False):
-        """A segment's header against the segments before it, and its frames' issues as findings; its rows (built
-        here, in the thread that reads them, so that the threads that scan hold Python's lock for a moment only)
-        and their frames' offsets."""
-        header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, selected, chains) = scan
-        kept = self.chains
-        for i, at in enumerate(self.wanted.get(segment.number, ())):
-            value = chains[32 * i:32 * i + 32]
-            if value != NO_CHAIN:
-                kept[at] = value
-            elif at == segment.seq_before:
-                kept[at] = header_chain
+    def _take(self, segment, scan):
+        """A segment's header against the segments before it, and its frames' issues as findings; its picks."""
+        header_chain, (end, seq, chain, broken, records, first_seq, first_ms, last_ms, issues, picks, chains) = scan
+        if segment.number in self.wanted:
+            self.chains[segment.number] = chains
         data = segment.data
         name = segment.path.name
         previous = self.previous
@@ -346,4 +343,4 @@ class Reader:
         self.broken = broken
         self.torn = len(data) - end  # in a middle segment, its successor's header must declare it
         self.previous = segment
-        return _frames.rows(data, selected, merge, self.format.frame_size), memoryview(selected).cast("I")
+        return picks

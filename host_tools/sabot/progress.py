@@ -15,7 +15,7 @@ def bar(total, what, unit="B"):
 
 
 def over_segments(segments, items, what):
-    """items, one a segment in order (Reader.row_lists, Reader.scanned), counted as the segments' bytes; every
+    """items, one a segment in order (Reader.picked, Reader.scanned), counted as the segments' bytes; every
     item of items, to its end (the reader's last checks run there)."""
     sizes = iter([len(s.data) for s in segments])
     with bar(sum(len(s.data) for s in segments), what) as shown:

@@ -92,12 +92,12 @@ def chain_at(segment, seq):
     return segment.chains_at((seq,)).get(seq)
 
 
-def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None, checkpoints=()):
+def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None, checkpoints=None):
     """J-TAMPER findings: the journal against the receipt found with it (at_end, or None) and earlier ones.
     public_keys: the shoe's element's (version 2's signatures are checked with them; without any, only where the
     receipts stand). paths: the journal's, where its checkpoints (a shoe with an element, whose receipts are
     version 2) and pull-log's pull.json (the nonce it issued) are looked for. checkpoints: the journal's entries
-    verified with the public key (sabot.checkpoints), which the receipts' counters order too."""
+    verified with the public key (sabot.checkpoints.Result), which the receipts' counters order too."""
     found = []
     key_id = hashlib.sha256(b"sabot key id " + key).digest()[:8]
     by_number = {s.number: s for s in segments}
@@ -169,9 +169,9 @@ def _checkpoints_behind(signed, checkpoints, end_seq):
     """A checkpoint the element counted after a receipt it signed (a higher counter) must not end before it: the
     journal went back after that pull (an older image put back, its checkpoints with it, and the shoe restarted)."""
     found = []
-    for receipt in signed:
-        for entry in checkpoints:
-            if entry.counter > receipt.counter and entry.reason != cp.BEGUN and _ends_before(entry, receipt):
+    for receipt in signed if checkpoints is not None else ():
+        for entry in checkpoints.counted_after(receipt.counter, receipt.seq):
+            if entry.reason != cp.BEGUN and _ends_before(entry, receipt):
                 found.append(Finding("J-TAMPER", min(entry.seq, end_seq), (
                     "checkpoint %d (counter %d) ends at seq %d, before receipt %s (seq %d, counter %d), which the "
                     "element signed earlier: the shoe's journal went back after that pull") % (

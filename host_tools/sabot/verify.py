@@ -128,10 +128,10 @@ def _check(paths, key, records=None, wanted=None):
     segments = load_segments(paths)
     reader = Reader(segments, key, wanted=wanted)
     rules = Rules()
-    if records is None:  # the quickest way: only rows, release intents folded into the next (Reader.row_lists)
-        for segment, rows, _ in progress.over_segments(segments, reader.scanned(rules.types, True), "verify"):
+    if records is None:  # the quickest way: no row built, release intents folded into the next (Reader.picked)
+        for segment, picks in progress.over_segments(segments, reader.picked(rules.types), "verify"):
             rules.header(segment.number, segment.snapshot, segment.seq_before)
-            rules.fold(rows)
+            rules.fold_frames(segment.data, memoryview(picks).cast("I"))
     else:
         for segment, rows, offsets in reader.scanned(ALL_TYPES):
             rules.header(segment.number, segment.snapshot, segment.seq_before)
@@ -168,17 +168,18 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         development = False
         unsigned = 0  # format 4 journals of an element, with no public key to check its signatures
         for group in journals_of(paths):
-            segments, reader, rules = _check(group, key, wanted=checkpoints.wanted(group))
+            signed_points = checkpoints.read(group)
+            segments, reader, rules = _check(group, key, wanted=checkpoints.wanted(signed_points))
             keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
             one_development, one_unsigned, other_element = authenticity(segments, key, keys)
             development |= one_development
             unsigned += one_unsigned
-            result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader.chains)
+            result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader, signed_points)
             signed = other_element + signed
             at_end = receipts.found_in(group)
             unchecked += bool(at_end and at_end.version == 2 and not keys)
             ends = receipts.findings(segments, reader.seq, key, at_end,
-                                     [r for r in earlier if r.sabot == segments[0].sabot], keys, group, result.entries)
+                                     [r for r in earlier if r.sabot == segments[0].sabot], keys, group, result)
             points.append(result)
             checked.append((" ".join(map(str, group)), segments, reader, rules, ends + signed))
     except Unusable as e:

@@ -146,3 +146,56 @@ def test_the_casinos_registry_gives_the_public_key_of_the_journals_sabot_number(
     # The last one's signature checked: the entries before it are vouched for by their counters and the chain.
     assert len([m for m in found if "is not signed by the shoe's element" in m]) == 1
 
+
+
+@pytest.mark.req("J-TAMPER", "K-COUNTER")
+def test_the_c_core_reads_every_entry_and_says_how_many_from_the_first_are_in_line(tmp_path):
+    """sabot._frames.entries against struct: each entry's segment, seq and chain; in line, up to the first damaged,
+    out of counter or going back."""
+    from sabot import _frames
+
+    folder, _, _ = dealt(tmp_path)
+    kept = entries(folder)
+    fields = [struct.unpack_from(cp.ENTRY, e) for e in kept]
+    count, in_line, segments, seqs, chains = _frames.entries(b"".join(kept) + b"torn")
+    assert (count, in_line) == (4, 4)
+    assert list(memoryview(segments).cast("I")) == [f[4] for f in fields]
+    assert list(memoryview(seqs).cast("I")) == [f[5] for f in fields]
+    assert chains == b"".join(f[6] for f in fields)
+    damaged = [bytearray(e) for e in kept]
+    damaged[2][20] ^= 1
+    assert _frames.entries(b"".join(damaged))[:2] == (4, 2)
+    assert _frames.entries(b"".join(kept[:2] + kept[3:]))[:2] == (3, 2)  # counter 2, then 4
+    back = [bytearray(e) for e in kept]
+    struct.pack_into("<I", back[3], 12, fields[2][5] - 1)  # seq before the one before it
+    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in back))[:2] == (4, 3)
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
+def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdict(tmp_path):
+    """verify's quick way (every entry in line, the chain values its reading of the journal kept) and the entry by
+    entry way (report, fleet ingest) say the same of an honest journal and of tampered ones."""
+    from firmware.devkey import DEVELOPMENT_KEY
+    from sabot import checkpoints
+    from sabot.verify import _check
+
+    def both(folder, key):
+        keys = [checkpoints.read_public_key(key)]
+        points = checkpoints.read([folder])
+        segments, reader, _ = _check([folder], DEVELOPMENT_KEY, wanted=checkpoints.wanted(points))
+        quick, found = checkpoints.findings([folder], segments, reader.seq, keys, reader, points)
+        slow, said = checkpoints.findings([folder], segments, reader.seq, keys)
+        assert quick.as_json() == slow.as_json()
+        assert [(f.seq, f.message) for f in found] == [(f.seq, f.message) for f in said]
+        return quick.as_json(), [f.message for f in found], isinstance(quick.entries, checkpoints.File)
+
+    folder, key, _ = dealt(tmp_path, DEALT + "no_more_bets\ndraw 4\ncoup_end\n" * 3)
+    points, found, in_line = both(folder, key)
+    assert (points["count"], points["counters"], points["records_after"], found, in_line) == (7, [1, 7], 0, [], True)
+    changed = entries(folder)
+    changed[2][cp.SIGNED - 1] ^= 1
+    (folder / cp.FILE).write_bytes(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in changed))
+    assert any("the chain at seq" in m for m in both(folder, key)[1])
+    last = sorted(folder.glob("*.sbj"))[-1]
+    last.write_bytes(last.read_bytes()[:-3 * fmt.FRAME_SIZE])
+    assert any("does not hold: records cut or deleted" in m for m in both(folder, key)[1])

@@ -38,6 +38,21 @@ def test_the_c_readers_offsets_are_the_layouts():
     assert (c["R_BOOT"], c["R_RELEASE"]) == (records.R_BOOT, records.R_RELEASE)
 
 
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_the_c_readers_checkpoint_entry_is_the_firmwares():
+    """A checkpoint entry: version, reason, sabot, counter, segment, seq, chain value, then signature and CRC."""
+    import struct
+
+    from firmware import checkpoints as cp
+    c = _defines()
+    at = {name: struct.calcsize("<" + cp.ENTRY[1:i]) for name, i in (
+        ("ENTRY_SABOT_AT", 3), ("ENTRY_COUNTER_AT", 4), ("ENTRY_SEGMENT_AT", 5), ("ENTRY_SEQ_AT", 6),
+        ("ENTRY_CHAIN_AT", 7))}
+    assert {name: c[name] for name in at} == at
+    assert (c["ENTRY_SIZE"], c["ENTRY_CRC_AT"], c["ENTRY_VERSION"], c["ENTRY_BEGUN"]) == (
+        cp.SIZE, cp.CRC_AT, cp.VERSION, cp.BEGUN)
+
+
 @pytest.mark.req("J-TAMPER", "H-VERIFY")
 def test_the_c_readers_row_is_the_body_in_the_layouts_order():
     """Each row field (at, size) of _frames.c: the sequence number, then every body field where BODY puts it."""

@@ -202,7 +202,7 @@ def test_a_shoe_loaded_and_a_coup_dealt_outside_a_seance_are_flagged(tmp_path):
 
 @pytest.mark.req("H-VERIFY")
 def test_the_quick_path_that_folds_release_rows_finds_what_the_record_by_record_path_finds(tmp_path):
-    """verify's rules read release intents folded into the next row by the C reader (Reader.row_lists, merge);
+    """verify's rules read release intents folded into the next record by the C reader (Reader.picked);
     the report reads every record one by one: the same findings, edited journals included."""
     from firmware.devkey import DEVELOPMENT_KEY
     from sabot.verify import check
@@ -215,6 +215,22 @@ def test_the_quick_path_that_folds_release_rows_finds_what_the_record_by_record_
     for folder in folders:
         quick = [(f.id, f.seq, f.message) for f in check([folder], DEVELOPMENT_KEY)[2]]
         assert quick == [(f.id, f.seq, f.message) for f in check([folder], DEVELOPMENT_KEY, records=[])[2]]
+
+
+@pytest.mark.req("S-ONE", "H-VERIFY")
+def test_two_release_intents_in_a_row_are_a_second_release_on_the_quick_path_as_record_by_record(tmp_path):
+    """The quick path folds an intent into the record after it; an intent after another is not folded away with
+    it: a release while another was under way is found either way."""
+    from firmware.devkey import DEVELOPMENT_KEY
+    from sabot.verify import check
+
+    records = rows(played(COUP))
+    intent = index(records, R_RELEASE, 3)
+    records.insert(intent, list(records[intent]))
+    folder = forge(tmp_path / "twice", records)
+    quick = [(f.id, f.seq, f.message) for f in check([folder], DEVELOPMENT_KEY)[2]]
+    assert ("S-ONE", intent + 2, "a release while another was under way") in quick
+    assert quick == [(f.id, f.seq, f.message) for f in check([folder], DEVELOPMENT_KEY, records=[])[2]]
 
 
 # The shoe of issue 13: the virtual cut card, alarms as a set, events lost in a release, the journal rolled back.

@@ -72,7 +72,7 @@ def verified(segments, key, receipt=None, paths=None, public_keys=()):
         per_segment.append(rows)
     reader.finish()
     points, signed = checkpoints.findings(paths, segments, reader.seq, public_keys)
-    ends = receipts.findings(segments, reader.seq, key, receipt, [], public_keys, paths, points.entries)
+    ends = receipts.findings(segments, reader.seq, key, receipt, [], public_keys, paths, points)
     findings = sorted(reader.findings + rules.findings + ends + signed + authenticity(segments, key, public_keys)[2],
                       key=lambda f: f.seq)
     findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]  # verify's default

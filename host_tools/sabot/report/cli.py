@@ -45,7 +45,7 @@ class Checked:
         self.points, signed = checkpoints.findings(paths, self.segments, self.reader.seq, keys)
         self.receipt = receipts.found_in(paths)  # the shoe's signed head, pulled with the journal
         ends = receipts.findings(self.segments, self.reader.seq, key, self.receipt, [], keys, paths,
-                                 self.points.entries)
+                                 self.points)
         missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
         self.receipt_findings = [f for f in ends if f not in missing]
         self.development, self.unsigned, other_element = authenticity(self.segments, key, keys)

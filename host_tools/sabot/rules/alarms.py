@@ -14,12 +14,11 @@ from firmware.records import (
     R_BOOT,
     R_RECOVERY,
 )
-from sabot.journalfile import CODE, CONDITION, SEQ
 from sabot.rules.layout import _ANY
 
 
 def on_alarm(s, f):
-    seq, code = f[SEQ], f[CODE]
+    seq, code = f.seq, f.code
     expected = s._pop(R_ALARM)
     if code < 1 or code > ALARM_MAX:
         s._find("J-EVENTS", seq, "alarm of unknown code %d: it raises nothing and clears nothing" % code)
@@ -53,7 +52,7 @@ def on_alarm(s, f):
 
 
 def on_clear(s, f):
-    seq, code = f[SEQ], f[CODE]
+    seq, code = f.seq, f.code
     if code < 1 or code > ALARM_MAX or not s.alarms >> code & 1:
         s._find("S-FORCED" if s.alarms >> ALARM_FORCED & 1 else "J-EVENTS", seq,
                 "alarm %d cleared, which was not raised" % code)
@@ -68,8 +67,8 @@ def on_clear(s, f):
 
 
 def on_boot(s, f):
-    if f[CODE] > BOOT_WATCHDOG:
-        s._find("J-EVENTS", f[SEQ], "a boot of unknown cause %d: 0 power-up, 1 restart, 2 watchdog" % f[CODE])
+    if f.code > BOOT_WATCHDOG:
+        s._find("J-EVENTS", f.seq, "a boot of unknown cause %d: 0 power-up, 1 restart, 2 watchdog" % f.code)
     s.dealing = False  # S-FAILSAFE: power-up never resumes dealing by itself
     s.released_card = False
     s.firmware_unchecked = False  # this boot checked the files: raised again, or found approved
@@ -78,7 +77,7 @@ def on_boot(s, f):
 
 
 def on_recovery(s, f):
-    seq, torn, uncertain = f[SEQ], f[CODE], f[CONDITION]
+    seq, torn, uncertain = f.seq, f.code, f.condition
     s._pop(R_RECOVERY)
     if s.last != R_BOOT:
         # Live, a fault (interrupt events lost) closes an open release: its alarm follows, nothing is torn.

@@ -24,7 +24,6 @@ from firmware.records import (
     REL_DEAL,
     STOP_CARD,
 )
-from sabot.journalfile import CARD, CODE, CONDITION, COUP, DISPOSITION, POSITION, SEANCE, SEQ, TAILLE
 from sabot.rules.coups import coup_must_end
 from sabot.rules.games import GAME_IDS
 from sabot.tableau_oracle import OVER
@@ -46,12 +45,12 @@ def _locked_why(s, kind):
 
 
 def on_release(s, f):
-    """An intent the reader did not fold into the next row (Reader.row_lists): one to look at closely."""
+    """An intent the reader did not fold into the next record (Reader.picked): one to look at closely."""
     s._fields(f, R_RELEASE)
-    if f[CARD] or f[DISPOSITION] or f[CONDITION]:
-        s._find("J-EVENTS", f[SEQ], "a release with card %d, disposition %d, condition %d, which it does not "
-                "use" % (f[CARD], f[DISPOSITION], f[CONDITION]))
-    release_state(s, f[SEQ], f[CODE])
+    if f.card or f.disposition or f.condition:
+        s._find("J-EVENTS", f.seq, "a release with card %d, disposition %d, condition %d, which it does not "
+                "use" % (f.card, f.disposition, f.condition))
+    release_state(s, f.seq, f.code)
 
 
 def release_state(s, seq, kind):
@@ -71,9 +70,9 @@ def release_state(s, seq, kind):
 
 def on_card(s, f):
     """A card out of the shoe against the release before it, the stop card, the counts and the coup."""
-    seq, card, disposition, condition, code = f[SEQ], f[CARD], f[DISPOSITION], f[CONDITION], f[CODE]
+    seq, card, disposition, condition, code = f.seq, f.card, f.disposition, f.condition, f.code
     position = s.position + 1
-    got_seance, got_taille, got_coup, got_position = f[SEANCE], f[TAILLE], f[COUP], f[POSITION]
+    got_seance, got_taille, got_coup, got_position = f.seance, f.taille, f.coup, f.position
     if got_position != position:
         s._find("J-EVERY", seq, "card at position %d after position %d: %s" % (
             got_position, s.position, "cards without a record" if got_position > position else
@@ -123,17 +122,17 @@ def on_card(s, f):
         s.released_card = False
     s.release = 0
     expect = s.expect
-    if card != STOP and not s.stop_seen and f[POSITION] >= s.decks * 52 + 1 - s.stop_before:
+    if card != STOP and not s.stop_seen and f.position >= s.decks * 52 + 1 - s.stop_before:
         # The virtual cut card (S-STOP): no stop card by the position where it must come out; the coup
         # finishes, then the shoe closes as after the stop card.
         s._find("S-STOP", seq, "no stop card by position %d, where it must come out: the shoe closes after "
-                "this coup" % f[POSITION])
+                "this coup" % f.position)
         expect.append((R_FINDING, F_NO_STOP, "S-STOP"))
         if not s.in_coup:
             expect.append((R_CLOSED, 0, "S-STOP"))
         s.stop_seen = True
     if card == STOP:
-        behind = s.decks * 52 + 1 - f[POSITION]
+        behind = s.decks * 52 + 1 - f.position
         if behind != s.stop_before:
             s._find("S-STOPPOS", seq, "stop card with %d cards behind it, not %d" % (
                 behind, s.stop_before))

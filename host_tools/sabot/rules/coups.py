@@ -13,14 +13,13 @@ from firmware.records import (
     R_FINDING,
     R_RESULT,
 )
-from sabot.journalfile import CARD, CODE, DISPOSITION, SEQ
 from sabot.rules.games import GAME_IDS, HANDS
 from sabot.rules.layout import _ANY
 from sabot.tableau_oracle import CHOOSES, OVER
 
 
 def on_no_more_bets(s, f):
-    seq = f[SEQ]
+    seq = f.seq
     if s.release:
         s._find("S-ONE", seq, "no more bets while a release was under way")
     if s.alarms:
@@ -41,7 +40,7 @@ def on_no_more_bets(s, f):
 
 
 def on_coup_end(s, f):
-    seq, how = f[SEQ], f[CODE]
+    seq, how = f.seq, f.code
     hands = s.hands
     if how == END_TABLEAU and not (s.in_coup and hands.followed and hands.next() == OVER):
         s._find(s._tableau_id(), seq, "coup ended by the tableau while a hand could still draw")
@@ -80,7 +79,7 @@ def coup_must_end(s, how):
 
 def on_result(s, f):
     """The shoe's result record against the hands re-dealt here."""
-    seq = f[SEQ]
+    seq = f.seq
     hands = s.hands
     if not s._pop(R_RESULT):
         if not s.in_coup or not hands.followed or not hands.dealt():
@@ -89,7 +88,7 @@ def on_result(s, f):
         _button_end_follows(s)
     if not hands.followed:
         return
-    if f[CODE] != hands.result_code() or f[DISPOSITION] != hands.count or f[CARD] != hands.counts_code():
+    if f.code != hands.result_code() or f.disposition != hands.count or f.card != hands.counts_code():
         s._find(s._tableau_id(), seq, "the result recorded does not match the cards dealt (%s)" % (
             ", ".join(["%s %d" % (s._hand_name(h), hands.total[h]) for h in range(hands.count)])))
 
@@ -99,9 +98,9 @@ def _button_end_follows(s):
 
 
 def on_finding(s, f):
-    seq, code = f[SEQ], f[CODE]
-    if f[CARD] != (STOP if code == F_STOP_POSITION else (s.last_card if code == F_FOREIGN_CARD else 0)):
-        s._find("J-EVENTS", seq, "the shoe's finding %d names card %s" % (code, name(f[CARD])))
+    seq, code = f.seq, f.code
+    if f.card != (STOP if code == F_STOP_POSITION else (s.last_card if code == F_FOREIGN_CARD else 0)):
+        s._find("J-EVENTS", seq, "the shoe's finding %d names card %s" % (code, name(f.card)))
     if s._pop(R_FINDING):
         return
     if code == F_SHORT_COUP and s.in_coup and s.coup_dealt < s.coup_min:
@@ -113,7 +112,7 @@ def on_finding(s, f):
 
 
 def on_stand(s, f):
-    seq, hand = f[SEQ], f[CODE]
+    seq, hand = f.seq, f.code
     hands = s.hands
     if not s.in_coup or s.release:
         s._find(s._tableau_id(), seq, "a stand announced with no coup dealing")
@@ -131,6 +130,6 @@ def on_stand(s, f):
 
 def on_closed(s, f):
     if not s._pop(R_CLOSED):
-        s._find("S-STOP", f[SEQ], "the shoe closed with no stop card's coup over")
+        s._find("S-STOP", f.seq, "the shoe closed with no stop card's coup over")
     s.closed = True
     s.dealing = False

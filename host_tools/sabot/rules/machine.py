@@ -24,7 +24,6 @@ from firmware.records import (
     R_SEANCE_CLOSE,
     R_STAND,
 )
-from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEQ, TYPE
 from sabot.rules import alarms, cards, coups, ouverte, seances
 from sabot.rules.cards import on_card, release_state
 from sabot.rules.layout import (
@@ -37,11 +36,12 @@ from sabot.rules.layout import (
     _USES_DISPOSITION,
     _WORDS,
 )
+from sabot.rules.row import Row
 from sabot.rules.state import State
 
 
 def _unknown(s, f):
-    s._find("J-EVENTS", f[SEQ], "record of unknown type %d" % (f[TYPE] & (_RELEASED - 1)))
+    s._find("J-EVENTS", f.seq, "record of unknown type %d" % (f.type & (_RELEASED - 1)))
 
 
 _ON = {  # each record type's transition (docs/journal-format.md, "What the shoe writes")
@@ -59,14 +59,27 @@ TRANSITIONS = tuple(_ON.get(rtype, _unknown) for rtype in range(_RELEASED))  # b
 class Rules(State):
     """Folds records one at a time, in the journal's order; findings collects what breaks a rule."""
 
-    def feed(self, f):
+    def __init__(self):
+        super().__init__()
+        self.row = Row()  # the record being folded
+
+    def feed(self, fields):
         """One record's row (journalfile's SEQ, TYPE, TIME ... CODE)."""
-        self._record(f)
+        self.row.set(fields)
+        self._record(self.row)
 
     def fold(self, rows):
-        """Feeds a list of rows (Reader.row_lists): the verifier's loop."""
-        for f in rows:
-            self._record(f)
+        """Feeds a list of rows."""
+        for fields in rows:
+            self.feed(fields)
+
+    def fold_frames(self, data, picks):
+        """The verifier's loop: the records of a segment's data whose frames sabot._frames.scan picked
+        (Reader.picked; picks as unsigned ints), each read into the one Row."""
+        row = self.row
+        for i in range(len(picks)):
+            row.read(data, picks[i])
+            self._record(row)
 
     def finish(self, seq):
         """What the journal's end shows (seq: its last record's)."""
@@ -78,29 +91,29 @@ class Rules(State):
                        "lost before the pull, or the journal cut)")
 
     def _record(self, f):
-        rtype = f[TYPE]
-        if rtype >= _RELEASED:  # a release intent the reader folded into this row (Reader.row_lists, merge)
+        rtype = f.type
+        if rtype >= _RELEASED:  # a release intent the reader folded into this record's pick (Reader.picked)
             kind = rtype >> _RELEASED_SHIFT
             rtype &= _RELEASED - 1
             if self.expect:
-                self._expected(R_RELEASE, kind, f[SEQ] - 1)
-            release_state(self, f[SEQ] - 1, kind)
+                self._expected(R_RELEASE, kind, f.seq - 1)
+            release_state(self, f.seq - 1, kind)
             self.last = R_RELEASE
         if self.expect:
-            self._expected(rtype, f[CODE], f[SEQ])
+            self._expected(rtype, f.code, f.seq)
         if rtype == R_CARD:  # most rows: a C call when compiled, not the table's Python call to the same function
             on_card(self, f)
             self.last = rtype
             return
         if rtype != R_RELEASE:  # which checks its fields itself, as on_card does
             self._fields(f, rtype)
-            if ((f[CARD] and not _USES_CARD >> rtype & 1) or (f[DISPOSITION] and not _USES_DISPOSITION >> rtype & 1)
-                    or (f[CONDITION] and not _USES_CONDITION >> rtype & 1)):
-                self._find("J-EVENTS", f[SEQ], "a record of type %d with card %d, disposition %d, condition %d, "
-                           "which it does not use" % (rtype, f[CARD], f[DISPOSITION], f[CONDITION]))
-            if f[CODE] and _NO_CODE >> rtype & 1:
-                self._find("J-EVENTS", f[SEQ], "a record of type %d with code %d, where its code is 0" % (
-                    rtype, f[CODE]))
+            if ((f.card and not _USES_CARD >> rtype & 1) or (f.disposition and not _USES_DISPOSITION >> rtype & 1)
+                    or (f.condition and not _USES_CONDITION >> rtype & 1)):
+                self._find("J-EVENTS", f.seq, "a record of type %d with card %d, disposition %d, condition %d, "
+                           "which it does not use" % (rtype, f.card, f.disposition, f.condition))
+            if f.code and _NO_CODE >> rtype & 1:
+                self._find("J-EVENTS", f.seq, "a record of type %d with code %d, where its code is 0" % (
+                    rtype, f.code))
         TRANSITIONS[rtype](self, f)
         self.last = rtype
 

@@ -5,7 +5,6 @@ journalled. Its own reckoning of the day and the break, from the records' times,
 from firmware.article61 import DAY, DAY_FROM, DAY_OPEN, DAY_UNCLOSED
 from firmware.events import REF_BREAK, REF_SEANCES
 from firmware.records import R_OUVERTE
-from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, SEQ, TIME
 
 _MS = 1000
 _SLACK_MS = 1000  # the shoe reads its clock a moment before the journal stamps the refusal
@@ -30,7 +29,7 @@ def expect_ouverte(s, f):
 
 
 def on_ouverte(s, f):
-    seq, time_ms, rank = f[SEQ], f[TIME], f[CODE]
+    seq, time_ms, rank = f.seq, f.time, f.code
     if s.expect and s.expect[0][0] == R_OUVERTE:
         del s.expect[0]
     else:
@@ -46,14 +45,14 @@ def on_ouverte(s, f):
         s._find("O-BREAK", seq, "the day's second séance at banque ouverte %d s after the first closed: the break "
                 "is %d min" % ((time_ms - s.o_closed) // _MS, s.o_break))
     s.o_day, s.o_rank, s.o_open, s.o_closed = _day(time_ms), mine, True, -1
-    s.o_break = f[DISPOSITION]
+    s.o_break = f.disposition
     del s.candidates[:]
 
 
 def on_day(s, f):
     """R_OUVERTE_DAY, the shoe's restatement of the day at a segment's start: against this reckoning, or taken as
     it when the journal is read from a segment after the day's séances."""
-    card, at = f[CARD], f[CODE] | f[DISPOSITION] << 16 | f[CONDITION] << 24
+    card, at = f.card, f.code | f.disposition << 16 | f.condition << 24
     day, rank, is_open = _day(at * _MS), card & 3, card & DAY_OPEN != 0
     closed = -1 if card & DAY_UNCLOSED else at * _MS
     if not s.o_rank:
@@ -61,7 +60,7 @@ def on_day(s, f):
         return
     mine = s.o_closed if s.o_closed < 0 else s.o_closed // _MS * _MS
     if (day, rank, is_open) != (s.o_day, s.o_rank, s.o_open) or not (closed == mine or 0 < mine - closed <= _SLACK_MS):
-        s._find("O-SEANCES", f[SEQ], "the banque ouverte day restated as %d séance(s), %s, where the journal gives %d, "
+        s._find("O-SEANCES", f.seq, "the banque ouverte day restated as %d séance(s), %s, where the journal gives %d, "
                 "%s" % (rank, _last(is_open, closed), s.o_rank, _last(s.o_open, s.o_closed)))
 
 
@@ -70,7 +69,7 @@ def _last(is_open, closed):
 
 
 def on_refusal(s, f):
-    seq, time_ms, why = f[SEQ], f[TIME], f[CODE]
+    seq, time_ms, why = f.seq, f.time, f.code
     rank = _rank(s, time_ms)
     if why == REF_SEANCES and rank <= 2 or why == REF_BREAK and (rank != 2 or _break_over(s, time_ms, -_SLACK_MS)):
         s._find("O-SEANCES" if why == REF_SEANCES else "O-BREAK", seq, "a séance refused without the cause it gives")
@@ -79,7 +78,7 @@ def on_refusal(s, f):
 
 
 def on_candidate(s, f):
-    seq, who = f[SEQ], f[CODE]
+    seq, who = f.seq, f.code
     if not s.o_open or s.in_coup:
         s._find("O-DRAW", seq, "a candidate for the bank outside a séance at banque ouverte, or in a coup")
     if who in s.candidates or not 1 <= who <= 255 or len(s.candidates) >= 8:
@@ -88,7 +87,7 @@ def on_candidate(s, f):
 
 
 def on_draw(s, f):
-    seq, drawn, n, winner = f[SEQ], f[CODE], f[CARD], f[DISPOSITION]
+    seq, drawn, n, winner = f.seq, f.code, f.card, f.disposition
     candidates = s.candidates
     if not s.o_open or s.in_coup or len(candidates) < 2 or n != len(candidates):
         s._find("O-DRAW", seq, "a draw among %d candidates where the journal names %d (two at least, in a séance at "
@@ -102,11 +101,11 @@ def on_draw(s, f):
 def on_seance_close(s, f):
     if s.o_open:
         s.o_open = False
-        s.o_closed = f[TIME]
+        s.o_closed = f.time
 
 
 def on_seance(s, f, ouverte):
     s.o_open = False
     s.candidates = []
-    if f[CARD] == ouverte:
+    if f.card == ouverte:
         expect_ouverte(s, f)

@@ -1,13 +1,12 @@
 """Séances and tailles (S-IDENT, G-DTL, G-DTO): a séance opened and closed at its table, and a shoe loaded within
 it, between coups."""
 
-from sabot.journalfile import CODE, SEQ, TIME
 from sabot.rules import ouverte
 from sabot.rules.games import GAME_IDS, LIMITEE, OUVERTE, TAILLES
 
 
 def on_load(s, f):
-    seq, game = f[SEQ], f[CODE]
+    seq, game = f.seq, f.code
     if game >= len(GAME_IDS):
         s._find("J-EVENTS", seq, "shoe loaded for unknown game code %d" % game)
         game = s.game
@@ -35,27 +34,27 @@ def on_load(s, f):
 
 def _between_coups(s, f, what):
     if s.release:
-        s._find("S-ONE", f[SEQ], "%s while a release was under way" % what)
+        s._find("S-ONE", f.seq, "%s while a release was under way" % what)
     if s.in_coup:
-        s._find("S-LOCK", f[SEQ], "%s in the middle of a coup" % what)
+        s._find("S-LOCK", f.seq, "%s in the middle of a coup" % what)
 
 
 def on_seance(s, f):
     _between_coups(s, f, "séance opened")
     s.seance_open = True
-    s.table = f[CODE]
+    s.table = f.code
     s.tailles_in_seance = 0
     s.loaded = s.closed = False  # a séance starts with a shoe of its own
-    s.seances.append((f[TIME], f[CODE], f[SEQ]))
+    s.seances.append((f.time, f.code, f.seq))
     ouverte.on_seance(s, f, OUVERTE)
 
 
 def on_seance_close(s, f):
     _between_coups(s, f, "séance closed")
     if not s.seance_open:
-        s._find("S-IDENT", f[SEQ], "séance closed when none was open")
-    elif f[CODE] != s.table:
-        s._find("S-IDENT", f[SEQ], "séance of table %d closed as table %d" % (s.table, f[CODE]))
+        s._find("S-IDENT", f.seq, "séance closed when none was open")
+    elif f.code != s.table:
+        s._find("S-IDENT", f.seq, "séance of table %d closed as table %d" % (s.table, f.code))
     s.seance_open = False
     s.table = 0  # no séance open
     s.loaded = s.closed = False

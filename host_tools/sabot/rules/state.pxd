@@ -2,10 +2,11 @@
 # rules fold once a record of a journal of millions. The .py files stay plain Python, the one source of the rules.
 cimport cython
 
+from sabot.rules.row cimport Row
 from sabot.tableau_oracle cimport Hands
 
 # The names state.py imports, held as C values (no other module imports them from here).
-cdef int ALARM_FORCED, R_LOAD, R_NO_MORE_BETS, R_SEANCE, SEQ, SEANCE, TAILLE, COUP, POSITION
+cdef int ALARM_FORCED, R_LOAD, R_NO_MORE_BETS, R_SEANCE
 cdef int _SNAPSHOT_COUNTS, _SNAPSHOT_HANDS
 cdef tuple DECKS, STOP_BEFORE, COUP_MIN, COUP_MAX, HANDS, _SNAPSHOT_FIELDS
 cdef dict HAND_NAMES, TABLEAU_IDS
@@ -24,5 +25,8 @@ cdef class State:
     cpdef _game(self, int game)
     @cython.locals(seance=cython.int, taille=cython.int, coup=cython.int, position=cython.int,
                    got_seance=cython.int, got_taille=cython.int, got_coup=cython.int, got_position=cython.int)
-    cdef _fields(self, tuple f, int rtype)
+    cdef _fields(self, Row f, int rtype)
     cdef bint _pop(self, int rtype)
+    cpdef str _alarm_id(self)
+    cpdef str _tableau_id(self)
+    cpdef str _hand_name(self, int hand)

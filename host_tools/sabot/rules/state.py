@@ -2,7 +2,7 @@
 reads and moves, their functions taking it as `s`; and a segment header's snapshot of it (J-DURABLE)."""
 
 from firmware.records import ALARM_FORCED, R_LOAD, R_NO_MORE_BETS, R_SEANCE
-from sabot.journalfile import COUP, POSITION, SEANCE, SEQ, TAILLE, Finding
+from sabot.journalfile import Finding
 from sabot.rules.games import COUP_MAX, COUP_MIN, DECKS, HAND_NAMES, HANDS, STOP_BEFORE, TABLEAU_IDS
 from sabot.rules.layout import _SNAPSHOT_COUNTS, _SNAPSHOT_FIELDS, _SNAPSHOT_HANDS
 from sabot.tableau_oracle import Hands
@@ -14,7 +14,7 @@ class State:
     def __init__(self):
         self.findings = []
         self.seances = []  # (time in ms, table, seq) of each séance opened: for the checks across journals
-        self.types = (1 << 64) - 1  # every record type (Reader.row_lists's mask)
+        self.types = (1 << 64) - 1  # every record type (Reader.picked's mask)
         self.hands = Hands()  # the coup under way, re-dealt from the card records
         self.expect = []  # (type, code, requirement) of the records the shoe must write next, in order
         self.counts = bytearray(54)
@@ -112,9 +112,9 @@ class State:
             position = 0
         elif rtype == R_NO_MORE_BETS and not self.in_coup:
             coup += 1
-        got_seance, got_taille, got_coup, got_position = f[SEANCE], f[TAILLE], f[COUP], f[POSITION]
+        got_seance, got_taille, got_coup, got_position = f.seance, f.taille, f.coup, f.position
         if got_seance != seance or got_taille != taille or got_coup != coup or got_position != position:
-            self._find("J-EVERY", f[SEQ], "record in séance %d, taille %d, coup %d, position %d where the journal "
+            self._find("J-EVERY", f.seq, "record in séance %d, taille %d, coup %d, position %d where the journal "
                        "stands at %d, %d, %d, %d" % (got_seance, got_taille, got_coup, got_position, seance, taille,
                                                      coup, position))
         self.seance, self.taille, self.coup, self.position = got_seance, got_taille, got_coup, got_position
