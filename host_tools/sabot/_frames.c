@@ -444,10 +444,12 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
 #define ENTRY_SEQ_AT 12
 #define ENTRY_CHAIN_AT 16
 #define ENTRY_CRC_AT 112
+static const unsigned char NO_CHAIN[CHAIN_SIZE]; /* zeros */
 
 /* entries(data): (count, in_line, segments, seqs, chains) of the whole entries of a checkpoint file's data: in_line,
  * how many from the first are in line: intact (their version, their CRC-32), of the first one's sabot, each
- * counter the one before it plus one, none going back in segment or seq, none beginning a journal; the segment
+ * counter the one before it plus one, none going back in segment or seq, none beginning a journal, none naming 32
+ * zero bytes (what scan() gives a seq it did not reach); the segment
  * and seq (native uint32) and the chain value (32 bytes) each entry names. What is not in line, sabot.checkpoints
  * reads one entry at a time and says. */
 static PyObject *frames_entries(PyObject *module, PyObject *args) {
@@ -472,6 +474,7 @@ static PyObject *frames_entries(PyObject *module, PyObject *args) {
             memcpy(PyBytes_AS_STRING(chains) + i * CHAIN_SIZE, entry + ENTRY_CHAIN_AT, CHAIN_SIZE);
             if (in_line == count &&
                 (entry[0] != ENTRY_VERSION || entry[1] == ENTRY_BEGUN ||
+                 memcmp(entry + ENTRY_CHAIN_AT, NO_CHAIN, CHAIN_SIZE) == 0 ||
                  libdeflate_crc32(0, entry, ENTRY_CRC_AT) != le32(entry + ENTRY_CRC_AT) ||
                  (i > 0 && (memcmp(entry + ENTRY_SABOT_AT, (const unsigned char *)data.buf + ENTRY_SABOT_AT, 2) != 0 ||
                             le32(entry + ENTRY_COUNTER_AT) != le32(entry - ENTRY_SIZE + ENTRY_COUNTER_AT) + 1 ||

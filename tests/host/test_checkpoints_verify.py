@@ -169,6 +169,9 @@ def test_the_c_core_reads_every_entry_and_says_how_many_from_the_first_are_in_li
     back = [bytearray(e) for e in kept]
     struct.pack_into("<I", back[3], 12, fields[2][5] - 1)  # seq before the one before it
     assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in back))[:2] == (4, 3)
+    unreached = [bytearray(e) for e in kept]
+    unreached[1][cp.SIGNED - 32:cp.SIGNED] = bytes(32)  # the chain value a walk gives a seq it did not reach
+    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in unreached))[:2] == (4, 1)
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
