@@ -44,11 +44,12 @@ def read_key(path):
     return key
 
 
-def check(paths, key, records=None, same_table=None):
+def check(paths, key, records=None, same_table=None, wanted=None):
     """(segments, reader, findings sorted by seq) for a journal; Unusable when it cannot be read at all.
     A list given as records receives every record read, for a caller that shows them (the report); same_table
-    adds verify's S-IDENT findings of a shoe assigned to one table that many séances running."""
-    segments, reader, rules = _check(paths, key, records)
+    adds verify's S-IDENT findings of a shoe assigned to one table that many séances running; wanted, the chain
+    values the reader keeps for the checkpoints (sabot.checkpoints.wanted)."""
+    segments, reader, rules = _check(paths, key, records, wanted)
     found = one_key_finding(segments, reader) + rules.findings
     if same_table is not None:
         found += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], same_table)]

@@ -63,7 +63,8 @@ def verified(segments, key, receipt=None, paths=None, public_keys=()):
     """(rows a segment, findings of the whole journal as `sabot log verify` states them, against its receipt and,
     with public_keys, its element's checkpoints: paths, the journal's folder, where they are found) in one
     reading."""
-    reader = Reader(segments, key)
+    signed_points = checkpoints.read(paths) if paths is not None else None
+    reader = Reader(segments, key, wanted=checkpoints.wanted(signed_points))
     rules = Rules()
     wanted = rules.types
     per_segment = []
@@ -71,7 +72,7 @@ def verified(segments, key, receipt=None, paths=None, public_keys=()):
         rules.fold([row for row in rows if wanted >> row[1] & 1])
         per_segment.append(rows)
     reader.finish()
-    points, signed = checkpoints.findings(paths, segments, reader.seq, public_keys)
+    points, signed = checkpoints.findings(paths, segments, reader.seq, public_keys, reader, signed_points)
     ends = receipts.findings(segments, reader.seq, key, receipt, [], public_keys, paths, points)
     findings = sorted(reader.findings + rules.findings + ends + signed + authenticity(segments, key, public_keys)[2],
                       key=lambda f: f.seq)

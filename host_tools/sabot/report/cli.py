@@ -38,11 +38,14 @@ class Checked:
         self.paths, self.key, self.key_file, self.establishment = paths, key, key_file, establishment
         self.manifests = [_manifest(bundle) for bundle in bundles]
         given = [checkpoints.read_public_key(public_key)] if public_key else []
-        self.segments, self.reader, self.findings = check(paths, key, same_table=SAME_TABLE)
+        signed_points = checkpoints.read(paths)
+        self.segments, self.reader, self.findings = check(paths, key, same_table=SAME_TABLE,
+                                                          wanted=checkpoints.wanted(signed_points))
         # the element's public keys, as `sabot log verify --public-key/--registry` takes them (sabot.checkpoints)
         keys = given + (checkpoints.registry_keys(registry, self.segments[0].sabot) if registry else [])
         self.element = ("public_key", public_key) if public_key else ("registry", registry) if registry else None
-        self.points, signed = checkpoints.findings(paths, self.segments, self.reader.seq, keys)
+        self.points, signed = checkpoints.findings(paths, self.segments, self.reader.seq, keys, self.reader,
+                                                   signed_points)
         self.receipt = receipts.found_in(paths)  # the shoe's signed head, pulled with the journal
         ends = receipts.findings(self.segments, self.reader.seq, key, self.receipt, [], keys, paths,
                                  self.points)
