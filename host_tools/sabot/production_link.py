@@ -11,9 +11,11 @@ from sabot.device import DeviceError, no_device
 
 def production(port, timeout=1.5):
     """The protocol's client when the shoe on port is a production shoe (it answers the status request within
-    timeout), None for a development shoe, which mpremote reaches: its serving loop and its REPL ignore the probe's
-    bytes, which hold no Ctrl-B to Ctrl-E and no line end. The timeout leaves a busy shoe (an emulated Pico on a
-    loaded computer took over 0.5 s) time to answer, rather than be taken for a development one."""
+    timeout), None for a development shoe, which mpremote reaches: its serving loop ignores the probe's bytes,
+    which hold no Ctrl-B to Ctrl-E and no line end; its REPL takes the frame's Ctrl-A (the version's and the status
+    command's byte) into the raw REPL, which mpremote enters next anyway, and says so: read here to its end
+    (_settle). The timeout leaves a busy shoe (an emulated Pico on a loaded computer took over 0.5 s) time to
+    answer, rather than be taken for a development one."""
     if not os.path.exists(port):
         raise no_device(port)
     from sabot import protocol
@@ -27,6 +29,7 @@ def production(port, timeout=1.5):
     try:
         client.status()
     except (protocol.ProtocolError, protocol.Refused):
+        _settle(client.link)
         client.link.close()
         return None
     client.timeout = 10.0
@@ -34,6 +37,19 @@ def production(port, timeout=1.5):
 
 
 _INERT = set(b"\x02\x03\x04\x05\r\n")  # what a probe never sends a development shoe's REPL
+_QUIET = 1.0  # seconds without a byte after which a development shoe has said all it says to the probe
+_SETTLE_MOST = 10.0
+
+
+def _settle(link):
+    """Read what a development shoe says to the probe until it is quiet: its raw REPL's banner, late on a loaded
+    computer, would otherwise reach mpremote after its own Ctrl-A, a second banner mpremote takes for the answer to
+    its command (`could not exec command`)."""
+    deadline = time.monotonic() + _SETTLE_MOST
+    last = time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - last < _QUIET:
+        if link.read():
+            last = time.monotonic()
 
 
 def authenticated(client, casino_key, command, act):
