@@ -169,10 +169,10 @@ def wanted(points):
     return {number: sorted(seqs) for number, seqs in asked.items()}
 
 
-def findings(paths, segments, end_seq, keys, reader=None, points=None):
+def findings(paths, segments, end_seq, keys, reader, points=None):
     """(Result, J-TAMPER findings) for a journal's checkpoints checked with keys (the shoe's public keys; none: the
-    checkpoints are not checked, and verify says so). reader: a Reader given wanted(points), whose chain values its
-    reading kept; without it, they are recomputed here. points: the journal's checkpoint File, read again without."""
+    checkpoints are not checked, and verify says so). reader: the Reader of the journal, given wanted(points), whose
+    chain values its reading kept. points: the journal's checkpoint File, read again without."""
     if not keys:
         return Result(False), []
     points = points if points is not None else read(paths)
@@ -182,9 +182,9 @@ def findings(paths, segments, end_seq, keys, reader=None, points=None):
     if points.count and len(keys) > 1:  # an element replaced: the key that signs the first entry
         keys = [k for k in keys if points[0].signed_by(k)] or keys
     key = keys[0]
-    if reader is not None and _all_in_line(points, segments, key, reader):
+    if _all_in_line(points, segments, key, reader):
         return Result(True, points, end_seq - points[-1].seq), []
-    return _one_by_one(points, segments, end_seq, key, _kept(reader) if reader is not None else None)
+    return _one_by_one(points, segments, end_seq, key, _kept(reader))
 
 
 def _all_in_line(points, segments, key, reader):
@@ -215,7 +215,7 @@ def _kept(reader):
 
 def _one_by_one(points, segments, end_seq, key, chains):
     """(Result, findings) of a checkpoint File read one entry at a time, each out of line said. chains: {seq: chain
-    value} a reading kept, or None."""
+    value} a reading kept."""
     entries, torn = points.entries(), points.torn
     found = []
     sabot = segments[0].sabot
@@ -265,9 +265,9 @@ def _out_of_line(entry, previous, sabot, key, end_seq):
     return found
 
 
-def _against_journal(entries, segments, end_seq, chains=None):
-    """Each entry's segment and seq must be in the journal, with the chain value recomputed there (chains: those
-    a reading kept, by seq)."""
+def _against_journal(entries, segments, end_seq, chains):
+    """Each entry's segment and seq must be in the journal, with the chain value found there (chains: those a
+    reading kept, by seq)."""
     found = []
     by_number = {s.number: s for s in segments}
     asked = {}
@@ -279,21 +279,22 @@ def _against_journal(entries, segments, end_seq, chains=None):
             continue
         segment = by_number.get(entry.segment)
         if segment is None or entry.seq < segment.seq_before:
-            found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d (counter %d) names segment %d, "
-                                 "seq %d, which the journal does not hold: records cut or deleted" % (
-                                     entry.index, entry.counter, entry.segment, entry.seq)))
+            found.append(_not_held(entry, end_seq))
             continue
         asked.setdefault(entry.segment, []).append(entry)
-    for number, wanting in asked.items():
-        kept = chains if chains is not None else by_number[number].chains_at([e.seq for e in wanting])
+    for wanting in asked.values():
         for entry in wanting:
-            chain = kept.get(entry.seq)
+            chain = chains.get(entry.seq)
             if chain is None:
-                found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d (counter %d) names segment "
-                                     "%d, seq %d, which the journal does not hold: records cut or deleted" % (
-                                         entry.index, entry.counter, entry.segment, entry.seq)))
+                found.append(_not_held(entry, end_seq))
             elif chain != entry.chain:
                 found.append(Finding("J-TAMPER", entry.seq, "checkpoint %d (counter %d): the chain at seq %d is not "
                                      "the journal's: records altered or replaced" % (
                                          entry.index, entry.counter, entry.seq)))
     return found
+
+
+def _not_held(entry, end_seq):
+    return Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d (counter %d) names segment %d, seq %d, which "
+                   "the journal does not hold: records cut or deleted" % (
+                       entry.index, entry.counter, entry.segment, entry.seq))

@@ -229,7 +229,11 @@ class Reader:
     def scanned(self, types):
         """(segment, rows, their frames' offsets) for each segment in order."""
         for segment, picks in self._walked(types, False):
-            yield segment, _frames.rows(segment.data, picks, self.format.frame_size), memoryview(picks).cast("I")
+            yield (segment,) + self._rows(segment, picks)
+
+    def _rows(self, segment, picks):
+        """(rows, their frames' offsets) of a segment's picks, none of them folded."""
+        return _frames.rows(segment.data, picks, self.format.frame_size), memoryview(picks).cast("I")
 
     def _walked(self, types, merge):
         """(segment, picks) for each segment in order, the frames of the next ones checked meanwhile."""
@@ -275,9 +279,8 @@ class Reader:
 
     def read(self, segment):
         """Check one segment, after those already read, and yield its records."""
-        picks = self._take(segment, self._scan([segment], ALL_TYPES, False)[0])
-        rows = _frames.rows(segment.data, picks, self.format.frame_size)
-        for row, offset in zip(rows, memoryview(picks).cast("I")):
+        rows, offsets = self._rows(segment, self._take(segment, self._scan([segment], ALL_TYPES, False)[0]))
+        for row, offset in zip(rows, offsets):
             yield Record(row, segment, offset)
 
     def _scan(self, segments, types, merge):
