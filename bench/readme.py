@@ -82,9 +82,14 @@ def table(figures):
 
 def section(results):
     env = results["environment"]
-    head = "From `make bench` of %s (%s, commit %s; %s; %s mode):" % (
+    head = "From `make bench` of %s (%s, commit %s; %s; %s mode)" % (
         env["date"][:10], env["machine"], env["commit"], env["micropython"].split(";")[-1].strip(), results["mode"])
-    return "\n".join([START, head, "", table(results["figures"]), END])
+    again = {}  # the groups a partial run (bench.run --only) measured again, by its day and commit
+    for group, when in results.get("remeasured", {}).items():
+        again.setdefault((when["date"][:10], when["commit"]), []).append(group)
+    head += "".join("; the %s figures measured again on %s, commit %s" % (", ".join(groups), day, commit)
+                    for (day, commit), groups in sorted(again.items()))
+    return "\n".join([START, head + ":", "", table(results["figures"]), END])
 
 
 def rewritten(readme, results):

@@ -94,6 +94,8 @@ def main(argv=None):
     if out and args.only and out.exists():  # the groups' figures replaced; the run the file says it is, kept
         results = json.loads(out.read_text())
         results["figures"].update(figures)
+        env = report.environment()  # and when and where these groups were measured again, which the README says
+        results.setdefault("remeasured", {}).update({g: {"date": env["date"], "commit": env["commit"]} for g in groups})
         out.write_text(json.dumps(results, indent=1) + "\n")
         print("written to %s" % out)
     elif out:
