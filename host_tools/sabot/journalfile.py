@@ -33,6 +33,7 @@ ALL_TYPES = (1 << 64) - 1  # a mask of record types, bit t for type t
 _WORKERS = 2  # threads that check frames while the caller folds (on two cores, three measured no quicker)
 _BATCH = 32  # segments a worker thread checks a call, taking Python's lock once
 _AHEAD = 2  # batches checked ahead of the one being folded
+_SEGMENT_MOST = 1 << _frames.PICK_KIND_SHIFT  # bytes: the C core's picks name offsets below it (a shoe's: 200 KB)
 ISSUES = {
     _frames.ALTERED: "%(name)s: record at byte %(offset)d altered (CRC)",
     _frames.SEQUENCE: "sequence jumps from %(before)d to %(seq)d: records removed, duplicated or reordered",
@@ -161,6 +162,9 @@ def load_segments(paths):
     segments = []
     for path in files:
         try:
+            if path.stat().st_size >= _SEGMENT_MOST:
+                raise Unusable("%s: %d bytes, more than any shoe's segment: not a journal segment" % (
+                    path, path.stat().st_size))
             data = path.read_bytes()
         except OSError as e:
             raise Unusable("%s: %s" % (path, e.strerror)) from None
