@@ -28,3 +28,4 @@ READER_RX = 16
 RTC_I2C = 0  # DS3231
 RTC_SDA = 21
 RTC_SCL = 22
+ELEMENT_ADDRESS = 0x35  # the secure element on the DS3231's bus: board.json's "element" (its part and address)

@@ -2,7 +2,10 @@
 it. "arch": mpy-cross's -march for its processor (null: bytecode alone, the sim's); "platform": the sys.platform
 its MicroPython reports, by which `sabot deploy` knows a device; "drivers": the other folders of boards/ its image
 holds besides its own (["mcu"], the shared drivers; the sim's build holds them, for the secure element's, and the
-virtual board: ["mcu", "vboard"]). The Makefile, the type check, the bench, `sabot` and the tests read the list here.
+virtual board: ["mcu", "vboard"]); "element": the secure element it is built with, {"part": its Microchip part
+number, "address": its 7-bit I2C address in hex} (boards/<board>/README.md's parts and wiring; the hardware boards'
+pins.py repeat the address as ELEMENT_ADDRESS, tests/host/test_board_pins.py holds them together). The Makefile,
+the type check, the bench, `sabot` and the tests read the list here.
 
 Standard library only: the Makefile runs it with the system's python3 before the venv exists:
 
@@ -41,6 +44,12 @@ def platforms():
 def folders(name):
     """The board folders its image holds: the shared drivers it names, then its own."""
     return ["boards/" + driver for driver in declared()[name]["drivers"]] + ["boards/" + name]
+
+
+def element(name):
+    """(part number, I2C address) of the secure element the board is built with."""
+    declared_element = declared()[name]["element"]
+    return declared_element["part"], int(declared_element["address"], 16)
 
 
 def march(name):

@@ -11,7 +11,7 @@ import pytest
 
 from boards.esp32 import pins as esp32_pins
 from boards.rpi_pico import pins as pico_pins
-from sabot.boards import declared, hardware
+from sabot.boards import declared, element, hardware
 from tests.conftest import ROOT
 
 PINS = {board: importlib.import_module("boards.%s.pins" % board) for board in hardware()}
@@ -27,7 +27,8 @@ def test_boot_py_locks_the_gate_pin_of_the_pin_map_first(board):
 
 
 def _gpios(pins):
-    levels_and_ids = {"GATE_LOCKED", "BEAM_BROKEN", "STOP_ACTIVE", "PRESSED", "READER_UART", "RTC_I2C"}
+    levels_and_ids = {"GATE_LOCKED", "BEAM_BROKEN", "STOP_ACTIVE", "PRESSED", "READER_UART", "RTC_I2C",
+                      "ELEMENT_ADDRESS"}
     return {name: value for name, value in vars(pins).items() if name.isupper() and name not in levels_and_ids}
 
 
@@ -64,3 +65,11 @@ def test_the_picos_native_beam_handler_drives_the_pin_maps_gate_pin_to_locked():
     source = (ROOT / "boards" / "rpi_pico" / "gate_irq.py").read_text()
     assert pico_pins.GATE_LOCKED == 0
     assert "    sio[6] = 1 << %d  #" % pico_pins.GATE in source
+
+
+@pytest.mark.req("K-ELEMENT")
+@pytest.mark.parametrize("board", PINS)
+def test_the_element_address_the_firmware_uses_is_the_one_its_board_declares(board):
+    part, address = element(board)
+    assert PINS[board].ELEMENT_ADDRESS == address
+    assert (part, address) == ("ATECC608B-TNGTLS", 0x35)  # Trust&GO: what a casino orders (boards/mcu/README.md)

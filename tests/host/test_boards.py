@@ -19,7 +19,7 @@ def test_every_board_folder_declares_its_processor_and_platform_once():
     assert [name for name in with_code if name not in held] == boards.names()
     assert sorted(boards.platforms().values()) == boards.names()  # no two boards answer the same sys.platform
     for name, board in declared.items():
-        assert sorted(board) == ["arch", "drivers", "platform"], name
+        assert sorted(board) == ["arch", "drivers", "element", "platform"], name
         assert all((ROOT / folder).is_dir() for folder in boards.folders(name)), name
     assert boards.hardware() == [name for name in boards.names() if (ROOT / "boards" / name / "manifest.py").exists()]
 
