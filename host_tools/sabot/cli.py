@@ -128,6 +128,12 @@ def parser():
     exported = key.add_parser("export", help="the casino's registry of its shoes for the ministry, CSV or JSON")
     exported.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
     exported.add_argument("--format", choices=("csv", "json"), default="csv", help="CSV (default) or JSON")
+    element = commands.add_parser("element", help="the shoe's secure element at the factory bench (docs/keys.md)"
+                                  ).add_subparsers(dest="action", required=True, metavar="ACTION")
+    provisioned = element.add_parser("provision", help="a generic ATECC608B configured, locked and its key "
+                                     "generated, on a development shoe over mpremote; exit 0 done, 2 refused "
+                                     "(a Trust&GO part needs none)")
+    provisioned.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
     board = commands.add_parser("vboard", help="the virtual board: firmware and sim board behind a pty")
     board.add_argument("--scenario", help="a scenario the board plays at start (config.json names it)")
     board.add_argument("--fs", help="the board's filesystem folder, kept across restarts (default: a new "
@@ -230,6 +236,10 @@ def main(argv=None):
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
         return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development)
+    if args.command == "element":
+        from sabot.element_bench import provision
+
+        return provision(args.port)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":

@@ -11,7 +11,7 @@ import sys
 
 from firmware.mac import Key
 from sabot.journalfile import Unusable
-from sabot.shoe_link import DeviceError, ask
+from sabot.shoe_link import DeviceError, element_key_of
 from sabot.verify import read_key
 
 
@@ -80,7 +80,7 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
 
 def _enrol_development(port, registry, out):
     """A development shoe's enrolment over mpremote: its number and its element's public key, into the registry."""
-    answer = ask(port, "from firmware.remote import element_key\nelement_key()")
+    answer = element_key_of(port)
     if answer.get("public_key") is None:
         print("sabot key enrol: error: the shoe on %s has no secure element answering: it cannot sign its journal"
               % port, file=sys.stderr)

@@ -170,6 +170,11 @@ def ask(port, code):
             port, said[-1] if said else "")) from None
 
 
+def element_key_of(port):
+    """A development shoe's number and its element's public key (hex, None when no element answers)."""
+    return ask(port, "from firmware.remote import element_key\nelement_key()")
+
+
 _RESTART = "import machine\ngetattr(machine, 'reset', getattr(machine, 'soft_reset', None))()"
 
 
