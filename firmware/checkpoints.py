@@ -6,10 +6,11 @@ element's monotonic counter 0 up by one and appends to journal/checkpoints.sbc a
 journal's end (segment, sequence number, chain value), signed by the element's private key, which never leaves it.
 At power-up the last entry's counter must be the element's, and the journal recovered must reach the entry's end:
 otherwise the shell raises FAULT_ROLLBACK, unless the counter is a few values ahead of an intact last entry that the
-journal reaches with records after it: a power cut during a checkpoint, which the boot journals (R_ELEMENT) before
-its own. A signature that fails after the driver's retries is signed again with the same counter value; one that
-still fails journals the value spent (R_ELEMENT) and locks the shoe in FAULT_ELEMENT. Nothing here imports machine: the board passes its element's driver in
-(boards/mcu/atecc.py, or the virtual board's link to its model); the sim board has none and writes no checkpoint.
+journal reaches with records after it, ending on a step that writes a checkpoint: a power cut during that
+checkpoint, which the boot journals (R_ELEMENT) before its own. A signature that fails after the driver's retries is
+signed again with the same counter value; one that still fails journals the value spent (R_ELEMENT) and locks the
+shoe in FAULT_ELEMENT. Nothing here imports machine: the board passes its element's driver in (boards/mcu/atecc.py,
+or the virtual board's link to its model); the sim board has none and writes no checkpoint.
 """
 
 import os
@@ -20,22 +21,7 @@ from hashlib import sha256
 from firmware import layout
 from firmware.compat import const
 from firmware.events import EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
-from firmware.records import (
-    EL_CUT,
-    EL_FAULT,
-    R_ALARM,
-    R_BOOT,
-    R_CLOSED,
-    R_COUP_END,
-    R_ELEMENT,
-    R_OUVERTE,
-    R_OUVERTE_DAY,
-    R_RECOVERY,
-    R_REFUSAL,
-    R_SEANCE,
-    R_SEANCE_CLOSE,
-    pack_element,
-)
+from firmware.records import EL_CUT, EL_FAULT, R_ELEMENT
 from firmware.shell import Shell
 
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
@@ -64,11 +50,12 @@ SIGN_TRIES = const(3)  # signatures of one entry, the same counter value each ti
 # the one increment the entry was for, and the datasheet's "more than one on some power losses" (docs/journal-
 # format.md, "A counter ahead at power-up"). More is a rollback.
 AHEAD_MOST = const(3)
-# The records a step that writes a checkpoint ends with (its last one), as bits by type: a power-up's, a séance's,
-# a coup's end, an alarm's, the element's. A journal whose last record is another ends on a step with no checkpoint
-# (a load, a burn, a clear, a card in a coup): no cut during a checkpoint left it so.
-_STEP_ENDS = (1 << R_BOOT | 1 << R_RECOVERY | 1 << R_ALARM | 1 << R_SEANCE | 1 << R_OUVERTE | 1 << R_REFUSAL
-              | 1 << R_OUVERTE_DAY | 1 << R_SEANCE_CLOSE | 1 << R_COUP_END | 1 << R_CLOSED | 1 << R_ELEMENT)
+# The records a step that writes a checkpoint ends with (its last one), as bits by type: a power-up's (R_BOOT,
+# R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's end
+# (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT). A journal whose last record is another ends on a
+# step with no checkpoint (a load, a burn, a clear, a card in a coup): no cut during a checkpoint left it so. A
+# literal, each name an import on the board (tests/host/test_element_faults.py checks it against the names).
+STEP_ENDS = const(0x3394C6)
 
 
 class CheckpointShell(Shell):
@@ -108,13 +95,13 @@ class CheckpointShell(Shell):
         if ctl.n_recs and not self._booting:
             self.checkpoints.stepped(self, event, in_coup, alarms)
 
-    def said(self, arg):
-        """Counter values spent with no entry journalled (EV_ELEMENT: records.pack_element's arg), no checkpoint
-        after its step: the element just failed one, or the power-up's follows."""
+    def said(self, counter, count, why):
+        """Counter values spent with no entry journalled (EV_ELEMENT: the last one, how many, why, records.EL_*), no
+        checkpoint after its step: the element just failed one, or the power-up's follows."""
         booting = self._booting
         self._booting = True
         try:
-            self.handle(EV_ELEMENT, arg, self.ctl.now)
+            self.handle(EV_ELEMENT, counter | (count if count < 7 else 7) << 21 | why << 24, self.ctl.now)
         finally:
             self._booting = booting
 
@@ -128,7 +115,7 @@ class _Tail:
         self.journal = journal
         self.after = after
         self.type = 0
-        self.spent = 0
+        self.spent = 0  # the highest value said spent
 
     def load_snapshot(self, buf):
         self.ctl.load_snapshot(buf)
@@ -171,7 +158,7 @@ class Checkpoints:
         self._counted = None  # the counter value the entries reach (the last one's, or explained), None: unknown
         self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
         self._spent = None  # the value the increment of the entry being written returned
-        self.tail = None  # the power-up's _Tail
+        # self.tail: the power-up's _Tail, set by CheckpointShell.recover before rolled_back reads it
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
@@ -248,10 +235,8 @@ class Checkpoints:
             if counted < tail.spent <= counter:
                 counted = tail.spent  # journalled by the shoe: its element failed to sign
             if counted < counter:
-                if counter - counted > AHEAD_MOST or not _STEP_ENDS >> tail.type & 1:
+                if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
                     return True
-                print("checkpoints: the element's counter is", counter, "the last checkpoint's", fields[3],
-                      ": a power cut during a checkpoint")
                 self._found = counter
             self._counted = counted
             return False
@@ -263,7 +248,7 @@ class Checkpoints:
         found = self._found
         if found:
             self._found = 0
-            shell.said(pack_element(found, found - self._counted, EL_CUT))
+            shell.said(found, found - self._counted, EL_CUT)
             self._counted = found
         self.write(shell.journal, RECOVERY if cut else BOOT)
 
@@ -294,21 +279,16 @@ class Checkpoints:
             self.failed()
 
     def failed(self):
-        """An entry not written: the values spent since the last one (the increment's, or the counter as it reads
-        now; none when it cannot be read), journalled by the shell with the element's fault."""
+        """An entry not written: the values spent since the last one (the increment's; none when the increment
+        failed), journalled by the shell with the element's fault."""
         counted = self._counted
         shell = self._shell
         if counted is None or shell is None:
             return
-        spent = self._spent
-        if spent is None:
-            try:
-                spent = self.element.counter(_COUNTER)
-            except OSError:
-                spent = counted
-        if spent < counted:
+        spent = self._spent  # None: the increment failed, which the driver's read-back says counted nothing
+        if spent is None or spent < counted:
             spent = counted
-        shell.said(pack_element(spent, spent - counted, EL_FAULT))
+        shell.said(spent, spent - counted, EL_FAULT)
         self._counted = spent
 
     def begin(self, sabot):
@@ -340,11 +320,10 @@ class Checkpoints:
             try:
                 entry[SIGNATURE_AT:CRC_AT] = element.sign(digest)
                 break
-            except OSError as e:
+            except OSError:
                 tries -= 1
                 if not tries:
                     raise
-                print("checkpoints: signed again, counter", counter, ":", e)
         struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
         with open(self.path, "ab") as f:
             f.write(entry)

@@ -153,12 +153,6 @@ def pack_result(totals, winner_1, winner_2):
     return totals[0] | totals[1] << 4 | totals[2] << 8 | winner_1 << 12 | winner_2 << 14
 
 
-def pack_element(counter, count, why):
-    """EV_ELEMENT's argument (firmware/checkpoints.py): the counter's last value spent without an entry (21 bits),
-    how many (1-7), why (EL_*): a small int on a 32-bit board."""
-    return counter | (count if count < 7 else 7) << 21 | why << 24
-
-
 def pack_torn(torn):
     """R_RECOVERY's code: the torn bytes cut, at most 65535."""
     return torn if torn < _TORN_MAX else _TORN_MAX

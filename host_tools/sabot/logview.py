@@ -31,7 +31,8 @@ from sabot.verify import read_key
 
 COLUMNS = ("seq", "time", "event", "seance", "taille", "coup", "position", "card", "hand", "disposition",
            "condition", "detail")
-_LOUD = (records.R_ALARM, records.R_FINDING, records.R_RECOVERY, records.R_ELEMENT)  # `log show` prints their type in capitals
+# `log show` prints their type in capitals
+_LOUD = (records.R_ALARM, records.R_FINDING, records.R_RECOVERY, records.R_ELEMENT)
 _HANDS_MOST = 3  # a result record names at most three hands (deux tableaux); more is a damaged record
 
 
