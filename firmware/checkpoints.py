@@ -158,7 +158,7 @@ class Checkpoints:
         self._counted = None  # the counter value the entries reach (the last one's, or explained), None: unknown
         self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
         self._spent = None  # the value the increment of the entry being written returned
-        # self.tail: the power-up's _Tail, set by CheckpointShell.recover before rolled_back reads it
+        self.tail = _Tail(None, None, -1)  # the power-up's, set by CheckpointShell.recover before rolled_back
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
@@ -248,7 +248,7 @@ class Checkpoints:
         found = self._found
         if found:
             self._found = 0
-            shell.said(found, found - self._counted, EL_CUT)
+            shell.said(found, found - (self._counted or 0), EL_CUT)
             self._counted = found
         self.write(shell.journal, RECOVERY if cut else BOOT)
 
