@@ -5,8 +5,12 @@ Between coups (a coup's end, a séance, an alarm raised), at each power-up and b
 element's monotonic counter 0 up by one and appends to journal/checkpoints.sbc an entry naming that counter and the
 journal's end (segment, sequence number, chain value), signed by the element's private key, which never leaves it.
 At power-up the last entry's counter must be the element's, and the journal recovered must reach the entry's end:
-otherwise the shell raises FAULT_ROLLBACK. Nothing here imports machine: the board passes its element's driver in
-(boards/mcu/atecc.py, or the virtual board's link to its model); the sim board has none and writes no checkpoint.
+otherwise the shell raises FAULT_ROLLBACK, unless the counter is a few values ahead of an intact last entry that the
+journal reaches with records after it, ending on a step that writes a checkpoint: a power cut during that
+checkpoint, which the boot journals (R_ELEMENT) before its own. A signature that fails after the driver's retries is
+signed again with the same counter value; one that still fails journals the value spent (R_ELEMENT) and locks the
+shoe in FAULT_ELEMENT. Nothing here imports machine: the board passes its element's driver in (boards/mcu/atecc.py,
+or the virtual board's link to its model); the sim board has none and writes no checkpoint.
 """
 
 import os
@@ -16,7 +20,8 @@ from hashlib import sha256
 
 from firmware import layout
 from firmware.compat import const
-from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.records import EL_CUT, EL_FAULT, R_ELEMENT
 from firmware.shell import Shell
 
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
@@ -40,6 +45,17 @@ BEGUN = const(6)  # a new journal begun (another number or key: the old one kept
 ALARM = const(7)  # a step that raised an alarm or a fault
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
+SIGN_TRIES = const(3)  # signatures of one entry, the same counter value each time, each after the driver's retries
+# How far the element's counter may be ahead of the last entry at power-up and be a power cut during a checkpoint:
+# the one increment the entry was for, and the datasheet's "more than one on some power losses" (docs/journal-
+# format.md, "A counter ahead at power-up"). More is a rollback.
+AHEAD_MOST = const(3)
+# The records a step that writes a checkpoint ends with (its last one), as bits by type: a power-up's (R_BOOT,
+# R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's end
+# (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT). A journal whose last record is another ends on a
+# step with no checkpoint (a load, a burn, a clear, a card in a coup): no cut during a checkpoint left it so. A
+# literal, each name an import on the board (tests/host/test_element_faults.py checks it against the names).
+STEP_ENDS = const(0x3394C6)
 
 
 class CheckpointShell(Shell):
@@ -51,12 +67,13 @@ class CheckpointShell(Shell):
         self.checkpoints = checkpoints
         self._watch = None
         self._cut = 0
-        self._booting = False
+        self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
 
     def recover(self):
         self._cut = 0
-        self._watch = self.checkpoints.watch()
-        self._cut = self.journal.recover(self.ctl, self._watch)
+        watch = self._watch = self.checkpoints.watch()
+        tail = self.checkpoints.tail = _Tail(self.ctl, self.journal, watch[1] if watch else -1)
+        self._cut = self.journal.recover(tail, watch)
         return self._cut
 
     def rolled_back(self):
@@ -77,6 +94,42 @@ class CheckpointShell(Shell):
         Shell._handle(self, event, arg, now)
         if ctl.n_recs and not self._booting:
             self.checkpoints.stepped(self, event, in_coup, alarms)
+
+    def said(self, counter, count, why):
+        """Counter values spent with no entry journalled (EV_ELEMENT: the last one, how many, why, records.EL_*), no
+        checkpoint after its step: the element just failed one, or the power-up's follows."""
+        booting = self._booting
+        self._booting = True
+        try:
+            self.handle(EV_ELEMENT, counter | (count if count < 7 else 7) << 21 | why << 24, self.ctl.now)
+        finally:
+            self._booting = booting
+
+
+class _Tail:
+    """The controller as the power-up's recovery replays the last segment into it: also the last record's type, and
+    the highest counter value the element's records after the last checkpoint (seq after) say was spent."""
+
+    def __init__(self, ctl, journal, after):
+        self.ctl = ctl
+        self.journal = journal
+        self.after = after
+        self.type = 0
+        self.spent = 0  # the highest value said spent
+
+    def load_snapshot(self, buf):
+        self.ctl.load_snapshot(buf)
+
+    def snapshot(self, buf):
+        self.ctl.snapshot(buf)
+
+    def restore(self, body):
+        self.ctl.restore(body)
+        rtype = self.type = body[0]
+        if rtype == R_ELEMENT and self.journal.seq > self.after:
+            spent = body[layout.BODY_CODE] | body[layout.BODY_CODE + 1] << 8 | body[layout.BODY_CARD + 1] << 16
+            if spent > self.spent:
+                self.spent = spent
 
 
 class ElementKey:
@@ -101,6 +154,11 @@ class Checkpoints:
         self.element = element
         self.sabot = sabot
         self._last = None  # the last entry read at power-up, or None
+        self._shell = None  # the CheckpointShell that journals what the element spent with no entry
+        self._counted = None  # the counter value the entries reach (the last one's, or explained), None: unknown
+        self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
+        self._spent = None  # the value the increment of the entry being written returned
+        self.tail = _Tail(None, None, -1)  # the power-up's, set by CheckpointShell.recover before rolled_back
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
@@ -116,7 +174,8 @@ class Checkpoints:
     def shell(self, *args):
         """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these
         checkpoints its own."""
-        return CheckpointShell(self, *args)
+        shell = self._shell = CheckpointShell(self, *args)
+        return shell
 
     def last(self):
         """The last whole entry of the file (a torn one after it is not counted), b"" when there is none."""
@@ -140,10 +199,15 @@ class Checkpoints:
         return [fields[4], fields[5], None, None]
 
     def rolled_back(self, journal, watch):
-        """After recovery: whether the journal was cut, deleted or put back since the last checkpoint. The element's
-        counter must be the last entry's (a power cut between its increment and the entry's write leaves it one
-        above: a rollback too, the safe side), the entry intact, and the journal must reach the entry's end with its
-        chain value when the recovery saw it. No entry while the counter is above 0: the journal was deleted."""
+        """After recovery: whether the journal was cut, deleted or put back since the last checkpoint. The entry
+        must be intact, the journal must reach its end with its chain value when the recovery saw it, and the
+        element's counter must be the entry's, or at most AHEAD_MOST above it with the chain value seen and records
+        after the entry: a power cut during the checkpoint of their step (its increment made, the entry never
+        written, or the counter gone up by more on the cut), which booted() journals, when the journal ends on the
+        records of a step that writes a checkpoint; values the element's records after the entry say it spent (a
+        signature that failed) need no cut. No entry while the counter is above 0: the journal was deleted."""
+        self._counted = None
+        self._found = 0
         try:
             if self.element is None:
                 raise OSError(19)
@@ -151,6 +215,7 @@ class Checkpoints:
         except OSError:
             print("checkpoints: no secure element answers: the journal's end cannot be checked")
             return True
+        self._counted = counter  # a rollback's gap is the verifier's finding; what is spent after it is counted
         if counter >= _SPENT:
             print("checkpoints: the secure element's counter is spent: replace the element and enrol it again")
             return True  # no checkpoint can follow, so no later boot could tell a cut journal: locked at each one
@@ -160,14 +225,31 @@ class Checkpoints:
         if crc32(entry) != layout.CRC_RESIDUE:
             return True  # an entry edited by hand; a torn append is never whole
         fields = struct.unpack_from(ENTRY, entry, 0)
-        if fields[0] != VERSION or fields[3] != counter:
+        if fields[0] != VERSION or fields[4] > watch[3] or fields[5] > journal.seq:
             return True
-        if fields[4] > watch[3] or fields[5] > journal.seq:
+        if watch[2] is not None and watch[2] != fields[6]:
             return True
-        return watch[2] is not None and watch[2] != fields[6]
+        counted = fields[3]
+        tail = self.tail
+        if counter > counted and fields[5] < journal.seq and watch[2] is not None:
+            if counted < tail.spent <= counter:
+                counted = tail.spent  # journalled by the shoe: its element failed to sign
+            if counted < counter:
+                if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
+                    return True
+                self._found = counter
+            self._counted = counted
+            return False
+        return counter != counted
 
     def booted(self, shell, cut):
-        """After the power-up's records: its checkpoint, a recovery's when it cut a torn tail."""
+        """After the power-up's records: the counter values a cut spent, said, then its checkpoint, a recovery's
+        when it cut a torn tail."""
+        found = self._found
+        if found:
+            self._found = 0
+            shell.said(found, found - (self._counted or 0), EL_CUT)
+            self._counted = found
         self.write(shell.journal, RECOVERY if cut else BOOT)
 
     def stepped(self, shell, event, in_coup, alarms):
@@ -184,15 +266,30 @@ class Checkpoints:
 
     def write(self, journal, reason):
         """A new checkpoint at the journal's end, once its records are durable: the counter counted up first, then
-        the entry appended and closed (durable on littlefs). Not written when the journal cannot be; a failure of
-        the element or the file is not the shoe's to stop on (the gate is locked between coups): the next
-        power-up's check decides, and a counter ahead of the file is a rollback fault there."""
+        the entry appended and closed (durable on littlefs). Not written when the journal cannot be. A failure of
+        the element (after its retries and append's) or of the file journals the counter values it spent with no
+        entry and locks the shoe in FAULT_ELEMENT (failed()); with no element answering since the power-up, whose
+        check was then a rollback fault, nothing more is said."""
         if journal.broken:
             return
         try:
             self.append(reason, journal.segment, journal.seq, journal.chain)
         except OSError as e:
             print("checkpoints: not written:", e)
+            self.failed()
+
+    def failed(self):
+        """An entry not written: the values spent since the last one (the increment's; none when the increment
+        failed), journalled by the shell with the element's fault."""
+        counted = self._counted
+        shell = self._shell
+        if counted is None or shell is None:
+            return
+        spent = self._spent  # None: the increment failed, which the driver's read-back says counted nothing
+        if spent is None or spent < counted:
+            spent = counted
+        shell.said(spent, spent - counted, EL_FAULT)
+        self._counted = spent
 
     def begin(self, sabot):
         """The first checkpoint of a journal begun empty (the old one kept aside, firmware/remote.py): segment 0,
@@ -205,16 +302,30 @@ class Checkpoints:
         self.append(BEGUN, 0, 0, bytes(layout.CHAIN_SIZE))
 
     def append(self, reason, segment, seq, chain):
+        """The entry: the counter counted up once, then signed, again with the same value when the element fails
+        (the driver has retried its own way first: a fault the datasheet says succeeds when resubmitted)."""
         element = self.element
         if element is None:
             raise OSError(19)
-        counter = element.increment(_COUNTER)
+        self._spent = None
+        counter = self._spent = element.increment(_COUNTER)
         entry = bytearray(SIZE)
         struct.pack_into(ENTRY, entry, 0, VERSION, reason, self.sabot, counter,
                          segment, seq, chain)
         digest = sha256(LABEL)
         digest.update(memoryview(entry)[:SIGNED])
-        entry[SIGNATURE_AT:CRC_AT] = element.sign(digest.digest())
+        digest = digest.digest()
+        tries = SIGN_TRIES
+        while True:
+            try:
+                entry[SIGNATURE_AT:CRC_AT] = element.sign(digest)
+                break
+            except OSError:
+                tries -= 1
+                if not tries:
+                    raise
         struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
         with open(self.path, "ab") as f:
             f.write(entry)
+        self._counted = counter
+        self._spent = None

@@ -137,6 +137,8 @@ class Controller:
             self._on_firmware(arg)
         elif event == ev.EV_FAULT:
             self._on_fault(arg)
+        elif event == ev.EV_ELEMENT:
+            self._on_element(arg)
         day = self.ouverte
         if day is not None and day.restate:
             day.restate_in(self.seconds)
@@ -291,6 +293,15 @@ class Controller:
             # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
             self._emit(rec.R_RECOVERY, 0, 0, self._release, 0)
         self._raise(code)
+
+    def _on_element(self, arg):
+        """Counter values of the secure element spent with no checkpoint, said (J-TAMPER): found at power-up, or the
+        element failing to sign one, which locks the shoe in its fault (it can no longer vouch for its journal)."""
+        why = arg >> 24
+        self._emit(rec.R_ELEMENT, arg >> 21 & 7, arg >> 16 & 31, why, arg & 0xFFFF)
+        if why == rec.EL_FAULT and not self.raised(rec.FAULT_ELEMENT):
+            self._cmd(ev.CMD_GATE_CLOSE, 0)
+            self._raise(rec.FAULT_ELEMENT)
 
     def _on_release_request(self, kind):
         if self._release or self._settling():

@@ -24,6 +24,8 @@ EV_FIRMWARE = const(13)  # at boot, the files' check against the release manifes
 EV_SEANCE_CLOSE = const(14)
 EV_CANDIDATE = const(15)  # a player wants the bank (banque ouverte); arg: his number, 1-255
 EV_ADJUDICATE = const(16)  # the bank drawn by lot among the candidates; arg: the board's random value, 16 bits
+EV_ELEMENT = const(17)  # secure element counter values spent with no checkpoint (firmware/checkpoints.py); arg:
+# the counter's last value spent | how many (up to 7) << 21 | why (records.EL_*) << 24 (firmware/checkpoints.py)
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card

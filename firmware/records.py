@@ -35,6 +35,13 @@ R_DRAW = const(19)  # the bank drawn by lot: code: the random value; card: candi
 # reads the last segment only. card: its séances (1, 2) | DAY_OPEN | DAY_UNCLOSED; code, disposition, condition:
 # the last one's close (seconds since 2020, low 16 bits, then a byte each), or the day's start when it has none.
 R_OUVERTE_DAY = const(20)
+# A value of the secure element's counter 0 spent with no checkpoint entry (firmware/checkpoints.py; J-TAMPER): the
+# verifier accepts a gap in the checkpoints' counters only where these records cover it. code, disposition: the
+# counter (bits 0-15, 16-23), the last value spent; card: how many values, that one the last; condition: why,
+# EL_CUT (found at power-up, the counter ahead of the last checkpoint) or EL_FAULT (the element failed to sign).
+R_ELEMENT = const(21)
+EL_CUT = const(1)
+EL_FAULT = const(2)
 
 # Which fields each record type uses: firmware/record_names.py's USES_* and NO_CODE, for readers (the controller
 # writes them by type and never asks).
@@ -64,7 +71,8 @@ FAULT_OVERRUN = const(6)  # the interrupts' event queue overflowed: something ma
 FAULT_FIRMWARE = const(7)  # the firmware's files differ from the approved release (H-FIRMWARE)
 FAULT_ROLLBACK = const(8)  # at boot the journal ends before its last signed checkpoint, or no element (J-TAMPER)
 FAULT_DEVKEY = const(9)  # a board's firmware under the public development key (firmware/devkey.py)
-ALARM_MAX = const(9)  # the highest code; the controller holds the codes raised as bits, code n as 1 << n - 1
+FAULT_ELEMENT = const(10)  # the secure element failed to sign a checkpoint: the shoe cannot vouch for its journal
+ALARM_MAX = const(10)  # the highest code; the controller holds the codes raised as bits, code n as 1 << n - 1
 
 # Findings: what the shoe sees that breaks a rule it cannot prevent; R_FINDING's code.
 F_STOP_POSITION = const(1)  # S-STOPPOS

@@ -117,6 +117,8 @@ class Observer:
             if condition:
                 text += "; a %s release was under way: whether a card left is UNKNOWN" % said(
                     words.RELEASES, condition, ID)
+        elif rtype == records.R_ELEMENT:
+            text = "ELEMENT: %s" % words.element(card, disposition, condition, code)
         elif rtype >= records.R_OUVERTE:
             text = "%s: %s" % (said(words.RECORDS, rtype),
                                words.article61(rtype, card, disposition, code, EN, condition))

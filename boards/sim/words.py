@@ -40,6 +40,8 @@ RECORDS = {
     r.R_CANDIDATE: ("candidate for the bank", "candidat à la banque", "candidate"),
     r.R_DRAW: ("bank drawn by lot", "banque adjugée par tirage au sort", "draw"),
     r.R_OUVERTE_DAY: ("banque ouverte day restated", "journée de banque ouverte rappelée", "ouverte_day"),
+    r.R_ELEMENT: ("secure element counter with no checkpoint", "compteur de l'élément sécurisé sans point de contrôle",
+                  "element"),
 }
 BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
     r.BOOT_POWER: ("power-up", "mise sous tension", "power"),
@@ -70,6 +72,8 @@ ALARMS = {  # alarms and faults
                        "journal en deçà de son dernier point de contrôle signé (retour en arrière)", "rollback"),
     r.FAULT_DEVKEY: ("development key: the shoe has no key of its own",
                      "clé de développement : le sabot n'a pas de clé propre", "development_key"),
+    r.FAULT_ELEMENT: ("secure element failed: a checkpoint not signed",
+                      "élément sécurisé défaillant : un point de contrôle non signé", "element"),
 }
 FINDINGS = {  # the shoe's own findings (R_FINDING); the verifier's are sabot.rules'
     r.F_STOP_POSITION: ("stop card misplaced (S-STOPPOS)", "carte d'arrêt mal placée (S-STOPPOS)", "stop_position"),
@@ -115,6 +119,7 @@ EVENTS = {
     e.EV_SEANCE_CLOSE: ("seance close", "clôture de séance", "seance_close"),
     e.EV_CANDIDATE: ("candidate", "candidat", "candidate"),
     e.EV_ADJUDICATE: ("draw the bank", "tirage de la banque", "adjudicate"),
+    e.EV_ELEMENT: ("element counter spent", "compteur de l'élément consommé", "element"),
 }
 COMMANDS = {
     e.CMD_GATE_OPEN: ("gate open", "porte ouverte", "gate_open"),
@@ -175,6 +180,15 @@ _DAY = ("%d séance(s) in the casino day, the last %s", "%d séance(s) du jour, 
 _DAY_LAST = (("open", "closed at %s UTC", "ended unclosed"), ("ouverte", "close à %s UTC", "finie sans clôture"))
 POWER_CUT = ("power cut, then power back", "coupure de courant, puis remise sous tension")  # a power-up not the first
 TORN = ("%d torn bytes cut", "%d octets coupés")  # R_RECOVERY's code
+# R_ELEMENT: why (its condition, EL_*), then the values spent and the counter (docs/journal-format.md).
+_ELEMENT = {
+    r.EL_CUT: ("at power-up, the element's counter %d is %d ahead of the last checkpoint's %d: the power was cut "
+               "during a checkpoint", "à la mise sous tension, le compteur de l'élément, %d, dépasse de %d celui du "
+               "dernier point de contrôle, %d : courant coupé pendant un point de contrôle"),
+    r.EL_FAULT: ("the element failed to sign a checkpoint: counter %d, %d value(s) spent after %d with no checkpoint",
+                 "l'élément n'a pas pu signer un point de contrôle : compteur %d, %d valeur(s) consommée(s) après %d "
+                 "sans point de contrôle"),
+}
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
 _RESULT = (("; winner: ", "; tableau1: %s, tableau2: %s"), (" ; gagnant : ", " ; tableau1 : %s, tableau2 : %s"))
 _BANK = (("; bank: %s", "; bank: tableau1 %s, tableau2 %s"), (" ; banque : %s", " ; banque : tableau1 %s, tableau2 %s"))
@@ -206,6 +220,15 @@ def article61(rtype, card, disposition, code, lang=EN, condition=0):
     if rtype == r.R_DRAW:
         return _DRAW[lang] % (card, code, disposition)
     return None
+
+
+def element(card, disposition, condition, code, lang=EN):
+    """What an R_ELEMENT record says: why, the element's counter, the values spent and the counter before them."""
+    counter = code | disposition << 16
+    form = _ELEMENT.get(condition)
+    if form is None:
+        return "code %d, counter %d, %d value(s)" % (condition, counter, card)
+    return form[lang] % (counter, card, counter - card)
 
 
 def game(code):

@@ -451,7 +451,8 @@ static const unsigned char NO_CHAIN[CHAIN_SIZE]; /* zeros */
  * counter the one before it plus one, none going back in segment or seq, none beginning a journal, none naming 32
  * zero bytes (what scan() gives a seq it did not reach); the segment
  * and seq (native uint32) and the chain value (32 bytes) each entry names. What is not in line, sabot.checkpoints
- * reads one entry at a time and says. */
+ * reads one entry at a time and says: any counter that skips a value, even one the shoe's R_ELEMENT records explain,
+ * drops to that entry-by-entry path, which alone weighs the explanations. */
 static PyObject *frames_entries(PyObject *module, PyObject *args) {
     Py_buffer data;
     PyObject *segments = NULL, *seqs = NULL, *chains = NULL, *result = NULL;

@@ -1,5 +1,7 @@
 """The shoe's signed checkpoints (docs/journal-format.md, "Checkpoints") checked on the host with its secure element's
-public key alone: every entry's CRC, its sabot number, counters that go up one at a time, and each entry's chain
+public key alone: every entry's CRC, its sabot number, counters that go up one at a time (or skip values that the
+shoe's own records between the two entries say were spent with no entry: a power cut during a checkpoint, the
+element failing to sign one: R_ELEMENT), and each entry's chain
 value against the chain recomputed from the journal's own bytes at its segment and sequence number; the ECDSA
 signature of the last one, which with the chain vouches for every record before it (an entry before it, its
 counter and chain value checked, adds nothing to that, and a million cards' checkpoints, some 200,000, would cost
@@ -51,11 +53,12 @@ class Result:
     """What verify says of a journal's checkpoints: checked (a public key given) or not, the entries (Entry, or a
     checkpoint File's whole entries when they are all in line) and the records after the last one."""
 
-    def __init__(self, checked, entries=(), after=None, torn=0):
+    def __init__(self, checked, entries=(), after=None, torn=0, explained=0):
         self.checked = checked
         self.entries = entries if isinstance(entries, File) else list(entries)
         self.after = after  # records after the last checkpoint (None without one)
         self.torn = torn
+        self.explained = explained  # counter values skipped between entries that the shoe's R_ELEMENT records cover
 
     def counted_after(self, counter, seq):
         """The entries counted after counter that end at seq or before: those a receipt of that counter and seq must
@@ -77,7 +80,8 @@ class Result:
         last = self.entries[-1] if self.entries else None
         return {"checked": True, "count": len(self.entries),
                 "counters": [self.entries[0].counter, last.counter] if last else None,
-                "last_seq": last.seq if last else None, "records_after": self.after}
+                "last_seq": last.seq if last else None, "records_after": self.after,
+                "explained_gaps": self.explained}
 
 
 class File:
@@ -184,7 +188,7 @@ def findings(paths, segments, end_seq, keys, reader, points=None):
     key = keys[0]
     if _all_in_line(points, segments, key, reader):
         return Result(True, points, end_seq - points[-1].seq), []
-    return _one_by_one(points, segments, end_seq, key, _kept(reader))
+    return _one_by_one(points, segments, end_seq, key, _kept(reader), reader.elements)
 
 
 def _all_in_line(points, segments, key, reader):
@@ -213,10 +217,12 @@ def _kept(reader):
     return kept
 
 
-def _one_by_one(points, segments, end_seq, key, chains):
+def _one_by_one(points, segments, end_seq, key, chains, elements=()):
     """(Result, findings) of a checkpoint File read one entry at a time, each out of line said. chains: {seq: chain
-    value} a reading kept."""
+    value} a reading kept; elements: the journal's R_ELEMENT records, (seq, counter, count, why) in seq order (the
+    rules', State.elements), which explain a gap in the counters between the entries around them."""
     entries, torn = points.entries(), points.torn
+    explain = _Explanations(elements)
     found = []
     sabot = segments[0].sabot
     good = []
@@ -228,8 +234,9 @@ def _one_by_one(points, segments, end_seq, key, chains):
         if id(entry) not in whole:
             found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d: damaged (CRC)" % entry.index))
         elif entry.sabot != sabot or entry is last and not entry.signed_by(key) or previous is not None and (
-                entry.counter != previous.counter + 1 or entry.seq < previous.seq and entry.reason != cp.BEGUN):
-            found += _out_of_line(entry, previous, sabot, key, end_seq)
+                entry.counter != previous.counter + 1 and not explain.covers(previous, entry)
+                or entry.seq < previous.seq and entry.reason != cp.BEGUN):
+            found += _out_of_line(entry, previous, sabot, key, end_seq, explain)
             if entry.sabot == sabot and (entry is not last or entry.signed_by(key)):
                 good.append(entry)
                 previous = entry
@@ -241,10 +248,45 @@ def _one_by_one(points, segments, end_seq, key, chains):
                              % torn))
     found += _against_journal(good, segments, end_seq, chains)
     after = end_seq - good[-1].seq if good else None
-    return Result(True, good, after, torn), found
+    return Result(True, good, after, torn, explain.explained), found
 
 
-def _out_of_line(entry, previous, sabot, key, end_seq):
+class _Explanations:
+    """The shoe's records of counter values spent with no checkpoint (R_ELEMENT), by seq: which gap they cover."""
+
+    def __init__(self, elements):
+        self.elements = elements
+        self.seqs = [e[0] for e in elements]
+        self.explained = 0
+
+    def missing(self, previous, entry):
+        """(values between the two entries' counters that no record between their seqs covers, values those records
+        name outside them)."""
+        low, high = previous.counter + 1, entry.counter - 1
+        first = bisect.bisect_right(self.seqs, previous.seq)
+        end = bisect.bisect_right(self.seqs, entry.seq)
+        spans = sorted((counter - count + 1, counter) for _, counter, count, _ in self.elements[first:end] if count)
+        stray = sum(max(0, min(b, low - 1) - a + 1) + max(0, b - max(a, high + 1) + 1) for a, b in spans)
+        covered, at = 0, low
+        for a, b in spans:
+            a, b = max(a, at), min(b, high)
+            if a <= b:
+                covered += b - a + 1
+                at = b + 1
+        return high - low + 1 - covered, stray
+
+    def covers(self, previous, entry):
+        """Whether the gap between two entries is exactly what the records between them say was spent."""
+        if entry.counter <= previous.counter + 1:
+            return False
+        uncovered, stray = self.missing(previous, entry)
+        if uncovered or stray:
+            return False
+        self.explained += entry.counter - previous.counter - 1
+        return True
+
+
+def _out_of_line(entry, previous, sabot, key, end_seq, explain=None):
     """What is wrong with an intact entry, said: another sabot's, the last one not signed by the element, or out of
     line with the one before it (its counter or its seq)."""
     what = "checkpoint %d (counter %d)" % (entry.index, entry.counter)
@@ -258,8 +300,16 @@ def _out_of_line(entry, previous, sabot, key, end_seq):
         found.append(Finding("J-TAMPER", at, "%s does not follow counter %d: checkpoints put back or reordered" % (
             what, previous.counter)))
     elif entry.counter > previous.counter + 1:
-        found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing" % (
-            what, previous.counter, entry.counter - previous.counter - 1)))
+        uncovered, stray = explain.missing(previous, entry) if explain else (entry.counter - previous.counter - 1, 0)
+        if uncovered:
+            found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing%s" % (
+                what, previous.counter, uncovered, "" if uncovered == entry.counter - previous.counter - 1 else
+                " (of %d the shoe's records say were spent with no checkpoint)" % (
+                    entry.counter - previous.counter - 1))))
+        if stray:
+            found.append(Finding("J-TAMPER", at, "%s follows counter %d: the shoe's records between them say %d "
+                                 "counter value(s) outside the gap were spent with no checkpoint" % (
+                                     what, previous.counter, stray)))
     if entry.seq < previous.seq and entry.reason != cp.BEGUN:
         found.append(Finding("J-TAMPER", at, "%s goes back to seq %d after seq %d" % (what, entry.seq, previous.seq)))
     return found

@@ -196,6 +196,7 @@ class Reader:
         self.segments = segments
         self.wanted = dict(wanted or {})
         self.chains = {}  # segment number: the chain value after each of its wanted seqs, 32 zero bytes if unreached
+        self.elements = []  # the rules' R_ELEMENT records, (seq, counter, count, why), once read (sabot.checkpoints)
         self.format = segments[0].format if segments else V4
         self.key = key
         self.key_id = Key(key).id if self.format.tagged or not segments else segments[0].key_id

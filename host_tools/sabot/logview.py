@@ -31,7 +31,8 @@ from sabot.verify import read_key
 
 COLUMNS = ("seq", "time", "event", "seance", "taille", "coup", "position", "card", "hand", "disposition",
            "condition", "detail")
-_LOUD = (records.R_ALARM, records.R_FINDING, records.R_RECOVERY)  # `log show` prints their type in capitals
+# `log show` prints their type in capitals
+_LOUD = (records.R_ALARM, records.R_FINDING, records.R_RECOVERY, records.R_ELEMENT)
 _HANDS_MOST = 3  # a result record names at most three hands (deux tableaux); more is a damaged record
 
 
@@ -62,6 +63,8 @@ def detail(f, game=games.CHEMIN_DE_FER, lang=words.EN, booted=False):
         return words.said(words.ENDS, code, lang)
     if kind == records.R_RELEASE:
         return words.said(words.RELEASES, code, lang)
+    if kind == records.R_ELEMENT:
+        return words.element(f[CARD], f[DISPOSITION], f[CONDITION], code, lang)
     if kind >= records.R_OUVERTE:
         return words.article61(kind, f[CARD], f[DISPOSITION], code, lang, f[CONDITION])
     if kind == records.R_RECOVERY:

@@ -141,6 +141,7 @@ def _check(paths, key, records=None, wanted=None):
                 records.append(Record(row, segment, offset))
     reader.finish()
     rules.finish(reader.seq)
+    reader.elements = rules.elements  # the counter values the shoe says it spent with no checkpoint
     return segments, reader, rules
 
 

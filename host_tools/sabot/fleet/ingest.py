@@ -72,6 +72,7 @@ def verified(segments, key, receipt=None, paths=None, public_keys=()):
         rules.fold([row for row in rows if wanted >> row[1] & 1])
         per_segment.append(rows)
     reader.finish()
+    reader.elements = rules.elements  # the counter values the shoe says it spent with no checkpoint
     points, signed = checkpoints.findings(paths, segments, reader.seq, public_keys, reader, signed_points)
     ends = receipts.findings(segments, reader.seq, key, receipt, [], public_keys, paths, points)
     findings = sorted(reader.findings + rules.findings + ends + signed + authenticity(segments, key, public_keys)[2],

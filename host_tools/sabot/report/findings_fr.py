@@ -77,8 +77,14 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
     (r"^" + _POINT + r" is sabot (?P<n>\d+)'s", _POINT_FR + " est celui du sabot %(n)s, pas de ce journal"),
     (r"^" + _POINT + r" does not follow counter (?P<b>\d+)", _POINT_FR + " ne suit pas le compteur %(b)s : points "
      "de contrôle remis ou réordonnés"),
+    (r"^" + _POINT + r" follows counter (?P<b>\d+): (?P<n>\d+) checkpoint\(s\) missing \(of (?P<m>\d+)",
+     _POINT_FR + " suit le compteur %(b)s : %(n)s point(s) de contrôle manquent (sur %(m)s que les enregistrements du "
+     "sabot disent consommés sans point de contrôle)"),
     (r"^" + _POINT + r" follows counter (?P<b>\d+): (?P<n>\d+) checkpoint", _POINT_FR + " suit le compteur %(b)s : "
      "%(n)s point(s) de contrôle manquent"),
+    (r"^" + _POINT + r" follows counter (?P<b>\d+): the shoe's records between them say (?P<n>\d+)",
+     _POINT_FR + " suit le compteur %(b)s : les enregistrements du sabot entre les deux disent %(n)s valeur(s) du "
+     "compteur consommée(s) hors de l'écart"),
     (r"^" + _POINT + r" goes back to seq (?P<a>\d+) after seq (?P<b>\d+)", _POINT_FR + " revient au n° %(a)s après "
      "le n° %(b)s"),
     (r"^the checkpoint file ends in (?P<n>\d+) bytes", "le fichier des points de contrôle se termine par %(n)s "
@@ -116,6 +122,14 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
     (r"^the shoe found its journal behind", "au démarrage, le sabot a trouvé son journal en deçà de son dernier point "
      "de contrôle signé, ou ses points de contrôle en deçà du compteur de son élément sécurisé : des "
      "enregistrements ont été coupés, supprimés ou remis dans un état antérieur sur le sabot"),
+    (r"^the secure element's fault with no record", "le défaut de l'élément sécurisé sans l'enregistrement du "
+     "compteur qu'il a consommé"),
+    (r"^a secure element record of unknown cause (?P<n>\d+)", "un enregistrement de l'élément sécurisé de cause "
+     "inconnue %(n)s"),
+    (r"^a secure element's counter found ahead at power-up by no value", "un compteur de l'élément sécurisé trouvé "
+     "en avance à la mise sous tension, de zéro valeur"),
+    (r"^a secure element record of (?P<n>\d+) values spent before counter (?P<c>\d+)", "un enregistrement de "
+     "l'élément sécurisé de %(n)s valeurs consommées avant le compteur %(c)s"),
     (r"^the shoe found firmware files", "le sabot a trouvé des fichiers de micrologiciel différents de la version "
      "approuvée"),
     (r"^a board under the public development key", "un sabot sous la clé publique de développement : n'importe qui "

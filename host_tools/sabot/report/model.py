@@ -177,6 +177,8 @@ def _event_words(f, w, after_a_cut=False):
     if kind == records.R_RECOVERY:
         text = "%s, %s" % (word, w.phrase(words.TORN) % code)
         return text + ("; " + w.phrase(words.UNCERTAIN) if f[CONDITION] else "")
+    if kind == records.R_ELEMENT:
+        return w["colon"].join((word, words.element(f[CARD], f[DISPOSITION], f[CONDITION], code, w.index)))
     ouverte = words.article61(kind, f[CARD], f[DISPOSITION], code, w.index)
     return w["colon"].join((word, ouverte)) if ouverte else word
 
@@ -213,6 +215,8 @@ def _feed(t, record, w, after_a_cut):
         t.note("power", said, seq, "power")
     elif kind == records.R_RECOVERY:
         t.note("alarm" if f[CONDITION] else "power", _event_words(f, w), seq)
+    elif kind == records.R_ELEMENT:
+        t.note("power", _event_words(f, w), seq)
     elif kind != records.R_RELEASE:
         t.note("", _event_words(f, w), seq)
 

@@ -5,8 +5,11 @@ from firmware.records import (
     ALARM_FORCED,
     ALARM_MAX,
     BOOT_WATCHDOG,
+    EL_CUT,
+    EL_FAULT,
     FAULT_DEVKEY,
     FAULT_DOUBLE_FEED,
+    FAULT_ELEMENT,
     FAULT_FIRMWARE,
     FAULT_JAM,
     FAULT_ROLLBACK,
@@ -38,6 +41,8 @@ def on_alarm(s, f):
         elif code == FAULT_DEVKEY:
             s._find("H-VERIFY", seq, "a board under the public development key: anyone can have written "
                     "its journal")
+        elif code == FAULT_ELEMENT:
+            s._find("J-EVENTS", seq, "the secure element's fault with no record of the counter it spent")
     if 0 < code <= ALARM_MAX:
         s.alarms |= 1 << code  # a set: a fault never replaces an alarm
     if code == FAULT_FIRMWARE:
@@ -98,3 +103,22 @@ def on_recovery(s, f):
     elif not uncertain:
         s._find("J-EVENTS", seq, "a recovery record with nothing recovered")
     s.release = 0
+
+
+def on_element(s, f):
+    """Counter values of the secure element spent with no checkpoint (R_ELEMENT): kept for the checkpoints' check
+    (sabot.checkpoints: a gap in their counters is accepted only where these cover it); an element's failure locks
+    the shoe in its fault, next."""
+    seq, why, count = f.seq, f.condition, f.card
+    counter = f.code | f.disposition << 16
+    if why != EL_CUT and why != EL_FAULT:
+        s._find("J-EVENTS", seq, "a secure element record of unknown cause %d" % why)
+        return
+    if why == EL_CUT and not count:
+        s._find("J-EVENTS", seq, "a secure element's counter found ahead at power-up by no value")
+    if count > counter:
+        s._find("J-EVENTS", seq, "a secure element record of %d values spent before counter %d" % (count, counter))
+        return
+    s.elements.append((seq, counter, count, why))
+    if why == EL_FAULT and not s.alarms >> FAULT_ELEMENT & 1:
+        s.expect.append((R_ALARM, FAULT_ELEMENT, "J-EVENTS"))

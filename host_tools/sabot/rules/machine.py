@@ -11,6 +11,7 @@ from firmware.records import (
     R_CLOSED,
     R_COUP_END,
     R_DRAW,
+    R_ELEMENT,
     R_FINDING,
     R_LOAD,
     R_NO_MORE_BETS,
@@ -51,7 +52,7 @@ _ON = {  # each record type's transition (docs/journal-format.md, "What the shoe
     R_ALARM: alarms.on_alarm, R_CLEAR: alarms.on_clear, R_BOOT: alarms.on_boot, R_RECOVERY: alarms.on_recovery,
     R_SEANCE: seances.on_seance, R_LOAD: seances.on_load, R_SEANCE_CLOSE: seances.on_seance_close,
     R_OUVERTE: ouverte.on_ouverte, R_REFUSAL: ouverte.on_refusal, R_CANDIDATE: ouverte.on_candidate,
-    R_DRAW: ouverte.on_draw, R_OUVERTE_DAY: ouverte.on_day,
+    R_DRAW: ouverte.on_draw, R_OUVERTE_DAY: ouverte.on_day, R_ELEMENT: alarms.on_element,
 }
 TRANSITIONS = tuple(_ON.get(rtype, _unknown) for rtype in range(_RELEASED))  # by record type
 

@@ -13,7 +13,7 @@ cdef dict HAND_NAMES, TABLEAU_IDS
 
 
 cdef class State:
-    cdef public list findings, seances, expect, candidates
+    cdef public list findings, seances, expect, candidates, elements
     cdef public object types
     cdef public Hands hands
     cdef public bytearray counts

@@ -55,6 +55,9 @@ const PAGE = {
       draw: (n, v, p) => `banque adjugée par tirage au sort : ${n} candidats, valeur tirée ${v}, banque au joueur n° ${p}`,
       ouverte_day: (n, last, at) => `journée de banque ouverte rappelée : ${n} séance(s) du jour, la dernière ` +
         ["ouverte", `close à ${at} UTC`, "finie sans clôture"][last],
+      element: (why, c, n) => why === 1
+        ? `ÉLÉMENT : à la mise sous tension, le compteur de l'élément, ${c}, dépasse de ${n} celui du dernier point de contrôle : courant coupé pendant un point de contrôle`
+        : `ÉLÉMENT : l'élément n'a pas pu signer un point de contrôle : compteur ${c}, ${n} valeur(s) consommée(s) sans point de contrôle`,
     },
   },
   en: {
@@ -107,6 +110,9 @@ const PAGE = {
       draw: (n, v, p) => `bank drawn by lot: ${n} candidates, random value ${v}, the bank to player ${p}`,
       ouverte_day: (n, last, at) => `banque ouverte day restated: ${n} séance(s) in the casino day, the last ` +
         ["open", `closed at ${at} UTC`, "ended unclosed"][last],
+      element: (why, c, n) => why === 1
+        ? `ELEMENT: at power-up, the element's counter ${c} is ${n} ahead of the last checkpoint's: the power was cut during a checkpoint`
+        : `ELEMENT: the element failed to sign a checkpoint: counter ${c}, ${n} value(s) spent with no checkpoint`,
     },
   },
 };
@@ -172,6 +178,7 @@ export function recordText(r, game, w, lang) {
     case RECORDS.R_DRAW: return w.r.draw(r[CARD], r[CODE], r[DISPOSITION]);
     case RECORDS.R_OUVERTE_DAY: return w.r.ouverte_day(r[CARD] & 3, r[CARD] & 4 ? 0 : r[CARD] & 8 ? 2 : 1,
       clock((r[CODE] + r[DISPOSITION] * 65536 + r[CONDITION] * 16777216) % 86400, 0).slice(0, 8));
+    case RECORDS.R_ELEMENT: return w.r.element(r[CONDITION], r[CODE] + r[DISPOSITION] * 65536, r[CARD]);
     default: return `record ${r[TYPE]}`;
   }
 }
