@@ -157,13 +157,22 @@ deploy:
 vboard: mpy
 	$(BIN)/sabot vboard $(if $(SCENARIO_VB),--scenario $(SCENARIO_VB))
 
-# The Pico's image: MicroPython's rp2 port from the pinned source (../shared/third_party/README.md), built here
-# under build/ with the firmware frozen (boards/rpi_pico/manifest.py), the compiler's float and double (no ROM float
-# routine: tools/pico/patch_rp2_float.py) and no picotool; then the emulator's bootrom (tools/pico/bootrom.c).
-# Rebuilt only when a frozen file or the tarball changes (docs/pico-emulator.md).
+# The Pico's image: MicroPython's rp2 port from the pinned source, built here under build/ with the firmware frozen
+# (boards/rpi_pico/manifest.py), the compiler's float and double (no ROM float routine: tools/pico/patch_rp2_float.py)
+# and no picotool; then the emulator's bootrom (tools/pico/bootrom.c). Rebuilt only when a frozen file or the
+# sources' tarball changes (docs/pico-emulator.md); never for want of a tarball that is gone.
+# The sources: the offline copy beside the clone first (THIRD_PARTY: the rp2-only bundle that
+# tools/pico/third-party.md describes, a trimmed repack that no public address serves), otherwise MicroPython's own
+# v1.28.0 release (the GitHub release asset, lib/ submodules included) from MP_URL into build/downloads/, each
+# checked against its own SHA-256 (MP_URL_SHA256: the asset's, as the public package recipes pin it).
 THIRD_PARTY ?= $(firstword $(wildcard ../shared/third_party ../../shared/third_party) ../shared/third_party)
-MP_TARBALL := $(THIRD_PARTY)/micropython-1.28.0-rp2-src.tar.gz
-MP_SHA256 := 7c6c986fa9b2fc45e27aef54d7c2c0c8b693c6d9df341a6bba342263ef12d17c
+MP_BUNDLE := $(THIRD_PARTY)/micropython-1.28.0-rp2-src.tar.gz
+MP_BUNDLE_SHA256 := 7c6c986fa9b2fc45e27aef54d7c2c0c8b693c6d9df341a6bba342263ef12d17c
+MP_URL ?= https://github.com/micropython/micropython/releases/download/v1.28.0/micropython-1.28.0.tar.xz
+MP_URL_SHA256 ?= 4e43c59657b8da33b4bc503509a827cc3ea6cb66c446475c57776cf4467ba215
+MP_DOWNLOAD := build/downloads/$(notdir $(MP_URL))
+MP_TARBALL := $(if $(wildcard $(MP_BUNDLE)),$(MP_BUNDLE),$(MP_DOWNLOAD))
+MP_SHA256 := $(if $(wildcard $(MP_BUNDLE)),$(MP_BUNDLE_SHA256),$(MP_URL_SHA256))
 MP_SRC := build/src/micropython-1.28.0
 PICO_OUT := build/rpi_pico-image
 PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py \
@@ -175,12 +184,30 @@ image:
 	@$(MAKE) --no-print-directory $(PICO_OUT)/firmware.bin $(PICO_OUT)/firmware.uf2 $(PICO_OUT)/firmware-dev.uf2 \
 		$(PICO_OUT)/bootrom.bin
 
-$(MP_SRC)/.extracted: $(MP_TARBALL) tools/pico/patch_rp2_float.py
+# The sources' tarball is a prerequisite only while it is there: a tree extracted once stays (make clean removes it).
+# One line says where it looked and what it took; a tarball whose SHA-256 is not the pinned one is refused in one
+# line (a download is then removed, so that the next run fetches it again).
+$(MP_SRC)/.extracted: $(wildcard $(MP_TARBALL)) tools/pico/patch_rp2_float.py
 	@command -v arm-none-eabi-gcc >/dev/null && command -v cmake >/dev/null || $(MAKE) system-deps
-	echo "$(MP_SHA256)  $(MP_TARBALL)" | sha256sum -c --quiet
-	rm -rf $(MP_SRC) && mkdir -p build/src && tar xzf $(MP_TARBALL) -C build/src
+	@if test "$(MP_TARBALL)" = "$(MP_BUNDLE)"; then \
+		echo "== MicroPython 1.28.0's sources: the offline copy $(MP_TARBALL) (THIRD_PARTY), SHA-256 $(MP_SHA256)"; \
+	elif test -f $(MP_DOWNLOAD); then \
+		echo "== MicroPython 1.28.0's sources: no offline copy in $(THIRD_PARTY) (THIRD_PARTY); $(MP_DOWNLOAD), \
+	downloaded before from $(MP_URL), SHA-256 $(MP_SHA256)"; \
+	else \
+		echo "== MicroPython 1.28.0's sources: no offline copy in $(THIRD_PARTY) (THIRD_PARTY); downloading \
+	$(MP_URL) (MP_URL) into $(MP_DOWNLOAD), SHA-256 $(MP_SHA256)"; \
+		mkdir -p $(dir $(MP_DOWNLOAD)) && curl --fail --location --silent --show-error --retry 2 \
+			-o $(MP_DOWNLOAD).part "$(MP_URL)" && mv $(MP_DOWNLOAD).part $(MP_DOWNLOAD) \
+		|| { rm -f $(MP_DOWNLOAD).part; echo "make image: error: could not download $(MP_URL): put \
+	micropython-1.28.0-rp2-src.tar.gz in $(THIRD_PARTY), or give THIRD_PARTY=FOLDER or MP_URL=URL"; exit 1; }; \
+	fi
+	@sum=$$(sha256sum < $(MP_TARBALL) | cut -d" " -f1); test "$$sum" = "$(MP_SHA256)" || { \
+		test "$(MP_TARBALL)" = "$(MP_BUNDLE)" || rm -f $(MP_TARBALL); echo "make image: error: $(MP_TARBALL): SHA-256 \
+	$$sum, not the pinned $(MP_SHA256): refused"; exit 1; }
+	rm -rf $(MP_SRC) && mkdir -p build/src && tar xf $(MP_TARBALL) -C build/src
 	python3 tools/pico/patch_rp2_float.py $(MP_SRC)/ports/rp2/CMakeLists.txt
-	touch $@
+	echo "$(MP_SHA256)  $(MP_TARBALL)" > $@
 
 # Two images from one build folder, one after the other: the manifest's SABOT_IMAGE changes the frozen modules alone,
 # so the second is the frozen content compiled again and a link (seconds), not a second port. makemanifest.py goes by
