@@ -18,14 +18,15 @@ BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
 .PHONY: setup system-deps sim web test test-core lint typecheck conformance bench bench-check mpy dist deploy vboard clean \
-	mutants image test-pico
+	mutants image test-pico system-deps-venv system-deps-node system-deps-browser system-deps-bench system-deps-image \
+	system-deps-java
 
 setup: $(SETUP) $(NPM_SETUP)
 
 # The 32-bit VM (MicroPython's WebAssembly port: tools/micropython32.mjs runs it, sabot web serves it), from
 # package-lock.json.
 $(NPM_SETUP): package.json package-lock.json
-	@command -v node >/dev/null && command -v npm >/dev/null || $(MAKE) system-deps
+	@$(MAKE) --no-print-directory system-deps-node
 	@echo "== node_modules: MicroPython's WebAssembly port (npm ci), for the 32-bit VM and sabot web"
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
@@ -33,30 +34,56 @@ $(NPM_SETUP): package.json package-lock.json
 $(SETUP): requirements.txt pyproject.toml setup.py host_tools/sabot/_frames.c firmware/tableau.py firmware/tableau.pxd \
 		$(wildcard host_tools/sabot/rules/*.py host_tools/sabot/rules/*.pxd) host_tools/sabot/tableau_oracle.py \
 		host_tools/sabot/tableau_oracle.pxd
-	@test -f /usr/include/openssl/sha.h -a -f /usr/include/libdeflate.h || $(MAKE) system-deps
+	@$(MAKE) --no-print-directory system-deps-venv
 	@echo "== $(VENV): a Python venv, then the packages of requirements.txt (a few minutes on a fresh clone)"
 	python3 -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check --progress-bar on -r requirements.txt
 	@echo "== the sabot package: the verifier's C core and the rules compiled by Cython (a minute or two)"
 	$(BIN)/pip install --quiet --disable-pip-version-check --editable .
-	@echo "== $(VENV) ready: $(BIN)/sabot"
+	@echo "== $(VENV) ready: source $(BIN)/activate puts sabot on PATH"
 	touch $@
 
-# Debian packages some targets need (as root; CI runs it): Chromium renders the approver's report in its test,
-# valgrind counts the benchmarks' instructions, OpenSSL's and libdeflate's headers build the verifier's C core,
-# Node runs the 32-bit MicroPython VM (npm installs it), a Java runtime runs Spark for `sabot fleet check --engine
-# spark` (docs/fleet.md).
-system-deps:
-	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && command -v valgrind >/dev/null \
-		&& test -f /usr/include/openssl/sha.h \
-		&& test -f /usr/include/libdeflate.h || (apt-get update -q && apt-get install -y -q chromium \
-		fonts-dejavu-core poppler-utils valgrind gcc libssl-dev libdeflate-dev)
-	@command -v node >/dev/null && command -v npm >/dev/null || (apt-get update -q && apt-get install -y -q \
-		nodejs npm)
-	@command -v java >/dev/null || (apt-get update -q && apt-get install -y -q default-jre-headless)
+# Debian packages (as root; CI runs `make system-deps`), in groups, each pulled by the targets that use it and
+# installed only when something of it is missing: `make sim` takes the venv's and Node's alone.
+#   venv:    the C compiler, Python's, OpenSSL's and libdeflate's headers (the verifier's C core), venv's ensurepip
+#   node:    Node and npm for node_modules (the 32-bit MicroPython VM, sabot web)
+#   browser: Chromium, its fonts and poppler's pdftoppm: the report's PDF and the web page, in their tests
+#   bench:   valgrind, which counts the benchmarks' instructions
+#   image:   the ARM toolchain and CMake for the Pico's image, curl and xz for its sources when downloaded
+#   java:    a Java runtime for Spark (`sabot fleet check --engine spark`, docs/fleet.md)
+# `make system-deps` installs every group; `make test` needs them all. venv, node and bench go without Debian's
+# recommended packages (what npm recommends is most of Node's group: 880 MB installed rather than 200).
+APT_INSTALL := apt-get update -q && apt-get install -y -q
+APT_LEAN := $(APT_INSTALL) --no-install-recommends
+PYTHON_H := python3 -c "import os, sysconfig; os.stat(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))"
+
+system-deps: system-deps-venv system-deps-node system-deps-browser system-deps-bench system-deps-image system-deps-java
+
+system-deps-venv:
+	@command -v gcc >/dev/null && test -f /usr/include/stdio.h -a -f /usr/include/openssl/sha.h \
+		-a -f /usr/include/libdeflate.h \
+		&& $(PYTHON_H) 2>/dev/null && python3 -c "import ensurepip" 2>/dev/null \
+		|| ($(APT_LEAN) gcc libc6-dev libssl-dev libdeflate-dev python3-dev python3-venv)
+
+system-deps-node:
+	@command -v node >/dev/null && command -v npm >/dev/null || ($(APT_LEAN) nodejs npm)
+
+system-deps-browser:
+	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null \
+		&& test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || ($(APT_INSTALL) chromium fonts-dejavu-core \
+		poppler-utils)
+
+system-deps-bench:
+	@command -v valgrind >/dev/null || ($(APT_LEAN) valgrind)
+
+system-deps-image:
 	@command -v arm-none-eabi-gcc >/dev/null && test -f /usr/lib/arm-none-eabi/include/stdio.h \
-		&& command -v cmake >/dev/null && command -v socat >/dev/null || (apt-get update -q && apt-get install \
-		-y -q gcc-arm-none-eabi libnewlib-arm-none-eabi cmake socat)
+		&& command -v cmake >/dev/null && command -v gcc >/dev/null && command -v curl >/dev/null \
+		&& command -v xz >/dev/null || ($(APT_INSTALL) gcc-arm-none-eabi libnewlib-arm-none-eabi cmake gcc curl \
+		xz-utils)
+
+system-deps-java:
+	@command -v java >/dev/null || ($(APT_INSTALL) default-jre-headless)
 
 # The whole setup, not the venv alone: what README shows next (--runtime micropython32, sabot web) needs
 # node_modules too.
@@ -73,7 +100,7 @@ web: setup
 # module whole, its fixtures made once (tests/parallel.py).
 WORKERS ?= auto
 # The core tests inside the emulated Pico (marked rp2_core, minutes of emulation) run in make test-pico only.
-test: $(SETUP) $(NPM_SETUP) mpy typecheck image
+test: system-deps $(SETUP) $(NPM_SETUP) mpy typecheck image
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
@@ -96,12 +123,12 @@ conformance: test
 
 # What a card costs on the MicroPython VM (instructions, time, heap, flash), sizes, gate reaction, boot recovery
 # and verify speed: one table, bench/results.json, and the README's table from it (bench/readme.py). Installs valgrind with apt-get when missing.
-bench: $(SETUP) $(NPM_SETUP) mpy image
+bench: system-deps-bench $(SETUP) $(NPM_SETUP) mpy image
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.readme
 
 # The deterministic figures against bench/budgets.json (CI): fails naming each budget broken.
-bench-check: $(SETUP) $(NPM_SETUP) mpy
+bench-check: system-deps-bench $(SETUP) $(NPM_SETUP) mpy
 	$(BIN)/python -m bench.check
 
 # Every mutant of the controller and its tableau, hand-made and generated, against verify (tests/mutants/run.py):
@@ -157,13 +184,22 @@ deploy:
 vboard: mpy
 	$(BIN)/sabot vboard $(if $(SCENARIO_VB),--scenario $(SCENARIO_VB))
 
-# The Pico's image: MicroPython's rp2 port from the pinned source (../shared/third_party/README.md), built here
-# under build/ with the firmware frozen (boards/rpi_pico/manifest.py), the compiler's float and double (no ROM float
-# routine: tools/pico/patch_rp2_float.py) and no picotool; then the emulator's bootrom (tools/pico/bootrom.c).
-# Rebuilt only when a frozen file or the tarball changes (docs/pico-emulator.md).
+# The Pico's image: MicroPython's rp2 port from the pinned source, built here under build/ with the firmware frozen
+# (boards/rpi_pico/manifest.py), the compiler's float and double (no ROM float routine: tools/pico/patch_rp2_float.py)
+# and no picotool; then the emulator's bootrom (tools/pico/bootrom.c). Rebuilt only when a frozen file or the
+# sources' tarball changes (docs/pico-emulator.md); never for want of a tarball that is gone.
+# The sources: the offline copy beside the clone first (THIRD_PARTY: the rp2-only bundle that
+# tools/pico/third-party.md describes, a trimmed repack that no public address serves), otherwise MicroPython's own
+# v1.28.0 release (the GitHub release asset, lib/ submodules included) from MP_URL into build/downloads/, each
+# checked against its own SHA-256 (MP_URL_SHA256: the asset's, as the public package recipes pin it).
 THIRD_PARTY ?= $(firstword $(wildcard ../shared/third_party ../../shared/third_party) ../shared/third_party)
-MP_TARBALL := $(THIRD_PARTY)/micropython-1.28.0-rp2-src.tar.gz
-MP_SHA256 := 7c6c986fa9b2fc45e27aef54d7c2c0c8b693c6d9df341a6bba342263ef12d17c
+MP_BUNDLE := $(THIRD_PARTY)/micropython-1.28.0-rp2-src.tar.gz
+MP_BUNDLE_SHA256 := 7c6c986fa9b2fc45e27aef54d7c2c0c8b693c6d9df341a6bba342263ef12d17c
+MP_URL ?= https://github.com/micropython/micropython/releases/download/v1.28.0/micropython-1.28.0.tar.xz
+MP_URL_SHA256 ?= 4e43c59657b8da33b4bc503509a827cc3ea6cb66c446475c57776cf4467ba215
+MP_DOWNLOAD := build/downloads/$(notdir $(MP_URL))
+MP_TARBALL := $(if $(wildcard $(MP_BUNDLE)),$(MP_BUNDLE),$(MP_DOWNLOAD))
+MP_SHA256 := $(if $(wildcard $(MP_BUNDLE)),$(MP_BUNDLE_SHA256),$(MP_URL_SHA256))
 MP_SRC := build/src/micropython-1.28.0
 PICO_OUT := build/rpi_pico-image
 PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py \
@@ -172,15 +208,33 @@ PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards
 image:
 	@test "$(BOARD)" = rpi_pico -o "$(origin BOARD)" = file || (echo "make image: error: only BOARD=rpi_pico has \
 	an image"; exit 2)
+	@$(MAKE) --no-print-directory system-deps-image
 	@$(MAKE) --no-print-directory $(PICO_OUT)/firmware.bin $(PICO_OUT)/firmware.uf2 $(PICO_OUT)/firmware-dev.uf2 \
 		$(PICO_OUT)/bootrom.bin
 
-$(MP_SRC)/.extracted: $(MP_TARBALL) tools/pico/patch_rp2_float.py
-	@command -v arm-none-eabi-gcc >/dev/null && command -v cmake >/dev/null || $(MAKE) system-deps
-	echo "$(MP_SHA256)  $(MP_TARBALL)" | sha256sum -c --quiet
-	rm -rf $(MP_SRC) && mkdir -p build/src && tar xzf $(MP_TARBALL) -C build/src
+# The sources' tarball is a prerequisite only while it is there: a tree extracted once stays (make clean removes it).
+# One line says where it looked and what it took; a tarball whose SHA-256 is not the pinned one is refused in one
+# line (a download is then removed, so that the next run fetches it again).
+$(MP_SRC)/.extracted: $(wildcard $(MP_TARBALL)) tools/pico/patch_rp2_float.py
+	@if test "$(MP_TARBALL)" = "$(MP_BUNDLE)"; then \
+		echo "== MicroPython 1.28.0's sources: the offline copy $(MP_TARBALL) (THIRD_PARTY), SHA-256 $(MP_SHA256)"; \
+	elif test -f $(MP_DOWNLOAD); then \
+		echo "== MicroPython 1.28.0's sources: no offline copy in $(THIRD_PARTY) (THIRD_PARTY); $(MP_DOWNLOAD), \
+	downloaded before from $(MP_URL), SHA-256 $(MP_SHA256)"; \
+	else \
+		echo "== MicroPython 1.28.0's sources: no offline copy in $(THIRD_PARTY) (THIRD_PARTY); downloading \
+	$(MP_URL) (MP_URL) into $(MP_DOWNLOAD), SHA-256 $(MP_SHA256)"; \
+		mkdir -p $(dir $(MP_DOWNLOAD)) && curl --fail --location --silent --show-error --retry 2 \
+			-o $(MP_DOWNLOAD).part "$(MP_URL)" && mv $(MP_DOWNLOAD).part $(MP_DOWNLOAD) \
+		|| { rm -f $(MP_DOWNLOAD).part; echo "make image: error: could not download $(MP_URL): put \
+	micropython-1.28.0-rp2-src.tar.gz in $(THIRD_PARTY), or give THIRD_PARTY=FOLDER or MP_URL=URL"; exit 1; }; \
+	fi
+	@sum=$$(sha256sum < $(MP_TARBALL) | cut -d" " -f1); test "$$sum" = "$(MP_SHA256)" || { \
+		test "$(MP_TARBALL)" = "$(MP_BUNDLE)" || rm -f $(MP_TARBALL); echo "make image: error: $(MP_TARBALL): SHA-256 \
+	$$sum, not the pinned $(MP_SHA256): refused"; exit 1; }
+	rm -rf $(MP_SRC) && mkdir -p build/src && tar xf $(MP_TARBALL) -C build/src
 	python3 tools/pico/patch_rp2_float.py $(MP_SRC)/ports/rp2/CMakeLists.txt
-	touch $@
+	echo "$(MP_SHA256)  $(MP_TARBALL)" > $@
 
 # Two images from one build folder, one after the other: the manifest's SABOT_IMAGE changes the frozen modules alone,
 # so the second is the frozen content compiled again and a link (seconds), not a second port. makemanifest.py goes by

@@ -11,6 +11,7 @@ from sabot import firmware, keys, progress, tool_version
 from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
 from sabot.deploy import deploy
+from sabot.exit_codes import EXIT_CODES
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.ouverte import cli as ouverte_command
@@ -58,6 +59,44 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, "%s: error: %s (see %s --help)\n" % (self.prog, message, self.prog))
+
+
+# Each command's exit codes in its --help, from one table (sabot/exit_codes.py).
+def exit_codes(codes):
+    return "exit codes:\n" + "".join("  %d  %s\n" % (n, said) for n, said in enumerate(codes) if said)
+
+
+def with_exit_codes(parser, path=()):
+    """Every parser of the tree with its exit codes as its epilog, laid out as written."""
+    parser.epilog = exit_codes(EXIT_CODES.get(" ".join(path), EXIT_CODES[""]))
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                with_exit_codes(sub, path + (name,))
+    return parser
+
+
+def add_workstation_commands(commands):
+    """sabot doctor and sabot completion: the workstation's own commands."""
+    from sabot import doctor
+
+    doctor.add_arguments(commands.add_parser("doctor", help="check this workstation and clone: the venv, node_modules, "
+                                             "Chromium, the ARM toolchain, the sources, the ports, the registry"))
+    completion = commands.add_parser("completion", help="print a shell completion script: source <(sabot completion "
+                                     "bash)")
+    completion.add_argument("shell", choices=("bash", "zsh", "tcsh"), help="the shell (bash, zsh, tcsh)")
+
+
+def workstation_command(args, top):
+    if args.command == "doctor":
+        from sabot import doctor
+
+        return doctor.main(args)
+    import shtab
+
+    sys.stdout.write(shtab.complete(top, shell=args.shell))
+    return 0
 
 
 def parser():
@@ -204,13 +243,16 @@ def parser():
         "cagnotte", help="the levy due to the cagnotte at each coup the bank won (docs/cagnotte.md)"))
     ouverte_command.add_arguments(commands.add_parser(
         "ouverte", help="banque ouverte: the séances' start times declared to the authorities (Article 61)"))
-    return top
+    add_workstation_commands(commands)
+    return with_exit_codes(top)
 
 
 def main(argv=None):
     top = parser()
     args = top.parse_args(argv)
     progress.QUIET = getattr(args, "quiet", False)
+    if args.command in ("doctor", "completion"):
+        return workstation_command(args, top)
     if args.command == "web":
         return web_command.main(args)
     if args.command == "fleet":

@@ -71,3 +71,17 @@ def test_a_figure_changed_in_the_results_changes_the_readme_table():
     text = readme.README.read_text()
     results["figures"]["heap.smallest_kb"]["value"] = 999
     assert "| 999 |" in readme.rewritten(text, results)
+
+
+def test_the_readme_puts_sabot_on_path_once_then_writes_every_command_as_sabot():
+    """README.md's first two commands are make sim and make test; the venv's activation comes right after them,
+    once; then every command is `sabot ...` (no `.venv/bin/sabot` in the README or docs/: a technician types what
+    is written)."""
+    text = (ROOT / "README.md").read_text()
+    commands = [line.split("#")[0].strip() for block in re.findall(r"```\n(.*?)```", text, re.S)
+                for line in block.splitlines() if line.strip() and not line.startswith(" ")]
+    assert commands[:3] == ["make sim", "make test", "source .venv/bin/activate"]
+    assert commands.count("source .venv/bin/activate") == 1
+    for doc in DOCS:
+        assert ".venv/bin/sabot" not in doc.read_text(), "%s: write `sabot` (the README activates the venv once)" % (
+            doc.relative_to(ROOT))

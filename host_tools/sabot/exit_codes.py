@@ -1,0 +1,59 @@
+"""What each `sabot` command's exit status means, as its code returns it: 0, 1 (None: never) and 2, keyed by the
+command's words ("" the top). cli.with_exit_codes() puts them in every --help; tests/host/test_workstation.py holds the
+table to the parser's tree."""
+
+MISTAKE = "a mistake in the command line or its input, said in one line"
+EXIT_CODES = {
+    "": ("the command did what it says", "findings, a difference, or a shoe that refused or is in fault (each "
+         "command's --help says which)", MISTAKE),
+    "sim": ("the scenario played, its journal and trace written", None, MISTAKE + " (the scenario, the --log folder)"),
+    "log": ("clean, or written", "findings, or a journal whose integrity is broken", "unusable input"),
+    "log verify": ("clean", "findings", "unusable input"),
+    "log export": ("written, the journal intact", "written, but the journal's integrity is broken (said on stderr)",
+                   "unusable input"),
+    "log show": ("written, the journal intact", "written, but the journal's integrity is broken (said on stderr)",
+                 "unusable input"),
+    "key": ("done", None, MISTAKE), "key new": ("the key file written", None, "the file exists or cannot be written"),
+    "key enrol": ("the shoe enrolled, the registry written", None, "the shoe could not be read or refused, or "
+                  + MISTAKE),
+    "key export": ("the registry printed", None, "an unreadable registry"),
+    "element": ("done", None, MISTAKE),
+    "element provision": ("the element provisioned and locked", None, "refused: nothing changed"),
+    "vboard": ("stopped by Ctrl-C", "the emulated Pico stopped by itself", MISTAKE + " (the build, --fs)"),
+    "deploy": ("every file copied and checked", "files that differ from the bundle (named)", "no device, another "
+               "board, or " + MISTAKE),
+    "pull-log": ("the journal pulled with its receipt", None, "no shoe answering, or " + MISTAKE),
+    "firmware": ("done: a bundle written, or MATCH", "MISMATCH", MISTAKE),
+    "firmware dist": ("the bundle written", None, MISTAKE),
+    "firmware verify": ("MATCH", "MISMATCH: the files that differ named", "the shoe or the bundle could not be "
+                        "read, or " + MISTAKE),
+    "seance": ("done, the record it wrote named", "the shoe refused or is in fault", "no shoe answering, or "
+               + MISTAKE),
+    "number": ("done", "the shoe is in fault after its restart", "no shoe answering, or " + MISTAKE),
+    "number set": ("set (or already so), the shoe restarted", "the shoe is in fault after its restart",
+                   "no shoe answering, or " + MISTAKE),
+    "clock": ("done", "the shoe is in fault after its restart", "no shoe answering, or " + MISTAKE),
+    "clock set": ("set, the shoe restarted", "the shoe is in fault after its restart", "no shoe answering, or "
+                  + MISTAKE),
+    "report": ("the report written (its verdict, conforme or not, on its first line)", None,
+               "unusable input, or a file that cannot be written"),
+    "web": ("the page written (and served until Ctrl-C)", None, "the page cannot be written or served"),
+    "fleet": ("clean, or done", "findings, or a journal refused", "unusable input or database"),
+    "fleet ingest": ("every journal ingested", "a journal refused (named), the others ingested",
+                     "unusable input or database"),
+    "fleet ingest-ledger": ("the ledger ingested, in agreement", "findings", "unusable input or database"),
+    "fleet export": ("the Parquet files written", None, "unusable database, or an existing folder"),
+    "fleet check": ("clean", "findings", "unusable input or database"),
+    "fleet report": ("the pages written", None, "unusable database, or an existing folder"),
+    "fleet synth": ("the synthetic fleet written", None, MISTAKE),
+    "cagnotte": ("in agreement, or written", "findings", "unusable input"),
+    "cagnotte due": ("every coup's levy given", "findings, coups without stakes or stakes left over, or a "
+                     "development journal", "unusable input"),
+    "cagnotte check": ("the ledger agrees with the journal", "findings", "unusable input"),
+    "cagnotte carnet": ("the carnet written, no findings", "the carnet written, with findings", "unusable input"),
+    "ouverte": ("written, the journal clean", "findings", "unusable input"),
+    "ouverte declaration": ("the declaration written, the journal clean", "written, but the journal has findings or "
+                            "is a development journal", "unusable input, or an existing file"),
+    "doctor": ("every required check passes", "something to fix (each with its command)", MISTAKE),
+    "completion": ("the script printed", None, MISTAKE),
+}
