@@ -163,7 +163,7 @@ def test_the_project_carries_the_regulation_and_requirements_it_cites_and_points
     texts = [p for p in ROOT.glob("*.md")] + [p for folder in ("docs", "boards", "host_tools", "firmware", "tests")
                                                for p in (ROOT / folder).rglob("*") if p.suffix in (".md", ".py")]
     outside = [p.relative_to(ROOT) for p in texts if "../shared" in p.read_text(errors="replace")
-               and p.name != "test_cli.py"]
+               and p.name not in ("test_cli.py", "test_make_sources.py")]  # the Makefile's word of where it looked
     assert not outside, outside  # a clone has nothing beside it
 
 
