@@ -156,6 +156,11 @@ class ATECC608:
     def config(self):
         return bytes(self._config)
 
+    @property
+    def _key(self):
+        """Slot 0's private key (the tests' look inside the chip: no command gives it)."""
+        return self._slot_key(0)
+
     def locked(self):
         return self._config[87] != parts.UNLOCKED, self._config[86] != parts.UNLOCKED
 
@@ -322,18 +327,18 @@ class ATECC608:
             self.save()
             self.power_off()
             return
-        answer = self._execute(opcode, packet[2], packet[3] | packet[4] << 8, packet[5:-2])
+        answer = self._execute(packet)
         out = framed(answer)
         if self._fault("crc", opcode, mode=mode):
             out = out[:-1] + bytes((out[-1] ^ 0x5A,))
         self._out = out
 
-    def _execute(self, opcode, mode, param2, data):
-        """A command's answer: its data, or a status byte."""
-        handler = _HANDLERS.get(opcode)
+    def _execute(self, body):
+        """A command's answer, for its packet (count to CRC, checked): its data, or a status byte."""
+        handler = _HANDLERS.get(body[1])
         if handler is None:
             return _status(_PARSE)
-        return handler(self, mode, param2, data)
+        return handler(self, body[2], body[3] | body[4] << 8, body[5:-2])
 
     def _info(self, mode, param2, data):
         if mode != 0 or param2 != 0 or data:
@@ -380,7 +385,7 @@ class ATECC608:
         key_config = self._key_config(slot)
         return key_config & 1 and key_config >> 2 & 7 == 4
 
-    def _key(self, slot):
+    def _slot_key(self, slot):
         generation = self._generations[slot]
         if (slot, generation) == (0, 1):
             return p256.scalar(self._seed)  # slot 0's first key: the seed's, as the model has always made it
@@ -400,7 +405,7 @@ class ATECC608:
             self.save()
         elif not self._generations[slot] or not self._key_config(slot) & 2:
             return _status(_EXECUTION)  # no key made yet, or PubInfo clear
-        return p256.public_key(self._key(slot))
+        return p256.public_key(self._slot_key(slot))
 
     def _sign(self, mode, slot, data):
         if mode & 0x1E or slot > 15 or data:
@@ -419,7 +424,7 @@ class ATECC608:
             self._tempkey = None
         if message is None or len(message) != 32:
             return _status(_EXECUTION)  # nothing loaded to sign
-        return p256.sign(self._key(slot), message)
+        return p256.sign(self._slot_key(slot), message)
 
     def _store_counters(self):
         self._config[52:60] = parts.counter_bytes(self._counters[0])
