@@ -215,8 +215,9 @@ class ATECC608:
 
     def bus_start(self, address, read):
         """A start (or repeated start) and the address byte: whether the chip acknowledges it."""
+        if self._transaction is not None:
+            self.bus_stop()  # a repeated start ends the transaction before it as a stop would
         now = self._now()
-        self._transaction = None
         if address == 0 and not read:  # SDA held low through the address byte: the wake pulse (nobody answers)
             self._wake(now)
             return False
