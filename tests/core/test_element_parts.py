@@ -186,6 +186,7 @@ def test_a_trust_and_go_part_answers_at_0x35_and_a_driver_elsewhere_fails_with_o
     assert element.check() == b"\x00\x00\x60\x03" and element.locked() == (True, True)
     key = element.public_key()
     assert element.sign(DIGEST) == _signed(DEVELOPMENT_SEED, DIGEST) and key == element.public_key(0)
+    assert _error(lambda: element.sign(DIGEST, 1)).status == 0x0F  # slot 1 signs internal messages alone
     wrong, _, _ = _driven(address=GENERIC_ADDRESS)
     error = _error(wrong.public_key)
     assert str(error).startswith("no element answers at 0x60") and error.status is None
@@ -236,3 +237,26 @@ def test_a_part_that_never_answers_or_of_another_family_is_one_clear_error():
     assert "not an ATECC608" in str(_error(element.public_key))
     error = _error(lambda: provision(element))
     assert "not an ATECC608" in str(error) and "nothing written" in str(error) and chip.config() == before
+
+
+@covers("K-ELEMENT")
+def test_the_bus_byte_by_byte_as_an_i2c_target_sees_it():
+    _, chip, bus = _driven()
+    assert not chip.bus_start(0x35, True)  # asleep: no acknowledge
+    chip.bus_stop()
+    assert not chip.bus_start(0, False)  # the wake pulse: nobody acknowledges 0x00
+    chip.bus_stop()
+    bus.sleep_ms(2)
+    assert chip.bus_start(0x35, True) and [chip.bus_read() for _ in range(5)] == [0x04, 0x11, 0x33, 0x43, 0xFF]
+    chip.bus_stop()
+    assert not chip.bus_start(0x36, False)  # another address
+    chip.bus_stop()
+    assert chip.bus_start(0x35, False) and all(chip.bus_write(b) for b in packet(INFO, 0, 0))
+    assert not chip.bus_start(0x35, True)  # a repeated start: the command taken, the chip busy with it
+    chip.bus_stop()
+    bus.sleep_ms(5)
+    assert chip.bus_start(0x35, True) and [chip.bus_read() for _ in range(5)] == [7, 0x00, 0x00, 0x60, 0x03]
+    chip.bus_stop()
+    assert chip.bus_start(0x35, False) and all(chip.bus_write(0x03) for _ in range(156))
+    assert not chip.bus_write(0x03)  # past the input buffer: not acknowledged
+    chip.bus_stop()
