@@ -45,7 +45,8 @@ BEGUN = const(6)  # a new journal begun (another number or key: the old one kept
 ALARM = const(7)  # a step that raised an alarm or a fault
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
-SIGN_TRIES = const(3)  # signatures of one entry, the same counter value each time, each after the driver's retries
+SIGN_TRIES = const(2)  # one entry signed at most twice, the same counter value, each after the driver's 3 resubmissions:
+# 6 Signs at most, 4.3 s at the slowest clock (M2: 665 ms each, with its Random and Nonce), within the 5 s watchdog
 # How far the element's counter may be ahead of the last entry at power-up and be a power cut during a checkpoint:
 # the one increment the entry was for, and the datasheet's "more than one on some power losses" (docs/journal-
 # format.md, "A counter ahead at power-up"). More is a rollback.

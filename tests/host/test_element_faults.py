@@ -5,7 +5,8 @@ signature that keeps failing journals the value spent (R_ELEMENT) and locks the 
 between the increment and the entry's write, the counter gone up by one or two on it, is said at the next boot
 instead of a rollback fault; a counter counted up on the bench with no cut is a rollback at boot and a finding in
 verify. Played end to end on the sim board with the element's model behind the driver, as tests/host/
-test_rollback.py does; the faults come from a thin wrapper of the model (the chip's own answers)."""
+test_rollback.py does; the ECC faults are the model's own (inject), through the driver's resubmissions; the power
+cut that stops the microcontroller with the chip is a thin wrapper of the model."""
 
 import io
 import json
@@ -30,7 +31,6 @@ from sabot.verify import verify
 from tests.core.test_element import Bus
 
 COUP = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\n"
-ECC_FAULT = 0x05
 
 
 class PowerCut(Exception):
@@ -38,20 +38,15 @@ class PowerCut(Exception):
 
 
 class Faulty(SimElement):
-    """The model, with faults on demand: Sign answering a status (ECC fault) the next `sign_faults` times; the power
-    cut right after the next increment (`cut`), the counter gone up by `extra` more on the cut (the datasheet: a
-    counter may count more than one on some power losses)."""
+    """The model, with the power cut right after the next increment (`cut`): the microcontroller stops with it, the
+    counter gone up by `extra` more on the cut (the datasheet: a counter may count more than one on some power
+    losses)."""
 
-    sign_faults = 0
     cut = False
     extra = 0
 
     def _execute(self, body):
         opcode, param1 = body[1], body[2]
-        if opcode == atecc.SIGN and self.sign_faults:
-            self.sign_faults -= 1
-            self._tempkey = None
-            return bytes((ECC_FAULT,))
         answer = super()._execute(body)
         if self.cut and opcode == atecc.COUNTER and param1 == atecc.COUNTER_INCREMENT:
             self.cut = False
@@ -116,9 +111,9 @@ def element_records(tmp_path):
 def test_one_ecc_fault_on_the_checkpoints_sign_is_signed_again_and_the_checkpoint_carries_the_next_counter(tmp_path):
     board, chip = board_with(tmp_path)
     run(parse(COUP), board)
-    chip.sign_faults = 1
+    chip.inject("ecc_fault", opcode=atecc.SIGN)  # the datasheet: succeeds when resubmitted
     board.press(EV_COUP_END)
-    assert chip.sign_faults == 0 and chip._counters[0] == 3
+    assert chip._counters[0] == 3
     assert counters(tmp_path) == [1, 2, 3]  # boot, séance, the coup's end: no value lost, none spent twice
     assert not board.shell.ctl.alarms and element_records(tmp_path) == []
     board.power_cut()
@@ -134,7 +129,7 @@ def test_a_signature_that_keeps_failing_journals_the_value_spent_locks_the_shoe_
         tmp_path, monkeypatch):
     board, chip = board_with(tmp_path)
     run(parse(COUP), board)
-    chip.sign_faults = cp.SIGN_TRIES
+    chip.inject("ecc_fault", opcode=atecc.SIGN, times=cp.SIGN_TRIES * atecc._ATTEMPTS)  # past every resubmission
     board.press(EV_COUP_END)
     ctl = board.shell.ctl
     assert ctl.raised(rec.FAULT_ELEMENT) and ctl.locked()  # the shoe cannot vouch for its journal: a named fault
