@@ -21,7 +21,7 @@ from hashlib import sha256
 from firmware import layout
 from firmware.compat import const
 from firmware.events import EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
-from firmware.records import EL_CUT, EL_FAULT, R_ELEMENT
+from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_ELEMENT
 from firmware.shell import Shell
 
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
@@ -45,7 +45,7 @@ BEGUN = const(6)  # a new journal begun (another number or key: the old one kept
 ALARM = const(7)  # a step that raised an alarm or a fault
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
-SIGN_TRIES = const(2)  # one entry signed at most twice, the same counter value, each after the driver's 3 resubmissions:
+SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value, after the driver's 3 resubmissions:
 # 6 Signs at most, 4.3 s at the slowest clock (M2: 665 ms each, with its Random and Nonce), within the 5 s watchdog
 # How far the element's counter may be ahead of the last entry at power-up and be a power cut during a checkpoint:
 # the one increment the entry was for, and the datasheet's "more than one on some power losses" (docs/journal-
@@ -160,22 +160,28 @@ class Checkpoints:
         self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
         self._spent = None  # the value the increment of the entry being written returned
         self.tail = _Tail(None, None, -1)  # the power-up's, set by CheckpointShell.recover before rolled_back
+        self.keyless = False  # key() found no element answering
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
-        the board then locked in the development key's fault (firmware/startup.py's make_shell) as well as rolled
-        back (rolled_back)."""
+        the board then locked in the fault that says so (FAULT_DEVKEY, "no secure element answers", raised by the
+        shell() made after, on every board) as well as rolled back (rolled_back)."""
         try:
             if self.element is None:
                 raise OSError(19)
-            return ElementKey(self.element.public_key())
-        except OSError:
-            return ElementKey(None)
+            key = ElementKey(self.element.public_key())
+        except OSError as e:
+            print("checkpoints: the shoe has no key of its own:", e)
+            key = ElementKey(None)
+        self.keyless = key.id is None
+        return key
 
     def shell(self, *args):
         """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these
-        checkpoints its own."""
+        checkpoints its own; locked at every boot when key() found no element answering."""
         shell = self._shell = CheckpointShell(self, *args)
+        if self.keyless:
+            shell.boot_fault = FAULT_DEVKEY  # a casino shoe's journal is vouched for by its own element (docs/keys.md)
         return shell
 
     def last(self):

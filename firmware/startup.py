@@ -11,7 +11,7 @@ from firmware.checkpoints import Checkpoints
 from firmware.games import by_name
 from firmware.journal import Journal
 from firmware.mac import Key
-from firmware.records import BREAK_MIN, FAULT_DEVKEY, SABOT_MAX, TABLE_MAX, TABLE_MIN
+from firmware.records import BREAK_MIN, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 from firmware.version import development_identity
@@ -87,14 +87,12 @@ def make_shell(config, gate, indicator, buzzer, wall, ring=None, element=None):
     """The shell of a real board: its journal named after the firmware checked at boot and after the board's secure
     element, which signs its checkpoints (element: its driver; None when it has none, and every power-up is then a
     rollback fault: the shoe cannot tell). With no element answering it has no key of its own: it starts locked,
-    with the development key's fault too, which says so."""
+    with the fault that says so (Checkpoints.shell)."""
     firmware, ok = check_firmware(config["board"])
     points = Checkpoints(JOURNAL, element, config["sabot"])
     key = points.key()
     shell = points.shell(gate, indicator, buzzer, open_journal(config, wall, key, firmware, ring), None, ok)
     shell.ctl.break_min = config.get("ouverte_break", BREAK_MIN)
-    if key.id is None:
-        shell.boot_fault = FAULT_DEVKEY  # a casino shoe's journal is vouched for by its own element (docs/keys.md)
     return shell
 
 

@@ -42,6 +42,7 @@ COUNTER = const(0x24)
 READ = const(0x02)
 WRITE = const(0x12)
 LOCK = const(0x17)
+UPDATE_EXTRA = const(0x20)
 NONCE_PASS_THROUGH = const(0x03)  # Nonce's mode: the 32 bytes given go to TempKey as they are
 NONCE_TO_DIGEST_BUFFER = const(0x43)  # ... to the message digest buffer instead (cryptoauthlib's choice on a 608)
 SIGN_EXTERNAL = const(0x80)  # Sign's mode: the message is TempKey, loaded by Nonce
@@ -223,6 +224,16 @@ class ATECC:
     def lock_data(self):
         """The data zone (slots and OTP) locked: the keys generated are there for good."""
         self._lock(LOCK_DATA, 0, 1)
+
+    def move_to(self, address):
+        """UpdateExtra's one write of UserExtraAdd (byte 85), once the configuration zone is locked: with ChipMode's
+        bit 0 set, the chip answers at address from its next power-up on (a Trust&GO's 0x35 is set so at the factory).
+        This driver keeps its own address: the chip answers where it did until it loses power."""
+        self._run(((UPDATE_EXTRA, 1, address << 1, b"", 1),))
+
+    def at(self, address):
+        """A driver on the same bus for the part at address (the factory bench reaches a generic part at 0x60)."""
+        return ATECC(self._i2c, self._sleep_ms, address)
 
     def generate_key(self, slot):
         """A new P-256 private key made inside the chip in slot (its KeyConfig a private key's; the configuration

@@ -6,7 +6,7 @@ keys generated inside the chip; the data zone locked. Afterwards the part is wha
 from Microchip's factory for the shoe's use of it. A part of another family, or whose configuration zone is already
 locked (a Trust&GO, a part provisioned before), is refused before anything is written."""
 
-from boards.mcu.atecc import ElementError
+from boards.mcu.atecc import ADDRESS, ElementError
 
 # The configuration zone as provisioning leaves it (bytes 0-15, the serial number and revision, are the chip's and
 # never written; 84-87 are written by UpdateExtra and Lock alone). Checked against Microchip's published ones: the
@@ -15,7 +15,7 @@ TEMPLATE = bytes(16) + bytes((
     0x60 << 1,  # 16 I2C address: 0x60, the generic part's (a Trust&GO answers at 0x35); the board's data names it
     0x00,  # 17 reserved
     0x00,  # 18 CountMatch: off (no key's use limited by counter 0)
-    0x00,  # 19 ChipMode: M0 clock (fastest), 1.3 s watchdog, address from byte 16 (Trust&GO: 0x01)
+    0x01,  # 19 ChipMode: M0 clock (fastest), 1.3 s watchdog, the address from UserExtraAdd once set (as Trust&GO)
     # 20-51 SlotConfig, two bytes a slot, little-endian
     0x81, 0x00,  # slot 0: secret, external Sign only (Trust&GO: 85 00, ECDH too; the shoe needs none); WriteConfig 0:
                  # no GenKey once the data zone is locked, the key is permanent
@@ -45,9 +45,11 @@ _NOT_WRITTEN = (84, 85, 86, 87)
 _FAMILY = b"\x00\x00\x60"  # Info's revision: 00 00 60 xx for an ATECC608 (A: 02, B: 03)
 
 
-def provision(element, template=TEMPLATE, resume=False):
+def provision(element, template=TEMPLATE, resume=False, address=ADDRESS):
     """Provisions the generic ATECC608B behind element (boards.mcu.atecc.ATECC, at the part's address); slot 0's
-    public key (64 bytes, X || Y), which the casino enrols. ElementError, nothing written, for a part of another
+    public key (64 bytes, X || Y), which the casino enrols. Last, UserExtraAdd (UpdateExtra, once) moves the part to
+    address, a Trust&GO's 0x35 by default, from its next power-up on: the shoe's firmware knows one address, the
+    board's (board.json). ElementError, nothing written, for a part of another
     family or whose configuration zone is locked already (a Trust&GO needs no provisioning); resume=True finishes a
     part whose configuration is this template, locked, but whose data zone a power cut left unlocked."""
     revision = element.revision()
@@ -77,6 +79,8 @@ def provision(element, template=TEMPLATE, resume=False):
     element.lock_data()
     if element.locked() != (True, True) or element.public_key(KEY_SLOT) != key:
         raise ElementError("the part at 0x%02x did not end provisioned: check it before enrolling it" % element.address)
+    if address != element.address:
+        element.move_to(address)
     return key
 
 

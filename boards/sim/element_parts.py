@@ -129,7 +129,7 @@ def _provisioned():
     from boards.mcu.provision import TEMPLATE
 
     zone = bytearray(TEMPLATE)
-    zone[84:88] = bytes((0x00, 0x00, LOCKED, LOCKED))
+    zone[84:88] = bytes((0x00, 0x35 << 1, LOCKED, LOCKED))  # UserExtraAdd: provision.py's last step moved it to 0x35
     return Part(PROVISIONED, bytes(zone), keys=(0, 1))
 
 

@@ -70,8 +70,8 @@ ALARMS = {  # alarms and faults
                        "firmware"),
     r.FAULT_ROLLBACK: ("journal behind its last signed checkpoint (rollback)",
                        "journal en deçà de son dernier point de contrôle signé (retour en arrière)", "rollback"),
-    r.FAULT_DEVKEY: ("development key: the shoe has no key of its own",
-                     "clé de développement : le sabot n'a pas de clé propre", "development_key"),
+    r.FAULT_DEVKEY: ("no secure element answers: the shoe has no key of its own",
+                     "aucun élément sécurisé ne répond : le sabot n'a pas de clé propre", "development_key"),
     r.FAULT_ELEMENT: ("secure element failed: a checkpoint not signed",
                       "élément sécurisé défaillant : un point de contrôle non signé", "element"),
 }

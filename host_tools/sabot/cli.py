@@ -4,6 +4,7 @@ import argparse
 import datetime
 import sys
 
+from boards.sim.element_parts import PARTS
 from firmware import games
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
@@ -11,6 +12,7 @@ from sabot import firmware, keys, progress, tool_version
 from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
 from sabot.deploy import deploy
+from sabot.element_bench import address as element_address
 from sabot.exit_codes import EXIT_CODES
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
@@ -173,6 +175,8 @@ def parser():
                                      "generated, on a development shoe over mpremote; exit 0 done, 2 refused "
                                      "(a Trust&GO part needs none)")
     provisioned.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
+    provisioned.add_argument("--address", type=element_address, default=0x60, help="the part's I2C address as it "
+                             "ships (default 0x60, a generic ATECC608B's)")
     board = commands.add_parser("vboard", help="the virtual board: firmware and sim board behind a pty")
     board.add_argument("--scenario", help="a scenario the board plays at start (config.json names it)")
     board.add_argument("--fs", help="the board's filesystem folder, kept across restarts (default: a new "
@@ -183,6 +187,8 @@ def parser():
                        "BOARD=rpi_pico), --fs then names its flash file")
     board.add_argument("--build", help="the image the board runs (default build/sim; a bundle of make dist to "
                        "answer the firmware challenge)")
+    board.add_argument("--element", metavar="PART", choices=sorted(PARTS), help="a new board's secure element: "
+                       "%s (default: the board's, board.json's)" % ", ".join(sorted(PARTS)))
     board.add_argument("--development", action="store_true", help="the development configuration: mpremote reaches "
                        "the REPL (the default, production, speaks the shoe's protocol alone: docs/protocol.md)")
     port_help = "the device: /dev/ttyACM0, or the virtual board's pty"
@@ -277,11 +283,12 @@ def main(argv=None):
             return firmware.dist(args.build, args.board, args.out, force=args.force)
         return firmware.verify(args.port, args.bundle, args.seed)
     if args.command == "vboard":
-        return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development)
+        return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development,
+                      element=args.element)
     if args.command == "element":
         from sabot.element_bench import provision
 
-        return provision(args.port)
+        return provision(args.port, args.address)
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":

@@ -82,8 +82,8 @@ def _enrol_development(port, registry, out):
     """A development shoe's enrolment over mpremote: its number and its element's public key, into the registry."""
     answer = element_key_of(port)
     if answer.get("public_key") is None:
-        print("sabot key enrol: error: the shoe on %s has no secure element answering: it cannot sign its journal"
-              % port, file=sys.stderr)
+        print("sabot key enrol: error: the shoe on %s cannot sign its journal: %s" % (
+            port, answer.get("error", "no secure element answers")), file=sys.stderr)
         return 2
     record(registry, {"sabot": answer["sabot"], "public_key": answer["public_key"], "casino_key": None,
                       "enrolled": _utc_now()})

@@ -14,12 +14,14 @@ import threading
 import tty
 from pathlib import Path
 
+from sabot.boards import element as board_element
 from sabot.device import stop_on_terminate, vboard_error
 from sabot.vms import ROOT
 from sabot.vms import unix_port as micropython_command
 
 
-def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False):
+def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False,
+           element=None):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
     config.json, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
@@ -28,7 +30,8 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     board whatever pty a later `sabot vboard --fs FS` gets, as a Pico keeps its /dev/ttyACM0. Its secure element is
     the model run here, outside the VM, its key and counters in FS.element beside the folder, its I2C a socket the
     VM inherits (boards/vboard/element_link.py). board "rpi_pico": the emulated Pico instead
-    (sabot.pico_vboard.serve).
+    (sabot.pico_vboard.serve). element: the part a new board's element is (boards/sim/element_parts.py's names; the
+    board's own, board.json's, by default); an element made before keeps its part, as a soldered chip does.
     Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
     (docs/protocol.md), no REPL, and a restart starts it again so; its code is the image build (a build, or a bundle
     of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/)."""
@@ -66,7 +69,7 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     from boards.vboard.element_link import ENV, serve
 
     # its key and counters, never under fs; no clock: every command done at once (boards/vboard/element_link.py)
-    chip = SimElement.load(str(fs.parent / (fs.name + ".element")))
+    chip = SimElement.load(str(fs.parent / (fs.name + ".element")), part=element or board_element("sim")[0])
 
     log = open(fs.parent / (fs.name + ".log"), "ab") if production else master  # its tracebacks: not on the line
 

@@ -210,6 +210,9 @@ def test_a_blank_generic_part_refuses_genkey_until_provisioned_then_signs_with_i
     config = element.read_config()
     assert config[16:84] == TEMPLATE[16:84] and config[88:] == TEMPLATE[88:]
     assert config[86] == config[87] == 0x00
+    assert config[85] == 0x35 << 1 and chip.address == 0x60  # UserExtraAdd set last: moved at its next power-up
+    chip.power_off()
+    assert chip.address == 0x35 and element.at(0x35).public_key() == key  # where the shoe's firmware looks
 
 
 @covers("K-ELEMENT")
