@@ -3,6 +3,7 @@ production Pico enrolled with their ports: one shoe dealt a forced card, one put
 config.json copied from another shoe, README's documented fault). Both are named first, every other shoe is
 conforme, each verified against the previous night's receipt, and the two nights' receipts sit side by side."""
 
+import datetime
 import json
 import subprocess
 import sys
@@ -128,3 +129,37 @@ def test_the_night_names_the_shoe_in_fault_and_the_forced_card_first_and_keeps_b
     assert "EN DÉFAUT" in look and "S-FORCED" in look, text
     assert "Conformes : sabot 11, sabot 14, sabot 15" in text, text
     print("the first night %.0f s, the second %.0f s" % (first_time, second_time))
+
+
+@pytest.mark.req("H-VERIFY")
+def test_a_night_without_a_registry_or_with_a_bad_port_or_date_is_unusable_input_in_one_line(tmp_path):
+    def run(*args):
+        return subprocess.run([SABOT, "nuit", "journaux", "--casino", "deauville", *args], capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path)
+
+    missing = run()
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "sabot key enrol" in missing.stderr
+    (tmp_path / "shoes.json").write_text(json.dumps({"shoes": [{"sabot": 42, "public_key": "00" * 64}]}))
+    for args, said in ((("--port", "42:/dev/ttyACM0"), "N=PATH"), (("--port", "7=/dev/ttyACM0"), "sabot 7 is not"),
+                       (("--date", "01/12/2026"), "2026-12-01")):
+        done = run(*args)
+        assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    (tmp_path / "journaux").write_text("")
+    assert run().returncode == 2
+
+
+@pytest.mark.req("H-VERIFY")
+def test_a_shoe_with_no_port_or_that_does_not_answer_is_named_and_the_night_is_not_conforme(tmp_path):
+    (tmp_path / "shoes.json").write_text(json.dumps({"shoes": [
+        {"sabot": 42, "public_key": "00" * 64}, {"sabot": 43, "public_key": "01" * 64, "port": "nowhere.tty"}]}))
+    done = subprocess.run([SABOT, "nuit", "journaux", "--casino", "deauville", "--date", "2026-12-01"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("Nuit du 2026-12-01, casino deauville : NON CONFORME : 2 sabot(s) à voir sur 2 (2 ne "
+                        "répondent pas)"), done.stdout
+    assert "sabot 42 (aucun port) : NE RÉPOND PAS" in done.stdout and "--port 42=CHEMIN" in done.stdout
+    assert "sabot 43 (nowhere.tty) : NE RÉPOND PAS" in done.stdout
+    assert json.loads((tmp_path / "journaux" / "nuit-2026-12-01" / "nuit.json").read_text())["look"] == [42, 43]
+    at_four = datetime.datetime(2026, 12, 2, 4, 0, tzinfo=datetime.UTC)
+    assert nuit.casino_day(at_four) == "2026-12-01"  # a pull at 04:00 UTC is the night before's
