@@ -18,11 +18,11 @@ def fault(state, sabot):
     """A shoe in fault (it journals nothing) as its status says it: why, and what mends it."""
     other = state.get("other")
     if other:
-        return ("EN DÉFAUT, il ne journalise rien : son journal est celui du sabot %d (élément %s), il est configuré "
+        return ("il ne journalise rien : son journal est celui du sabot %d (élément %s), il est configuré "
                 "sabot %s (un config.json copié d'un autre sabot ?) ; rien relevé. Remettre son config.json, ou "
                 "`sabot number set` pour qu'il commence un journal à lui (l'autre gardé)" % (
                     other["sabot"], other["key"], state.get("sabot", sabot)))
-    return "EN DÉFAUT, il ne journalise rien (%s)%s ; rien relevé" % (
+    return "il ne journalise rien (%s)%s ; rien relevé" % (
         alarms(state.get("alarms", 0)) if state.get("alarms") else "journal",
         " : son journal est inutilisable" if state.get("broken") else "")
 
