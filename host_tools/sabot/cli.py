@@ -250,6 +250,10 @@ def parser():
     ouverte_command.add_arguments(commands.add_parser(
         "ouverte", help="banque ouverte: the séances' start times declared to the authorities (Article 61)"))
     add_workstation_commands(commands)
+    from sabot import nuit  # the casino's night: pull, verify, ingest, report every shoe (docs/fleet.md)
+
+    nuit.add_arguments(commands.add_parser("nuit", aliases=["night"], help="the casino's night: every shoe of the "
+                                           "registry pulled, verified, ingested, reported; one French summary"))
     return with_exit_codes(top)
 
 
@@ -257,6 +261,10 @@ def main(argv=None):
     top = parser()
     args = top.parse_args(argv)
     progress.QUIET = getattr(args, "quiet", False)
+    if args.command in ("nuit", "night"):
+        from sabot import nuit
+
+        return nuit.main(args)
     if args.command in ("doctor", "completion"):
         return workstation_command(args, top)
     if args.command == "web":

@@ -54,6 +54,10 @@ EXIT_CODES = {
     "ouverte": ("written, the journal clean", "findings", "unusable input"),
     "ouverte declaration": ("the declaration written, the journal clean", "written, but the journal has findings or "
                             "is a development journal", "unusable input, or an existing file"),
+    "nuit": ("every shoe conforme: pulled, verified, ingested, reported", "a shoe in fault, silent or with "
+             "findings, or the fleet's findings (named first in the summary)", "unusable input: no registry, a bad "
+             "folder, date or --port"),
     "doctor": ("every required check passes", "something to fix (each with its command)", MISTAKE),
     "completion": ("the script printed", None, MISTAKE),
 }
+EXIT_CODES["night"] = EXIT_CODES["nuit"]  # its alias: one parser, one epilog

@@ -65,7 +65,7 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
             if done != protocol.p.OK:
                 raise DeviceError("the shoe refused the casino's key: %s" % protocol.Refused(done, answer))
         entry = {"sabot": status["sabot"], "public_key": public.hex(), "casino_key": key_id,
-                 "enrolled": _utc_now()}
+                 "enrolled": _utc_now(), "port": port_entry(port, registry)}
         record(registry, entry)
     except (DeviceError, Unusable, protocol.ProtocolError, protocol.Refused, OSError) as e:
         print("sabot key enrol: error: %s" % e, file=sys.stderr)
@@ -86,10 +86,18 @@ def _enrol_development(port, registry, out):
             port, answer.get("error", "no secure element answers")), file=sys.stderr)
         return 2
     record(registry, {"sabot": answer["sabot"], "public_key": answer["public_key"], "casino_key": None,
-                      "enrolled": _utc_now()})
+                      "enrolled": _utc_now(), "port": port_entry(port, registry)})
     out.write("sabot %d enrolled: element public key %s…, a development shoe (no casino key); written to %s\n" % (
         answer["sabot"], answer["public_key"][:16], registry))
     return 0
+
+
+def port_entry(port, registry):
+    """The port as the registry keeps it, for `sabot nuit`: a device path as given (/dev/serial/by-id/... names the
+    same shoe whatever USB socket), a relative one (a virtual board's FS.tty) relative to the registry's folder."""
+    if os.path.isabs(port):
+        return port
+    return os.path.relpath(os.path.abspath(port), os.path.dirname(os.path.abspath(registry)))
 
 
 def _utc_now():
@@ -131,7 +139,8 @@ def export(registry=REGISTRY, form="csv", out=sys.stdout):
         print("sabot key export: error: %s: %s" % (registry, e), file=sys.stderr)
         return 2
     if form == "json":
-        out.write(json.dumps({"shoes": listed}, indent=1) + "\n")
+        out.write(json.dumps({"shoes": [{name: shoe.get(name) for name in _FIELDS} for shoe in listed]},
+                             indent=1) + "\n")  # the workstation's ports are the casino's alone
         return 0
     writer = csv.DictWriter(out, _FIELDS, lineterminator="\n")
     writer.writeheader()

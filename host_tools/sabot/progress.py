@@ -22,3 +22,10 @@ def over_segments(segments, items, what):
         for item in items:
             yield item
             shown.update(next(sizes, 0))
+
+
+def line(text):
+    """One line of progress on stderr for work that goes step by step (sabot nuit: a line a shoe), a terminal's
+    or a log's (a night run by cron keeps them); nothing with --quiet."""
+    if not QUIET:
+        print(text, file=sys.stderr, flush=True)
