@@ -154,7 +154,7 @@ class Bench:
         self.reset_cause = 1  # machine.reset_cause(): PWRON_RESET, as both ports number it
         self.interrupt_char = 3  # micropython.kbd_intr's: a Ctrl-C raises KeyboardInterrupt wherever start() is
         self.usb = None  # the USB serial's input, which main.py reads as sys.stdin (install)
-        self.element = SimElement(DEVELOPMENT_SEED)  # the secure element (a Trust&GO at 0x35) beside the DS3231; None: no chip
+        self.element = SimElement(DEVELOPMENT_SEED)  # the element (a Trust&GO at 0x35) by the DS3231; None: no chip
         self.machine = self._machine(hard_irqs)
 
     def type(self, data):
