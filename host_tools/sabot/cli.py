@@ -8,7 +8,7 @@ from boards.sim.element_parts import PARTS
 from firmware import games
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
-from sabot import firmware, keys, progress, tool_version
+from sabot import firmware, keys, progress, settings, tool_version
 from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
 from sabot.deploy import deploy
@@ -259,7 +259,13 @@ def parser():
 
 def main(argv=None):
     top = parser()
+    try:
+        settings.apply(top)  # SABOT_PORT, sabot.toml...: the defaults of --port, --casino-key, --registry, --db
+    except settings.BadSettings as e:
+        top.exit(2, "sabot: error: %s\n" % e)
     args = top.parse_args(argv)
+    if settings.missing(args):
+        top.exit(2, "sabot %s: error: %s\n" % (args.command, settings.missing(args)))
     progress.QUIET = getattr(args, "quiet", False)
     if args.command in ("nuit", "night"):
         from sabot import nuit
