@@ -16,6 +16,7 @@ from sabot.cagnotte import carnet, check, ledger, levy, stakes
 from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte.said import cents, money, percent, word
 from sabot.journalfile import Unusable
+from sabot.outputs import Exists, may_write
 from sabot.report.pdf import PdfError, print_pdf
 from sabot.verify import development_only, read_key
 
@@ -77,8 +78,10 @@ def reconcile(args, out):
 
 def write_carnet(args):
     output = Path(args.output)
-    if output.exists() and not args.force:
-        print("sabot cagnotte carnet: error: %s exists: --force replaces it" % output, file=sys.stderr)
+    try:
+        may_write(output, args.force)
+    except Exists as e:
+        print("sabot cagnotte carnet: error: %s" % e, file=sys.stderr)
         return 2
     seances = {}
     got = _read(args, ledger.read, args.ledger, seances)
