@@ -76,7 +76,7 @@ def _manifest(bundle):
 
 
 def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout, establishment=None,
-           allow_development_key=False, bundles=(), public_key=None, registry=None):
+           allow_development_key=False, bundles=(), public_key=None, registry=None, as_json=False):
     """Write the report (PDF when output ends in .pdf); 0 when written, 2 when the journal cannot be read or the
     file written. A file already there is replaced only with force. Its verdict
     is verify's with the same allow_development_key; bundles: approved releases, to name the firmware's version;
@@ -112,6 +112,12 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
     except PdfError as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2
+    if as_json:
+        from sabot.json_out import said
+
+        return said(out, "report", output=str(output), format="pdf" if output.suffix.lower() == ".pdf" else "html",
+                    lang=lang, sabot=journal.segments[0].sabot, conforme=journal.ok, records=journal.reader.records,
+                    findings=[{"id": f.id, "seq": f.seq, "message": f.message} for f in journal.findings])
     verdict = w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]  # as the first page
     out.write(w["written"] % (verdict, output, lang, journal.reader.records, len(journal.findings)) + "\n")
     return 0
@@ -143,4 +149,4 @@ def add_arguments(parser):
 def main(args):
     return report(args.paths, args.output, args.lang, args.key, args.force, establishment=args.establishment,
                   allow_development_key=args.allow_development_key, bundles=args.bundle,
-                  public_key=args.public_key, registry=args.registry)
+                  public_key=args.public_key, registry=args.registry, as_json=getattr(args, "json", False))
