@@ -271,6 +271,11 @@ def main(argv=None):
         from sabot import nuit
 
         return nuit.main(args)
+    with progress.waiting_for(args):  # a shoe's answer awaited over 2 s: said on a terminal
+        return _run(args, top)
+
+
+def _run(args, top):
     if args.command in ("doctor", "completion"):
         return workstation_command(args, top)
     if args.command == "web":
