@@ -52,7 +52,7 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
         if client is None:
             if secret:
                 raise DeviceError("the shoe on %s is a development shoe (mpremote): it takes no casino key; enrol it "
-                                  "without --casino-key" % port)
+                                  "without --casino-key (nor SABOT_CASINO_KEY, nor casino_key in sabot.toml)" % port)
             return _enrol_development(port, registry, out, as_json)
         if secret is None:
             raise DeviceError("the shoe on %s is a production shoe: give the casino's key, --casino-key FILE" % port)
