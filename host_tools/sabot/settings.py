@@ -93,7 +93,9 @@ def apply(top, found=None):
             name = next((options[o] for o in action.option_strings if o in options), None)
             if name is None or action.type is not None:
                 continue
-            value = found.get(name, (None,))[0]
+            value, where = found.get(name, (None, None))
+            action.help = "%s (or %s, or %s in %s; %s)" % (action.help, SETTINGS[name][1], name, HERE, (
+                "now %s, from %s" % (value, where) if value else "none set").replace("%", "%%"))
             if isinstance(action, argparse._AppendAction):  # doctor's --port: the configured port checked
                 if value:
                     action.default = [value]
