@@ -91,12 +91,13 @@ def apply(top, found=None):
     for parser in _parsers(top):
         for action in parser._actions:
             name = next((options[o] for o in action.option_strings if o in options), None)
-            if name is None or action.type is not None:
+            listed = isinstance(action, argparse._AppendAction)  # doctor's --port PORT: the port set is checked;
+            if name is None or action.type is not None or listed and action.metavar != "PORT":  # not nuit's N=PATH
                 continue
             value, where = found.get(name, (None, None))
             action.help = "%s (or %s, or %s in %s; %s)" % (action.help, SETTINGS[name][1], name, HERE, (
                 "now %s, from %s" % (value, where) if value else "none set").replace("%", "%%"))
-            if isinstance(action, argparse._AppendAction):  # doctor's --port: the configured port checked
+            if listed:
                 if value:
                     action.default = [value]
                 continue

@@ -42,6 +42,10 @@ def test_the_line_wins_over_the_environment_which_wins_over_the_file(tmp_path):
     assert args.db.endswith("fleet.db") and args.parquet is None
     args, _ = parsed(["web", "--port", "8020"], found)  # the web page's TCP port is not the shoe's
     assert args.port == 8020
+    args, _ = parsed(["nuit", "--casino", "c"], found)  # nor nuit's --port N=PATH, each shoe's over the registry's
+    assert args.port == [] and args.registry == "/casino/shoes.json"
+    args, _ = parsed(["doctor"], found)  # doctor checks the port set
+    assert args.port == ["/dev/ttyACM1"]
     (here / "sabot.toml").write_text('port = "other.tty"\n')  # ./sabot.toml first, the user's file then unread
     assert settings.load({}, cwd=here, home=home) == {"port": ("other.tty", str(here / "sabot.toml"))}
 
