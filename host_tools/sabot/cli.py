@@ -8,7 +8,7 @@ from boards.sim.element_parts import PARTS
 from firmware import games
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
-from sabot import firmware, keys, progress, tool_version
+from sabot import firmware, json_out, keys, progress, settings, tool_version
 from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
 from sabot.deploy import deploy
@@ -254,17 +254,28 @@ def parser():
 
     nuit.add_arguments(commands.add_parser("nuit", aliases=["night"], help="the casino's night: every shoe of the "
                                            "registry pulled, verified, ingested, reported; one French summary"))
-    return with_exit_codes(top)
+    return with_exit_codes(json_out.add_flags(top))
 
 
 def main(argv=None):
     top = parser()
+    try:
+        settings.apply(top)  # SABOT_PORT, sabot.toml...: the defaults of --port, --casino-key, --registry, --db
+    except settings.BadSettings as e:
+        top.exit(2, "sabot: error: %s\n" % e)
     args = top.parse_args(argv)
+    if settings.missing(args):
+        top.exit(2, "sabot %s: error: %s\n" % (args.command, settings.missing(args)))
     progress.QUIET = getattr(args, "quiet", False)
     if args.command in ("nuit", "night"):
         from sabot import nuit
 
         return nuit.main(args)
+    with progress.waiting_for(args):  # a shoe's answer awaited over 2 s: said on a terminal
+        return _run(args, top)
+
+
+def _run(args, top):
     if args.command in ("doctor", "completion"):
         return workstation_command(args, top)
     if args.command == "web":
@@ -281,15 +292,16 @@ def main(argv=None):
         if args.action == "open" and args.table is None:
             top.exit(2, "sabot seance: error: give --table (1 to %d) to open a séance\n" % TABLE_MAX)
         return seance_command(args.port, args.action, args.table or 0, args.game, args.by or 0,
-                              casino_key=args.casino_key)
+                              casino_key=args.casino_key, as_json=args.json)
     if args.command == "number":
-        return number_command(args.port, args.sabot, casino_key=args.casino_key, registry=args.registry)
+        return number_command(args.port, args.sabot, casino_key=args.casino_key, registry=args.registry,
+                              as_json=args.json)
     if args.command == "clock":
-        return clock_command(args.port, args.at, casino_key=args.casino_key)
+        return clock_command(args.port, args.at, casino_key=args.casino_key, as_json=args.json)
     if args.command == "firmware":
         if args.action == "dist":
             return firmware.dist(args.build, args.board, args.out, force=args.force)
-        return firmware.verify(args.port, args.bundle, args.seed)
+        return firmware.verify(args.port, args.bundle, args.seed, as_json=args.json)
     if args.command == "vboard":
         return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development,
                       element=args.element)
@@ -300,10 +312,10 @@ def main(argv=None):
     if args.command == "deploy":
         return deploy(args.port, args.build, args.check_only)
     if args.command == "pull-log":
-        return pull_log(args.port, args.dest, args.force)
+        return pull_log(args.port, args.dest, args.force, as_json=args.json)
     if args.command == "key":
         if args.action == "enrol":
-            return keys.enrol(args.port, args.casino_key, args.registry, args.current)
+            return keys.enrol(args.port, args.casino_key, args.registry, args.current, as_json=args.json)
         if args.action == "export":
             return keys.export(args.registry, args.format)
         return keys.new_key(args.path)

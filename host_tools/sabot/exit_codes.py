@@ -50,6 +50,8 @@ EXIT_CODES = {
     "cagnotte due": ("every coup's levy given", "findings, coups without stakes or stakes left over, or a "
                      "development journal", "unusable input"),
     "cagnotte check": ("the ledger agrees with the journal", "findings", "unusable input"),
+    "cagnotte mises": ("the template written, the journal intact", "the template written, but the journal has "
+                       "findings or is a development journal (said on stderr)", "unusable input"),
     "cagnotte carnet": ("the carnet written, no findings", "the carnet written, with findings", "unusable input"),
     "ouverte": ("written, the journal clean", "findings", "unusable input"),
     "ouverte declaration": ("the declaration written, the journal clean", "written, but the journal has findings or "

@@ -166,7 +166,7 @@ def ask(port, seed):
 CONFIGURATIONS = {"production": "production", "development": "développement"}  # as an inspector reads them
 
 
-def verify(port, bundle, seed_hex=None, stream=sys.stdout):
+def verify(port, bundle, seed_hex=None, stream=sys.stdout, as_json=False):
     bundle = Path(bundle)
     try:
         try:
@@ -184,8 +184,14 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout):
         print("sabot firmware verify: error: %s" % e, file=sys.stderr)
         return 2
     differ = compare(answer, expected)
-    stream.write("seed %s\n" % seed.hex())
     configuration = answer.get("configuration", "development")
+    if as_json:
+        from sabot.json_out import said
+
+        said(stream, "firmware verify", port=port, bundle=str(bundle), seed=seed.hex(), configuration=configuration,
+             match=not differ, differ=differ, files=len(expected["files"]))
+        return 1 if differ else 0
+    stream.write("seed %s\n" % seed.hex())
     stream.write("configuration : %s (%s)\n" % (CONFIGURATIONS.get(configuration, configuration), configuration))
     if not differ:
         stream.write("MATCH: the shoe on %s runs %s (%s)\n" % (port, bundle, "its flash's program region"

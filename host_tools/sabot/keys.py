@@ -11,6 +11,7 @@ import sys
 
 from firmware.mac import Key
 from sabot.journalfile import Unusable
+from sabot.json_out import said
 from sabot.shoe_link import DeviceError, element_key_of
 from sabot.verify import read_key
 
@@ -34,7 +35,7 @@ REGISTRY = "shoes.json"  # the casino's shoes as enrolled: number, element's pub
 _FIELDS = ("sabot", "public_key", "casino_key", "enrolled")
 
 
-def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout):
+def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout, as_json=False):
     """Enrol a shoe: its number and its secure element's public key read and written to the casino's registry; on a
     production shoe, over its protocol, the casino's key installed (a first enrolment on a shoe that has none; a
     change only under the current key, --current). A development shoe is read over mpremote and takes no casino
@@ -51,8 +52,8 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
         if client is None:
             if secret:
                 raise DeviceError("the shoe on %s is a development shoe (mpremote): it takes no casino key; enrol it "
-                                  "without --casino-key" % port)
-            return _enrol_development(port, registry, out)
+                                  "without --casino-key (nor SABOT_CASINO_KEY, nor casino_key in sabot.toml)" % port)
+            return _enrol_development(port, registry, out, as_json)
         if secret is None:
             raise DeviceError("the shoe on %s is a production shoe: give the casino's key, --casino-key FILE" % port)
         status = client.status()
@@ -73,12 +74,15 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
     finally:
         if client:
             client.link.close()
+    if as_json:
+        return said(out, "key enrol", port=port, sabot=entry["sabot"], public_key=entry["public_key"],
+                    casino_key_id=key_id, configuration="production", registry=registry)
     out.write("sabot %d enrolled: element public key %s…, casino key id %s; written to %s\n" % (
         entry["sabot"], entry["public_key"][:16], key_id, registry))
     return 0
 
 
-def _enrol_development(port, registry, out):
+def _enrol_development(port, registry, out, as_json=False):
     """A development shoe's enrolment over mpremote: its number and its element's public key, into the registry."""
     answer = element_key_of(port)
     if answer.get("public_key") is None:
@@ -87,6 +91,9 @@ def _enrol_development(port, registry, out):
         return 2
     record(registry, {"sabot": answer["sabot"], "public_key": answer["public_key"], "casino_key": None,
                       "enrolled": _utc_now(), "port": port_entry(port, registry)})
+    if as_json:
+        return said(out, "key enrol", port=port, sabot=answer["sabot"], public_key=answer["public_key"],
+                    casino_key_id=None, configuration="development", registry=registry)
     out.write("sabot %d enrolled: element public key %s…, a development shoe (no casino key); written to %s\n" % (
         answer["sabot"], answer["public_key"][:16], registry))
     return 0

@@ -62,7 +62,8 @@ def write_report(shoe, journal, registry, establishment):
 
     output = journal / "rapport.html"
     with captured() as (_, err):
-        status = report([str(journal)], output, registry=registry, establishment=establishment, out=io.StringIO())
+        status = report([str(journal)], output, registry=registry, establishment=establishment, out=io.StringIO(),
+                        force=True)  # the night's own report, as its carnet and pages: replaced on a rerun
     if status == 0:
         shoe["report"] = str(output)
     else:

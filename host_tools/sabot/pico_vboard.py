@@ -10,6 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from sabot import progress
 from sabot.device import stop_on_terminate, vboard_error
 from sabot.pico import Pico, PicoError, play
 
@@ -61,22 +62,23 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=Fa
     development = development or blank
     new = blank or not flash.exists()
     flash.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        if new and not development:
-            factory(flash)
-        board = Pico(flash, blank=new and development, development=development).start()
-    except (PicoError, subprocess.CalledProcessError) as e:
-        return vboard_error(str(e))
-    if not development:  # its port named once it answers the protocol, so that the README's next step finds it
-        from sabot.device import DeviceError
-        from sabot.production_link import restarted_production
-
+    with progress.waiting("Pico émulé : %sdémarrage" % ("banc d'usine, puis " if new and not development else "")):
         try:
-            board.started()
-            restarted_production(board.port)
-        except (PicoError, DeviceError) as e:
-            board.stop()
-            return vboard_error("the production Pico did not serve: %s" % e)
+            if new and not development:
+                factory(flash)
+            board = Pico(flash, blank=new and development, development=development).start()
+        except (PicoError, subprocess.CalledProcessError) as e:
+            return vboard_error(str(e))
+        if not development:  # its port named once it answers the protocol, so that the README's next step finds it
+            from sabot.device import DeviceError
+            from sabot.production_link import restarted_production
+
+            try:
+                board.started()
+                restarted_production(board.port)
+            except (PicoError, DeviceError) as e:
+                board.stop()
+                return vboard_error("the production Pico did not serve: %s" % e)
     link = flash.parent / (flash.name + ".tty")
     link.unlink(missing_ok=True)
     signal.signal(signal.SIGTERM, stop_on_terminate)

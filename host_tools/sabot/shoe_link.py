@@ -17,6 +17,7 @@ from firmware.checkpoints import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.device import DeviceError, no_device
+from sabot.json_out import said, state
 from sabot.production_link import authenticated, production, restarted_production
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
@@ -61,7 +62,7 @@ def device_error(said):
     return lines[-1] if lines else ""
 
 
-def pull_log(port, dest, force=False, out=sys.stdout):
+def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
     """Copy the device's journal segments into dest (interrupting the running controller: the gate stays
     locked), with the shoe's receipt for them, its signed head under a fresh nonce (receipt.json), to verify
     on the host."""
@@ -69,7 +70,7 @@ def pull_log(port, dest, force=False, out=sys.stdout):
     try:
         client = production(port)
         if client:
-            return _pull_protocol(client, port, dest, force, out)
+            return _pull_protocol(client, port, dest, force, out, as_json)
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         listed = ast.literal_eval(listing.strip().splitlines()[-1])
         names = [n for n in listed if n.endswith(".sbj")]
@@ -91,8 +92,7 @@ def pull_log(port, dest, force=False, out=sys.stdout):
     except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
-    _pulled(dest, names, receipt, out)
-    return 0
+    return _pulled(dest, names, receipt, out, as_json)
 
 
 def _destination(segments, dest, force):
@@ -120,18 +120,25 @@ def _keep_receipt(dest, port, nonce, receipt):
     return receipt
 
 
-def _pulled(dest, names, receipt, out):
+def _pulled(dest, names, receipt, out, as_json=False):
     size = sum((dest / n).stat().st_size for n in names)
     if receipt.get("receipt") == 2:
         how = ("--registry shoes.json (sabot %d's element, key id %s: its checkpoints and receipt, counter %d)"
                % (receipt["sabot"], receipt["key_id"], receipt["counter"]))
     else:
         how = "--allow-development-key (no secure element: a development board's journal)"
+    if as_json:
+        return said(out, "pull-log", folder=str(dest), sabot=receipt.get("sabot"), segments=len(names), bytes=size,
+                    receipt={k: receipt.get(k) for k in ("seq", "key_id", "counter")},
+                    written=[str(dest / n) for n in names + [CHECKPOINT_FILE, "receipt.json", "pull.json"]
+                             if (dest / n).is_file()],
+                    verify="sabot log verify %s %s" % (dest, how.split(" (")[0]))
     out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s %s\n"
               % (len(names), size, receipt["seq"], dest, dest, how))
+    return 0
 
 
-def _pull_protocol(client, port, dest, force, out):
+def _pull_protocol(client, port, dest, force, out, as_json=False):
     """pull-log over the protocol: every segment, chunk by chunk, and the receipt under a fresh nonce."""
     from firmware.storage import segment_name
     from sabot.protocol import ProtocolError, Refused
@@ -156,8 +163,7 @@ def _pull_protocol(client, port, dest, force, out):
         return 2
     finally:
         client.link.close()
-    _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out)
-    return 0
+    return _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out, as_json)
 
 
 def ask(port, code):
@@ -207,7 +213,7 @@ def fault(port, answer):
         port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
 
 
-def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=None):
+def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=None, as_json=False):
     """Open or close a séance on a running shoe: a production shoe over its protocol, under the casino's key; a
     development shoe's loop interrupted, handed the séance, started again. Says the record the shoe wrote, or fails
     (exit 1) when it refused or is in fault."""
@@ -218,9 +224,11 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
     try:
         client = production(port)
         if client:
+            shoe = client.status() if as_json else {}
             answer = authenticated(client, casino_key, "seance", lambda c, key: c.seance(
                 key, table, game, by, close=action == "close"))
         else:
+            shoe = ask(port, "from firmware.remote import state\nstate()") if as_json else {}
             answer = ask(port, "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
                 table, game, by, action == "close"))
             resume(port)
@@ -230,6 +238,10 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
     if "seq" not in answer:
         return _failed("seance", "the shoe on %s refused: %s" % (port, words.said(words.REFUSALS, answer["refused"]))
                        if "refused" in answer else fault(port, answer))
+    if as_json:
+        return said(out, "seance " + action, port=port, sabot=shoe.get("sabot"), seance=answer["seance"],
+                    table=answer["table"], game=game if action == "open" else None,
+                    by=by if action == "open" else None, record=answer["seq"])
     out.write("seance %d %s at table %d, record %d\n" % (
         answer["seance"], "closed" if action == "close" else "opened", answer["table"], answer["seq"]))
     return 0
@@ -240,10 +252,11 @@ def _failed(command, message):
     return 1
 
 
-def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None):
+def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None, as_json=False):
     """Set the shoe's establishment number (S-IDENT) at commissioning: config.json's "sabot", then a restart. A
     journal of another number is kept aside whole on the shoe and a new one begins, which the boot record opens. A
     production shoe takes it over its protocol under the casino's key, and the casino's registry follows."""
+    updated = None
     try:
         client = production(port)
         if client:
@@ -254,6 +267,8 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None):
         if answer["was"] == sabot and not answer["kept"]:
             if not client:
                 resume(port)
+            if as_json:
+                return said(out, "number set", port=port, sabot=sabot, was=sabot, changed=False)
             out.write("the shoe on %s is already sabot %d: nothing changed\n" % (port, sabot))
             return 0
         if client:
@@ -262,6 +277,7 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None):
                 from sabot.keys import renumbered
 
                 renumbered(registry, public, sabot)
+                updated = registry
         else:
             restart(port)
             now = restarted(port)
@@ -272,6 +288,11 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None):
         return _failed("number set", fault(port, dict(now, fault=now["alarms"])))
     kept = answer["kept"] and "; the journal of sabot %d (key id %s) kept on the shoe in /%s/, a new one begun" % (
         answer["other"]["sabot"], answer["other"]["key"], answer["kept"])
+    if as_json:
+        return said(out, "number set", port=port, sabot=sabot, was=answer["was"], changed=True,
+                    kept=answer["kept"] and {"folder": "/%s/" % answer["kept"], "sabot": answer["other"]["sabot"],
+                                             "key_id": answer["other"]["key"]} or None,
+                    registry=updated, restarted=state(now))
     out.write("the shoe on %s is sabot %d (was %d)%s; it restarted: boot record %d\n" % (
         port, sabot, answer["was"], kept or "", now["seq"]))
     return 0
@@ -287,7 +308,7 @@ def _public_key(client):
         return None
 
 
-def clock_command(port, at=None, out=sys.stdout, casino_key=None):
+def clock_command(port, at=None, out=sys.stdout, casino_key=None, as_json=False):
     """Set the shoe's clock (its DS3231; the virtual board's) to the workstation's UTC time, then restart it: its
     boot record is stamped by the clock set. Refused when it would put the journal's times back. A production shoe
     takes it over its protocol under the casino's key, and restarts by itself."""
@@ -316,6 +337,9 @@ def clock_command(port, at=None, out=sys.stdout, casino_key=None):
         return 2
     if now["broken"] or now["alarms"]:
         return _failed("clock set", fault(port, dict(now, fault=now["alarms"])))
+    if as_json:
+        return said(out, "clock set", port=port, set=_utc(seconds), restarted=dict(state(now), time=_utc(
+            now["seconds"])))
     out.write("the shoe on %s set to %s; it restarted: boot record %d at %s\n" % (
         port, _utc(seconds), now["seq"], _utc(now["seconds"])))
     return 0

@@ -12,10 +12,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from firmware import games
-from sabot.cagnotte import carnet, check, ledger, levy, stakes
+from sabot.cagnotte import carnet, check, ledger, levy, stakes, template
 from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte.said import cents, money, percent, word
 from sabot.journalfile import Unusable
+from sabot.outputs import Exists, may_write
 from sabot.report.pdf import PdfError, print_pdf
 from sabot.verify import development_only, read_key
 
@@ -33,7 +34,9 @@ def add_arguments(parser):
     carnet.add_argument("-o", "--output", required=True, help="carnet.html, or carnet.pdf printed by Chromium")
     carnet.add_argument("--establishment", help="the casino, as the carnet's heading names it")
     carnet.add_argument("--force", action="store_true", help="replace an existing output file")
-    for command in (due, reconcile, carnet):
+    mises = sub.add_parser("mises", help="the stakes file's template from the journal, a row a coup, the stakes "
+                           "empty, on stdout: sabot cagnotte mises JOURNAL > mises.csv")
+    for command in (due, reconcile, carnet, mises):
         command.add_argument("journal", nargs="+", help="the journal's folder (or segment files)")
         command.add_argument("--key", help="the shoe's key file (without: the development key, said so)")
         command.add_argument("--allow-development-key", action="store_true",
@@ -77,8 +80,10 @@ def reconcile(args, out):
 
 def write_carnet(args):
     output = Path(args.output)
-    if output.exists() and not args.force:
-        print("sabot cagnotte carnet: error: %s exists: --force replaces it" % output, file=sys.stderr)
+    try:
+        may_write(output, args.force)
+    except Exists as e:
+        print("sabot cagnotte carnet: error: %s" % e, file=sys.stderr)
         return 2
     seances = {}
     got = _read(args, ledger.read, args.ledger, seances)
@@ -100,7 +105,19 @@ def write_carnet(args):
     return _problems(args, findings, [], {}) or (1 if found else 0)
 
 
+def stakes_template(args, out):
+    try:
+        coups, findings = journal_coups.read(args.journal, read_key(args.key))
+    except Unusable as e:
+        print("sabot cagnotte mises: error: %s" % e, file=sys.stderr)
+        return 2
+    template.write(coups, out)
+    return _problems(args, findings, [], {})
+
+
 def main(args, out=sys.stdout):
+    if args.cagnotte_command == "mises":
+        return stakes_template(args, out)
     if args.cagnotte_command == "check":
         return reconcile(args, out)
     if args.cagnotte_command == "carnet":

@@ -99,7 +99,8 @@ def main(args, out=sys.stdout, err=sys.stderr):
     name = "sabot fleet %s" % args.action
     try:
         if args.action == "ingest":
-            return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err, args.registry)
+            return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err, args.registry,
+                                 getattr(args, "json", False))
         if args.action == "ingest-ledger":
             return ledger.ingest_ledger(args.ledger, args.db, args.casino, args.sabot, out, err)
         if args.action == "export":

@@ -9,6 +9,7 @@ from pathlib import Path
 from sabot.fleet import schema, store
 from sabot.fleet.engines import MANIFEST
 from sabot.fleet.store import Unusable
+from sabot.outputs import Exists, may_write
 
 
 def export(db, folder, force=False):
@@ -18,9 +19,11 @@ def export(db, folder, force=False):
     try:
         for (casino,) in con.execute("SELECT DISTINCT casino FROM segments ORDER BY ALL").fetchall():
             store.casino_name(casino)  # a database of an older sabot may hold one that would break the folders
+        try:
+            may_write(folder, force, folder=True)
+        except Exists as e:
+            raise Unusable(str(e)) from None
         if folder.exists() and any(folder.iterdir()):
-            if not force:
-                raise Unusable("%s: not empty; --force replaces an earlier export there" % folder)
             if not (folder / MANIFEST).exists():
                 raise Unusable("%s: not an earlier export (no %s); not replaced, even with --force" % (
                     folder, MANIFEST))

@@ -160,7 +160,7 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
     return added, findings
 
 
-def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None):
+def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None, as_json=False):
     """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written).
     registry: the casino's shoes.json, whose public key of each journal's sabot checks its element's signatures;
     a sabot not enrolled there is refused."""
@@ -173,7 +173,7 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
     except (JournalUnusable, Unusable) as e:
         print("sabot fleet ingest: error: %s" % e, file=err)
         return 2
-    status = 0
+    status, done = 0, []
     try:
         for group, segments, key, receipt, (public_keys, unknown) in keyed:
             label = segments[0].path.parent
@@ -187,10 +187,19 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
             except Refused as e:
                 print("sabot fleet ingest: %s" % e, file=err)
                 status = 1
+                done.append({"journal": str(label), "sabot": segments[0].sabot, "refused": str(e)})
+                continue
+            done.append({"journal": str(label), "sabot": segments[0].sabot, "added": added,
+                         "findings": len(findings), "refused": None})
+            if as_json:
                 continue
             out.write("%s: sabot %d, %d record(s) added%s\n" % (
                 label, segments[0].sabot, added, ", %d finding(s) of its verification kept" % len(findings)
                 if added and findings else "" if added else " (already in the database)"))
     finally:
         con.close()
+    if as_json:
+        from sabot.json_out import said
+
+        said(out, "fleet ingest", db=str(db), casino=casino, journals=done)
     return status

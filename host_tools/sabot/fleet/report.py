@@ -12,6 +12,7 @@ from urllib.parse import quote
 from sabot.fleet import checks, stats
 from sabot.fleet.checks import nombre
 from sabot.fleet.store import Unusable
+from sabot.outputs import Exists, may_write_all
 from sabot.report.regulation import TITLES
 
 _Z = 3.29  # the band: 99.9 % of days of a clean shoe fall inside (normal approximation of the binomial)
@@ -218,9 +219,10 @@ def write(engine, folder, force=False):
     shoes = checks.inventory(engine)
     casinos = sorted({c for c, _ in shoes})
     targets = [folder / page_name(c) for c in casinos] + [folder / "index.html"]
-    existing = [p for p in targets if p.exists()]
-    if existing and not force:
-        raise Unusable("%s: already there; --force overwrites the pages" % existing[0])
+    try:
+        may_write_all(targets, force)
+    except Exists as e:
+        raise Unusable(str(e)) from None
     folder.mkdir(parents=True, exist_ok=True)
     daily = {}
     for casino, day, coups, banque in engine.query(checks.statement("results_daily", chemin_de_fer=0)):

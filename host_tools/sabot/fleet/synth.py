@@ -14,6 +14,7 @@ taken on every coup the bank won; planted, a croupier who levies 90 % of it and 
 import hashlib
 import json
 import random
+import shutil
 from decimal import Decimal
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from firmware.receipt import receipt
 from firmware.records import pack_seance
 from firmware.storage import FileStorage
 from firmware.tableau import NONE, OPTIONAL, Coup
-from sabot import keys, receipts
+from sabot import keys, progress, receipts
 from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte import levy
 
@@ -280,10 +281,44 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
     """For a fleet of at least `sabots` sabots over `days` days of séances of `coups` coups each (None: whole
     tailles, to the stop card), each casino's folder as it keeps its shoes': root/CASINO/journals/sabot-NNNN/ (the
     segments, checkpoints and receipt.json, as `sabot pull-log` fetches them) and root/CASINO/shoes.json, the registry
-    of its sabots' public keys (docs/keys.md); writes and returns the plan (plan.json)."""
+    of its sabots' public keys (docs/keys.md); writes and returns the plan (plan.json). The fleet is written into
+    a folder beside root (partial()) renamed root once whole: an interrupted run leaves no half fleet at root, and
+    the next run clears what it left."""
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         raise FileExistsError("%s: not empty; a fleet is generated into a new folder" % root)
+    building = partial(root)
+    try:
+        plan = _generate(building, seed, sabots, days, coups, anomalies)
+        if root.exists():
+            root.rmdir()  # empty, as checked
+        (building / _MARK).unlink()
+        building.rename(root)
+    except BaseException:  # Ctrl-C too: what this run wrote goes, nothing else
+        if (building / _MARK).is_file():
+            shutil.rmtree(building)
+        raise
+    return plan
+
+
+_MARK = ".sabot-fleet-synth"  # in the folder a run is writing, and nothing else: what the next run may clear
+
+
+def partial(root):
+    """The folder a run writes root's fleet into, made: .ROOT.partial beside it; one an interrupted run left (its
+    mark inside) cleared first; another in its way refused."""
+    building = root.with_name("." + root.name + ".partial")
+    if building.exists():
+        if not (building / _MARK).is_file():
+            raise FileExistsError("%s: in the way of the fleet's temporary folder, and not one sabot fleet synth "
+                                  "left: move it" % building)
+        shutil.rmtree(building)
+    building.mkdir(parents=True)
+    (building / _MARK).write_text("sabot fleet synth writes here, then renames it %s\n" % root.name)
+    return building
+
+
+def _generate(root, seed, sabots, days, coups, anomalies):
     rng = random.Random(seed)
     casinos = _casinos(rng, sabots)
     if anomalies and len(casinos) < 2:
@@ -297,6 +332,7 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
     repeats = [planted["repeat_across"], planted["repeat_same"]] if planted else []
     shoes = {}  # (casino, sabot, taille) -> its cards, for the planted repeats
     plan = {"seed": seed, "days": days, "coups": coups, "start_ms": START_MS, "planted": planted, "casinos": {}}
+    shown = progress.bar(sum(count for _, _, count in casinos), "fleet synth", unit="sabot")
     for name, tables, count in casinos:
         fixed = 1 if planted and name == first else None
         gone = 2 if planted and name == first else None
@@ -305,6 +341,7 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
         (root / name / "journals").mkdir(parents=True)
         (root / name / "ledgers").mkdir()
         for sabot, seances in schedule.items():
+            shown.update(1)
             shoe = Shoe(root / name / "journals" / ("sabot-%04d" % sabot), sabot, key_of(seed, name, sabot))
             enrol(root / name, shoe)
             biased = planted.get("biased") == [name, sabot]
@@ -326,5 +363,6 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
                          random.Random("%d/%s/%d/ledger" % (seed, name, sabot)),
                          _CROUPIER if planted.get("under_levy", [None])[0] == name else None,
                          planted.get("no_levy") == [name, sabot])
+    shown.close()
     (root / "plan.json").write_text(json.dumps(plan, indent=1) + "\n", encoding="utf-8")
     return plan

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from sabot.journalfile import Unusable
+from sabot.outputs import Exists, may_write
 from sabot.ouverte import declaration
 from sabot.verify import development_only, read_key
 
@@ -23,8 +24,11 @@ def add_arguments(parser):
 
 
 def main(args, out=sys.stdout):
-    if args.output and Path(args.output).exists() and not args.force:
-        print("sabot ouverte declaration: error: %s exists: --force replaces it" % args.output, file=sys.stderr)
+    try:
+        if args.output:
+            may_write(args.output, args.force)
+    except Exists as e:
+        print("sabot ouverte declaration: error: %s" % e, file=sys.stderr)
         return 2
     try:
         opened, findings = declaration.seances(args.journal, read_key(args.key))

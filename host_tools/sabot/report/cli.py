@@ -18,16 +18,12 @@ from firmware.identity import MANIFEST
 from firmware.layout import EPOCH_2020
 from sabot import checkpoints, progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
+from sabot.outputs import Exists, may_write
 from sabot.report.model import Story
 from sabot.report.page import render
 from sabot.report.pdf import PdfError, print_pdf
-from sabot.report.text import TEXT, Words
+from sabot.report.text import Words
 from sabot.verify import SAME_TABLE, authenticity, check, conforms, journals_of, read_key
-
-_PDF_MOST = 1 << 30  # bytes of a PDF searched for the title: a million cards' report is a few MB
-_OURS = b'<meta name="generator" content="sabot report'  # in an HTML report's head
-# A PDF report's title (Chromium's /Title, UTF-16 in hexadecimal): the report's, up to the sabot's number.
-_PDF_TITLES = [text["title"].partition("%")[0].encode("utf-16-be").hex().upper().encode() for text in TEXT.values()]
 
 
 class Checked:
@@ -79,23 +75,10 @@ def _manifest(bundle):
             bundle, path, getattr(e, "strerror", None) or e)) from None
 
 
-def ours(path):
-    """Whether a file is a report this command wrote, which it may write again."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096)
-            if head.startswith(b"%PDF"):
-                rest = head + f.read(_PDF_MOST)
-                return any(title in rest for title in _PDF_TITLES)
-    except OSError:
-        return False
-    return _OURS in head
-
-
 def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout, establishment=None,
-           allow_development_key=False, bundles=(), public_key=None, registry=None):
+           allow_development_key=False, bundles=(), public_key=None, registry=None, as_json=False):
     """Write the report (PDF when output ends in .pdf); 0 when written, 2 when the journal cannot be read or the
-    file written. A file already there is replaced only when it is an earlier report, or with force. Its verdict
+    file written. A file already there is replaced only with force. Its verdict
     is verify's with the same allow_development_key; bundles: approved releases, to name the firmware's version;
     public_key (a file) or registry (the casino's shoes.json): the shoe's element's public key, as verify takes it."""
     output = Path(output)
@@ -103,8 +86,10 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
         if len(journals_of(paths)) > 1:
             raise Unusable("one journal per report: give one journal folder, or segment files of one journal "
                            "(sabot log verify checks several journals together)")
-        if output.exists() and not force and not ours(output):
-            raise Unusable("%s exists and is not a report: give another -o, or --force to replace it" % output)
+        try:
+            may_write(output, force)  # one rule (sabot.outputs): refused without --force, replaced with it
+        except Exists as e:
+            raise Unusable(str(e)) from None
         if not output.parent.is_dir():
             raise Unusable("cannot write %s: no folder %s" % (output, output.parent))
         journal = Checked(paths, read_key(key_file), key_file, lang, establishment, allow_development_key, bundles,
@@ -127,6 +112,12 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
     except PdfError as e:
         print("sabot report: error: %s" % e, file=sys.stderr)
         return 2
+    if as_json:
+        from sabot.json_out import said
+
+        return said(out, "report", output=str(output), format="pdf" if output.suffix.lower() == ".pdf" else "html",
+                    lang=lang, sabot=journal.segments[0].sabot, conforme=journal.ok, records=journal.reader.records,
+                    findings=[{"id": f.id, "seq": f.seq, "message": f.message} for f in journal.findings])
     verdict = w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]  # as the first page
     out.write(w["written"] % (verdict, output, lang, journal.reader.records, len(journal.findings)) + "\n")
     return 0
@@ -150,7 +141,7 @@ def add_arguments(parser):
                         "such a journal never does")
     parser.add_argument("--bundle", action="append", default=[], metavar="DIR", help="an approved release bundle "
                         "(sabot firmware dist): names the version of the firmware whose digest it holds; repeatable")
-    parser.add_argument("--force", action="store_true", help="replace an -o file that is not an earlier report")
+    parser.add_argument("--force", action="store_true", help="replace an existing -o file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a "
                         "terminal)")
 
@@ -158,4 +149,4 @@ def add_arguments(parser):
 def main(args):
     return report(args.paths, args.output, args.lang, args.key, args.force, establishment=args.establishment,
                   allow_development_key=args.allow_development_key, bundles=args.bundle,
-                  public_key=args.public_key, registry=args.registry)
+                  public_key=args.public_key, registry=args.registry, as_json=getattr(args, "json", False))
