@@ -4,7 +4,6 @@ import argparse
 import datetime
 import sys
 
-from boards.sim.element_parts import PARTS
 from firmware import games
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
@@ -187,8 +186,9 @@ def parser():
                        "BOARD=rpi_pico), --fs then names its flash file")
     board.add_argument("--build", help="the image the board runs (default build/sim; a bundle of make dist to "
                        "answer the firmware challenge)")
-    board.add_argument("--element", metavar="PART", choices=sorted(PARTS), help="a new board's secure element: "
-                       "%s (default: the board's, board.json's)" % ", ".join(sorted(PARTS)))
+    board.add_argument("--element", metavar="PART", help="a new board's secure element, a part number: "
+                       "ATECC608B-TNGTLS (Trust&GO), ATECC608B-TFLXTLS, ATECC608B (generic, as it ships), "
+                       "ATECC608B-provisioned or ATECC508A (default: the board's, board.json's)")
     board.add_argument("--development", action="store_true", help="the development configuration: mpremote reaches "
                        "the REPL (the default, production, speaks the shoe's protocol alone: docs/protocol.md)")
     port_help = "the device: /dev/ttyACM0, or the virtual board's pty"

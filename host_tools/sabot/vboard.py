@@ -35,6 +35,10 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
     (docs/protocol.md), no REPL, and a restart starts it again so; its code is the image build (a build, or a bundle
     of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/)."""
+    from boards.sim.element_parts import PARTS
+
+    if element is not None and element not in PARTS:
+        return vboard_error("--element %s: no such part; one of %s" % (element, ", ".join(sorted(PARTS))))
     if board == "rpi_pico":
         from sabot.pico_vboard import serve
 
