@@ -27,3 +27,17 @@ class DictWriter(csv.DictWriter):
     def writerows(self, rowdicts):
         for rowdict in rowdicts:
             self.writerow(rowdict)
+
+
+class Writer:
+    """csv.writer whose every row's text fields go through cell()."""
+
+    def __init__(self, out, **options):
+        self._rows = csv.writer(out, **options)
+
+    def writerow(self, row):
+        return self._rows.writerow([cell(value) for value in row])
+
+    def writerows(self, rows):
+        for row in rows:
+            self.writerow(row)

@@ -65,6 +65,9 @@ def test_every_csv_writer_of_the_tools_neutralises_and_log_export_is_unchanged(t
     rows = list(csv.reader(io.StringIO(out.getvalue())))[1:]
     assert [r[0] for r in rows] == ["-5"] * len(FORMULAS) + ["1"]
     assert [r[1] for r in rows] == ["'" + f.replace("\r", "\n") for f in FORMULAS] + ["Casino de Deauville"]
+    out = io.StringIO()
+    csvout.Writer(out, lineterminator="\n").writerows([[-5, f] for f in FORMULAS])
+    assert [r[1] for r in csv.reader(io.StringIO(out.getvalue()))] == ["'" + f.replace("\r", "\n") for f in FORMULAS]
     tools = Path(__file__).resolve().parents[2] / "host_tools"
     raw = [str(p) for p in tools.rglob("*.py") if re.search(r"\bcsv\.(writer|DictWriter)\b", p.read_text())]
     assert raw == [str(tools / "sabot" / "csvout.py")], "a CSV written without csvout: %s" % raw
@@ -135,6 +138,6 @@ def test_fleet_synth_with_too_few_shoes_for_its_anomalies_says_so_and_writes_not
         done = sabot("fleet", "synth", tmp_path / "fleet", *args)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert len(done.stderr.splitlines()) == 1 and said in done.stderr, done.stderr
-        assert not (tmp_path / "fleet").exists()
+        assert list(tmp_path.iterdir()) == []  # neither the fleet nor its temporary folder
     done = sabot("fleet", "synth", tmp_path / "fleet", "--sabots", "3", "--clean", "--days", "1", "--coups", "1")
     assert done.returncode == 0 and "1 casinos, 5 sabots; planted: nothing" in done.stdout, done.stderr

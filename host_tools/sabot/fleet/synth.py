@@ -292,9 +292,7 @@ def _enough(rng, casinos, days, planted):
     for name, tables, count in casinos:
         for sabot, dealt in _schedule(twin, tables, count, days, 1 if name == first else None,
                                       2 if name == first else None).items():
-            seances[(name, sabot)] = len(dealt)
-            for _ in dealt:
-                twin.randrange(50)  # generate's draw of the séance's croupier
+            seances[(name, sabot)] = len([twin.randrange(50) for _ in dealt])  # as generate draws each croupier
     across, same = planted["repeat_across"], planted["repeat_same"]
     needs = [planted["same_table"][:2] + [_SAME_TABLE], planted["missing"] + [1], planted["biased"] + [1],
              planted["no_levy"] + [1], across[0], across[1], same[0]]
@@ -360,7 +358,6 @@ def _generate(root, seed, sabots, days, coups, anomalies):
         planted = {"same_table": [first, 1, 1], "missing": [first, 2], "biased": [second, 1],
                    "repeat_across": [[last, 2, 3], [first, 3, 1]], "repeat_same": [[second, 3, 2], [second, 3, 1]],
                    "under_levy": [second, _CROUPIER], "no_levy": [first, 4]}
-    if planted:
         _enough(rng, casinos, days, planted)
     repeats = [planted["repeat_across"], planted["repeat_same"]] if planted else []
     shoes = {}  # (casino, sabot, taille) -> its cards, for the planted repeats
