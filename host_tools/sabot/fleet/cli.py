@@ -63,7 +63,8 @@ def add_arguments(parser):
                        default=stats.FALSE_ALARM, metavar="RATE", help="the results tests' fleet-wide false-alarm "
                        "rate, 1e-9 to 0.5 (default %(default)s)")
     check.add_argument("--levy-ratio", type=ratio, default=DEFAULTS["levy_ratio"], metavar="R",
-                       help="a table's or croupier's levied / due under R times its casino's (default %(default)s)")
+                       help="a table's or croupier's levied / due under R times its casino's, above 0 and 1 at most "
+                       "(default %(default)s)")
     check.add_argument("--levy-coups", type=number(1, 10_000_000, "count of coups"), default=DEFAULTS["levy_coups"],
                        metavar="N", help="coups won by the bank a table or croupier needs for that test, from 1 "
                        "(default %(default)s)")
