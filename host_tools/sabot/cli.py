@@ -15,6 +15,7 @@ from sabot.element_bench import address as element_address
 from sabot.exit_codes import EXIT_CODES
 from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
+from sabot.options import SEANCE_MAX, number  # an integer in its bounds, the firmware's own limits
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
 from sabot.shoe_link import clock_command, number_command, pull_log, seance_command
@@ -23,21 +24,7 @@ from sabot.verify import verify
 from sabot.vms import RUNTIMES
 from sabot.web import command as web_command
 
-SEANCE_MAX = 65535  # a journal's séance numbers are 16 bits
 GAME_NAMES = tuple(row[games.NAME] for row in games.GAMES)
-
-
-def number(low, high, what):
-    """An argparse type: an integer from low to high, the firmware's own limits, checked before the shoe is asked."""
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError("%s is not a %s from %d to %d" % (text, what, low, high))
-        return value
-    return parse
 
 
 def utc_time(text):

@@ -3,13 +3,13 @@ the casino's registry, which verifies its journal; on a production shoe, over it
 installed too. No secret leaves the shoe or reaches it but the casino's key, which is never printed: shoe and file
 are compared by the key's id."""
 
-import csv
 import json
 import os
 import secrets
 import sys
 
 from firmware.mac import Key
+from sabot import csvout
 from sabot.journalfile import Unusable
 from sabot.json_out import said
 from sabot.shoe_link import DeviceError, element_key_of
@@ -149,7 +149,7 @@ def export(registry=REGISTRY, form="csv", out=sys.stdout):
         out.write(json.dumps({"shoes": [{name: shoe.get(name) for name in _FIELDS} for shoe in listed]},
                              indent=1) + "\n")  # the workstation's ports are the casino's alone
         return 0
-    writer = csv.DictWriter(out, _FIELDS, lineterminator="\n")
+    writer = csvout.DictWriter(out, _FIELDS, lineterminator="\n")
     writer.writeheader()
     writer.writerows({name: shoe[name] for name in _FIELDS} for shoe in listed)
     return 0

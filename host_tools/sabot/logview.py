@@ -2,14 +2,13 @@
 the journal's integrity as they read it and say on stderr, exit 1, when it is broken: what they show is then not
 the shoe's record."""
 
-import csv
 import json
 import sys
 
 from boards.sim import words
 from firmware import cards, games, records
 from firmware.record_names import unpack_employee, unpack_hand
-from sabot import progress, receipts, times
+from sabot import csvout, progress, receipts, times
 from sabot.journalfile import (
     ALL_TYPES,
     CARD,
@@ -153,7 +152,7 @@ def export(paths, fmt, key_file, out=sys.stdout):
         return 2
     journal = _read(reader, "export")
     if fmt == "csv":
-        writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+        writer = csvout.DictWriter(out, COLUMNS, lineterminator="\n")
         writer.writeheader()
         for line in rows(journal):
             writer.writerow(line)

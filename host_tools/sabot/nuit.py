@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from sabot import keys, nuit_said, progress
+from sabot import keys, nuit_said, options, progress
 from sabot.device import DeviceError
 from sabot.nuit_said import CLEAN, FAULT, FINDINGS, MUTE  # a shoe's outcome, most urgent first
 from sabot.nuit_steps import (
@@ -289,7 +289,8 @@ def add_arguments(parser):
                         "registry names (each production shoe's key id is compared with the registry's)")
     parser.add_argument("--date", help="the night's date, 2026-12-01 (default: the casino day now, 06:00 to "
                         "06:00 UTC)")
-    parser.add_argument("--establishment", metavar="NAME", help="the casino as the reports name it")
+    parser.add_argument("--establishment", metavar="NAME", type=options.ESTABLISHMENT,
+                        help="the casino as the reports name it")
     parser.add_argument("--ledgers", metavar="DIR", help="the cagnotte's ledgers of the night, DIR/sabot-NNNN.csv: "
                         "each one's carnet written in DEST/nuit-DATE/carnets/")
     parser.add_argument("--json", action="store_true", help="the summary as JSON")

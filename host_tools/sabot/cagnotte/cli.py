@@ -12,6 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from firmware import games
+from sabot import options
 from sabot.cagnotte import carnet, check, ledger, levy, stakes, template
 from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte.said import cents, money, percent, word
@@ -32,7 +33,8 @@ def add_arguments(parser):
     carnet = sub.add_parser("carnet", help="the carnet d'enregistrement des cagnottes, HTML or PDF (-o FILE.pdf)")
     carnet.add_argument("--ledger", required=True, help="CSV: the stakes' columns, levy, tickets (docs/cagnotte.md)")
     carnet.add_argument("-o", "--output", required=True, help="carnet.html, or carnet.pdf printed by Chromium")
-    carnet.add_argument("--establishment", help="the casino, as the carnet's heading names it")
+    carnet.add_argument("--establishment", type=options.ESTABLISHMENT,
+                        help="the casino, as the carnet's heading names it")
     carnet.add_argument("--force", action="store_true", help="replace an existing output file")
     mises = sub.add_parser("mises", help="the stakes file's template from the journal, a row a coup, the stakes "
                            "empty, on stdout: sabot cagnotte mises JOURNAL > mises.csv")

@@ -5,9 +5,18 @@ import json
 import sys
 from decimal import Decimal, InvalidOperation
 
+from firmware import games
+from firmware.records import SABOT_MAX
 from sabot.fleet import schema, stats
+from sabot.options import SEANCE_MAX, number
 
 DEFAULTS = schema.DEFAULTS
+# The options' bounds (docs/fleet.md): where a check stops meaning anything, and a shoe's own limits.
+CARDS_MOST = max(row[games.DECKS] for row in games.GAMES) * 52  # the cards of the largest shoe
+COUPS_MOST = CARDS_MOST // 4  # a coup deals four cards at least
+WINDOW_LEAST = 8  # under 8 cards in a row, a thousand shoes' tailles repeat by chance (52 ** 8 > 10 ** 13 pairs)
+DAYS_MOST = 3660  # ten years
+SABOTS_MOST = 100_000  # a country's shoes, many times over
 
 
 def add_arguments(parser):
@@ -27,8 +36,8 @@ def add_arguments(parser):
                       "(docs/cagnotte.md)")
     levy.add_argument("--db", required=True, help="the fleet database holding the sabot's journal")
     levy.add_argument("--casino", required=True, help="the casino, as its journals were ingested")
-    levy.add_argument("--sabot", required=True, type=int, metavar="N", help="the sabot whose journal the ledger "
-                      "follows")
+    levy.add_argument("--sabot", required=True, type=number(0, SABOT_MAX, "sabot number"), metavar="N",
+                      help="the sabot whose journal the ledger follows")
     out = actions.add_parser("export", help="the database's tables as Parquet, by casino and month")
     out.add_argument("--db", required=True, help="the fleet database file to export")
     out.add_argument("--parquet", required=True, metavar="DIR", help="the folder to write")
@@ -38,20 +47,27 @@ def add_arguments(parser):
     check.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
                        help="spark reads --parquet only (local, or the cluster's under spark-submit)")
     check.add_argument("--json", action="store_true", help="the findings as JSON")
-    check.add_argument("--same-table", type=int, default=DEFAULTS["same_table"], metavar="N",
-                       help="a sabot at the same table in N consecutive séances (default %(default)s)")
-    check.add_argument("--silent-days", type=float, default=DEFAULTS["silent_days"], metavar="D",
-                       help="a sabot without records for D days before its casino's latest (default %(default)s)")
-    check.add_argument("--window", type=int, default=DEFAULTS["window"], metavar="N",
-                       help="cards in a row that make a repeated sequence (default %(default)s)")
-    check.add_argument("--max-burns", type=int, default=DEFAULTS["max_burns"], metavar="N",
-                       help="cards burned in one taille above which it is out of line (default %(default)s)")
-    check.add_argument("--false-alarm", type=float, default=stats.FALSE_ALARM, metavar="RATE",
-                       help="the results tests' fleet-wide false-alarm rate (default %(default)s)")
+    check.add_argument("--same-table", type=number(2, SEANCE_MAX, "count of consecutive séances"),
+                       default=DEFAULTS["same_table"], metavar="N", help="a sabot at the same table in N "
+                       "consecutive séances, 2 to %d (1 would be every séance; default %%(default)s)" % SEANCE_MAX)
+    check.add_argument("--silent-days", type=number(1, DAYS_MOST, "count of days", float),
+                       default=DEFAULTS["silent_days"], metavar="D", help="a sabot without records for D days "
+                       "before its casino's latest, 1 to %d (default %%(default)s)" % DAYS_MOST)
+    check.add_argument("--window", type=number(WINDOW_LEAST, CARDS_MOST, "count of cards"), default=DEFAULTS["window"],
+                       metavar="N", help="cards in a row that make a repeated sequence, %d to %d (default "
+                       "%%(default)s)" % (WINDOW_LEAST, CARDS_MOST))
+    check.add_argument("--max-burns", type=number(1, CARDS_MOST, "count of cards"), default=DEFAULTS["max_burns"],
+                       metavar="N", help="cards burned in one taille above which it is out of line, 1 to %d "
+                       "(default %%(default)s)" % CARDS_MOST)
+    check.add_argument("--false-alarm", type=number(1e-9, 0.5, "false-alarm rate", float),
+                       default=stats.FALSE_ALARM, metavar="RATE", help="the results tests' fleet-wide false-alarm "
+                       "rate, 1e-9 to 0.5 (default %(default)s)")
     check.add_argument("--levy-ratio", type=ratio, default=DEFAULTS["levy_ratio"], metavar="R",
-                       help="a table's or croupier's levied / due under R times its casino's (default %(default)s)")
-    check.add_argument("--levy-coups", type=int, default=DEFAULTS["levy_coups"], metavar="N",
-                       help="coups won by the bank a table or croupier needs for that test (default %(default)s)")
+                       help="a table's or croupier's levied / due under R times its casino's, above 0 and 1 at most "
+                       "(default %(default)s)")
+    check.add_argument("--levy-coups", type=number(1, 10_000_000, "count of coups"), default=DEFAULTS["levy_coups"],
+                       metavar="N", help="coups won by the bank a table or croupier needs for that test, from 1 "
+                       "(default %(default)s)")
     page = actions.add_parser("report", help="a French page per casino: results, assignments, inventory")
     source(page)
     page.add_argument("--out", required=True, metavar="DIR", help="the folder for CASINO.html and index.html")
@@ -59,20 +75,24 @@ def add_arguments(parser):
     make = actions.add_parser("synth", help="a synthetic fleet's journals, with planted anomalies (tests, bench)")
     make.add_argument("folder", help="the folder to write the fleet into: CASINO/journals/sabot-NNNN/ and "
                       "CASINO/keys/sabot-NNNN.key")
-    make.add_argument("--sabots", type=int, default=1000, help="sabots in the fleet (default 1000)")
+    make.add_argument("--sabots", type=number(1, SABOTS_MOST, "count of sabots"), default=1000,
+                      help="sabots in the fleet, 1 to %d (default 1000; the planted anomalies need two casinos' "
+                      "worth)" % SABOTS_MOST)
     make.add_argument("--seed", type=int, default=1, help="the generator's seed: the same seed, the same fleet")
-    make.add_argument("--days", type=int, default=9, help="days of séances (default 9)")
-    make.add_argument("--coups", type=int, default=6, help="coups a séance (0: whole tailles, to the stop card)")
+    make.add_argument("--days", type=number(1, DAYS_MOST, "count of days"), default=9,
+                      help="days of séances, 1 to %d (default 9)" % DAYS_MOST)
+    make.add_argument("--coups", type=number(0, COUPS_MOST, "count of coups"), default=6,
+                      help="coups a séance, 0 to %d (0: whole tailles, to the stop card)" % COUPS_MOST)
     make.add_argument("--clean", action="store_true", help="plant no anomaly")
 
 
 def ratio(text):
-    """A share as an exact decimal above 0 (argparse says a ValueError as an invalid value)."""
+    """A share as an exact decimal above 0, 1 at most (argparse says a ValueError as an invalid value)."""
     try:
         value = Decimal(text)
     except InvalidOperation:
         raise ValueError(text) from None
-    if not value.is_finite() or value <= 0:
+    if not value.is_finite() or not 0 < value <= 1:
         raise ValueError(text)
     return value
 
@@ -129,7 +149,7 @@ def main(args, out=sys.stdout, err=sys.stderr):
                 checks.inventory(engine).items())] if args.json else None
         finally:
             engine.close()
-    except (Unusable, FileExistsError, OSError) as e:
+    except (Unusable, FileExistsError, OSError, synth.TooFew) as e:
         print("%s: error: %s" % (name, e), file=err)
         return 2
     if args.json:

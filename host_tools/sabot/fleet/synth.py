@@ -48,6 +48,11 @@ _RETRIES = 200  # random assignments tried before accepting one that repeats a t
 _CROUPIER = 1000  # the first employee number; a casino has two croupiers more than tables
 _UNDER = Decimal("0.9")  # of the levy due, what the planted croupier levies
 _TICKETS = (Decimal(5), Decimal(1), Decimal("0.1"))  # the ticket values in service (three at most, Article 59)
+_SAME_TABLE = 3  # séances of the planted sabot at table 1: fleet check's default --same-table
+
+
+class TooFew(ValueError):
+    """A fleet too small for the anomalies it plants: said in one line (sabot fleet synth exits 2)."""
 
 
 def punto_banco_stands(coup, hand):
@@ -277,6 +282,27 @@ def enrol(folder, shoe):
                                                     "casino_key": None, "enrolled": "2026-01-28T00:00:00+00:00"})
 
 
+def _enough(rng, casinos, days, planted):
+    """TooFew unless each planted anomaly's sabot has the séances it needs, found by a dry run of the schedules on a
+    copy of the generator (the same draws as generate's, so that a seed's fleet stays the same)."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    first = casinos[0][0]
+    seances = {}
+    for name, tables, count in casinos:
+        for sabot, dealt in _schedule(twin, tables, count, days, 1 if name == first else None,
+                                      2 if name == first else None).items():
+            seances[(name, sabot)] = len([twin.randrange(50) for _ in dealt])  # as generate draws each croupier
+    across, same = planted["repeat_across"], planted["repeat_same"]
+    needs = [planted["same_table"][:2] + [_SAME_TABLE], planted["missing"] + [1], planted["biased"] + [1],
+             planted["no_levy"] + [1], across[0], across[1], same[0]]
+    for casino, sabot, least in needs:
+        if seances.get((casino, sabot), 0) < least:
+            raise TooFew("the planted anomalies need %d séance(s) of sabot %d of casino %s, which %d day(s) of "
+                         "séances do not give it: ask for more --days or --sabots, or --clean" % (
+                             least, sabot, casino, days))
+
+
 def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
     """For a fleet of at least `sabots` sabots over `days` days of séances of `coups` coups each (None: whole
     tailles, to the stop card), each casino's folder as it keeps its shoes': root/CASINO/journals/sabot-NNNN/ (the
@@ -287,6 +313,8 @@ def generate(root, seed, sabots=1000, days=9, coups=6, anomalies=True):
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         raise FileExistsError("%s: not empty; a fleet is generated into a new folder" % root)
+    if sabots < 1:
+        raise TooFew("a fleet of %d sabots: ask for 1 at least" % sabots)
     building = partial(root)
     try:
         plan = _generate(building, seed, sabots, days, coups, anomalies)
@@ -322,13 +350,15 @@ def _generate(root, seed, sabots, days, coups, anomalies):
     rng = random.Random(seed)
     casinos = _casinos(rng, sabots)
     if anomalies and len(casinos) < 2:
-        raise ValueError("planted anomalies need two casinos: ask for more sabots")
+        raise TooFew("%d sabot(s) make one casino of %d sabots; the planted anomalies need two casinos: ask for "
+                     "more --sabots (%d at least), or --clean" % (sabots, casinos[0][2], casinos[0][2] + 1))
     first, second, last = casinos[0][0], casinos[1 % len(casinos)][0], casinos[-1][0]
     planted = {}
     if anomalies:
         planted = {"same_table": [first, 1, 1], "missing": [first, 2], "biased": [second, 1],
                    "repeat_across": [[last, 2, 3], [first, 3, 1]], "repeat_same": [[second, 3, 2], [second, 3, 1]],
                    "under_levy": [second, _CROUPIER], "no_levy": [first, 4]}
+        _enough(rng, casinos, days, planted)
     repeats = [planted["repeat_across"], planted["repeat_same"]] if planted else []
     shoes = {}  # (casino, sabot, taille) -> its cards, for the planted repeats
     plan = {"seed": seed, "days": days, "coups": coups, "start_ms": START_MS, "planted": planted, "casinos": {}}

@@ -5,6 +5,7 @@ declaration says so), 2 for unusable input."""
 import sys
 from pathlib import Path
 
+from sabot import options
 from sabot.journalfile import Unusable
 from sabot.outputs import Exists, may_write
 from sabot.ouverte import declaration
@@ -18,7 +19,8 @@ def add_arguments(parser):
     declare.add_argument("--key", help="the shoe's key file (without: the development key, said so)")
     declare.add_argument("--allow-development-key", action="store_true",
                          help="a sim's or a test's journal: its development key is no finding")
-    declare.add_argument("--establishment", help="the casino, as the declaration names it")
+    declare.add_argument("--establishment", type=options.ESTABLISHMENT,
+                         help="the casino, as the declaration names it")
     declare.add_argument("-o", "--output", help="a text file to write (default: print it)")
     declare.add_argument("--force", action="store_true", help="replace an existing output file")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from firmware.identity import MANIFEST
 from firmware.layout import EPOCH_2020
-from sabot import checkpoints, progress, receipts
+from sabot import checkpoints, options, progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
 from sabot.outputs import Exists, may_write
 from sabot.report.model import Story
@@ -134,8 +134,9 @@ def add_arguments(parser):
                         "public key (hexadecimal X || Y), with which its checkpoints and receipt are checked")
     parser.add_argument("--registry", metavar="FILE", help="as for sabot log verify: the casino's registry "
                         "(shoes.json, sabot key enrol), which gives the public key by the journal's sabot number")
-    parser.add_argument("--establishment", metavar="NAME", help="the casino the shoe serves, for the first page "
-                        "(\"Casino de Deauville\"); without it the report says it was not given")
+    parser.add_argument("--establishment", metavar="NAME", type=options.ESTABLISHMENT, help="the casino the shoe "
+                        "serves, for the first page (\"Casino de Deauville\"); without it the report says it was "
+                        "not given")
     parser.add_argument("--allow-development-key", action="store_true", help="as for sabot log verify: a journal "
                         "authenticated by the public development key (the sim's, the tests') may conform; without it "
                         "such a journal never does")

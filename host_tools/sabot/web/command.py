@@ -2,6 +2,7 @@
 
 import sys
 
+from sabot.options import number
 from sabot.web import build
 from sabot.web.serve import serve
 
@@ -13,7 +14,8 @@ def add_arguments(parser):
     parser.add_argument("--force", action="store_true", help="write the page into a folder that holds other files: "
                         "they are kept, never served, and none of them is replaced")
     parser.add_argument("--serve", action="store_true", help="then serve it on http://127.0.0.1:PORT/ (docs/web.md)")
-    parser.add_argument("--port", type=int, default=8017, help="the port for --serve (default 8017; 0: any free one)")
+    parser.add_argument("--port", type=number(0, 65535, "TCP port"), default=8017,
+                        help="the port for --serve (default 8017; 0: any free one)")
 
 
 def main(args):
