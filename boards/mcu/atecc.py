@@ -177,7 +177,7 @@ class ATECC:
         counted), or when the chip cannot be reached: the counter may then have counted, read it (counter()) before
         relying on its next value."""
         before = self.counter(which)
-        failure = None
+        failure = _Again("no attempt made")  # the last attempt's failure replaces it
         for _ in range(_ATTEMPTS):
             try:
                 return int.from_bytes(self._run(((COUNTER, COUNTER_INCREMENT, which, b"", 4),), attempts=1), "little")
@@ -241,7 +241,7 @@ class ATECC:
         return self._run(((GENKEY, GENKEY_PRIVATE, slot, b"", 64),))
 
     def _lock(self, mode, summary, which):
-        failure = None
+        failure = _Again("no attempt made")  # the last attempt's failure replaces it
         for _ in range(_ATTEMPTS):
             try:
                 self._run(((LOCK, mode, summary, b"", 1),), attempts=1)
@@ -299,7 +299,7 @@ class ATECC:
         all of them, joined). A transient failure sends the whole sequence again in a new wake."""
         if check and self._family is None:
             self.check()
-        failure = None
+        failure = _Again("no attempt made")  # the last attempt's failure replaces it
         for _ in range(attempts):
             rest = _IDLE_WORD
             try:
