@@ -154,7 +154,8 @@ def parser():
     pull = commands.add_parser("pull-log", help="fetch the journal from a device over mpremote")
     pull.add_argument("dest", nargs="?", default="journal", help="folder for the segments (default ./journal)")
     pull.add_argument("--port", required=True, help=port_help)
-    pull.add_argument("--force", action="store_true", help="write over segments already in the folder")
+    pull.add_argument("--force", action="store_true", help="write over segments already in the folder (every "
+                      "receipt is kept beside, receipt-UTCTIME.json, for log verify --receipt)")
     pull.add_argument("--quiet", action="store_true", help=quiet_help)
     fw = commands.add_parser("firmware", help="release bundles and the inspector's challenge (H-FIRMWARE)")
     fw = fw.add_subparsers(dest="action", required=True, metavar="ACTION")
