@@ -91,6 +91,22 @@ def test_the_report_says_near_its_verdict_the_element_signatures_checked_with_th
     assert "NON vérifiées, aucune clé publique donnée" in first and "vérifiées avec" not in first, first
 
 
+@pytest.mark.req("H-EXPORT", "K-ELEMENT")
+def test_the_report_of_a_format_4_journal_names_the_elements_key_never_a_key_file_nor_hmac_tags(shoe, tmp_path):
+    """Issue 40, finding 4: `sabot report` as the README writes it, on a journal chained and signed by the element."""
+    from sabot.cli import main
+
+    folder, _, shoes = shoe
+    page = tmp_path / "rapport.html"
+    assert main(["report", str(folder), "--registry", str(shoes), "--establishment", "Casino de Deauville", "-o",
+                 str(page), "--allow-development-key", "--quiet"]) == 0
+    text = text_of(page)
+    assert "Clé du journal clé de l'élément sécurisé du sabot" in text, text
+    assert "None" not in text and "clé fournie" not in text and "HMAC" not in text
+    assert "trames, CRC, chaîne SHA-256, numéros de séquence et ordre du temps vérifiés" in text
+    assert "--bundle" not in text and "--" not in text.split("Constats du vérificateur")[0].split("Établissement")[1]
+
+
 @pytest.mark.req("H-EXPORT", "H-VERIFY", "J-TAMPER", "K-ELEMENT")
 def test_a_checkpoint_signed_by_another_key_makes_the_report_non_conforming_with_verifys_finding(shoe, tmp_path):
     folder, key, shoes = shoe
