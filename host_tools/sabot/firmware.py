@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware.identity import FLASH, MANIFEST
 from firmware.version import VERSION
-from sabot.shoe_link import DeviceError, mpremote
+from sabot.shoe_link import DeviceError, in_fault, mpremote
 
 _SKIP = {MANIFEST, "config.json"}  # the shoe's own files, never the release's
 
@@ -153,10 +153,14 @@ def ask(port, seed):
 
     client = production(port)
     if client is None:
+        try:
+            said = in_fault(port)
+        except DeviceError:
+            said = None  # a shoe whose firmware cannot say its state: the challenge says what it runs
         out = mpremote(port, "exec", "from firmware.identity import challenge\nchallenge(%r)" % seed.hex())
-        return dict(json.loads(out.strip().splitlines()[-1]), configuration="development")
+        return dict(json.loads(out.strip().splitlines()[-1]), configuration="development", fault=said)
     try:
-        return client.firmware(seed)
+        return dict(client.firmware(seed), fault=in_fault(port, client))
     except (protocol.ProtocolError, protocol.Refused) as e:
         raise DeviceError(str(e)) from None
     finally:
@@ -190,6 +194,9 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout):
     if not differ:
         stream.write("MATCH: the shoe on %s runs %s (%s)\n" % (port, bundle, "its flash's program region"
                      if bundle.is_file() else "%d files" % len(expected["files"])))
+        if answer.get("fault"):  # the right firmware, on a shoe that journals nothing: not a shoe to deal with
+            print("sabot firmware verify: error: %s" % answer["fault"], file=sys.stderr)
+            return 1
         return 0
     for name in differ:
         stream.write("  differs: %s\n" % name)

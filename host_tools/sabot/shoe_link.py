@@ -70,6 +70,10 @@ def pull_log(port, dest, force=False, out=sys.stdout):
         client = production(port)
         if client:
             return _pull_protocol(client, port, dest, force, out)
+        said = in_fault(port)
+        if said:
+            resume(port)
+            return _failed("pull-log", said + "; nothing pulled")
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         listed = ast.literal_eval(listing.strip().splitlines()[-1])
         names = [n for n in listed if n.endswith(".sbj")]
@@ -170,6 +174,9 @@ def _pull_protocol(client, port, dest, force, out):
     from sabot.protocol import ProtocolError, Refused
 
     try:
+        said = in_fault(port, client)
+        if said:
+            return _failed("pull-log", said + "; nothing pulled")
         listed = client.segments()
         _destination(listed, dest, force)
         with progress.bar(len(listed), "pull-log", unit="segment") as shown:
@@ -238,6 +245,28 @@ def fault(port, answer):
              if answer.get("fault", 0) >> code - 1 & 1]
     return "the shoe on %s is in fault (%s) and journalled nothing%s" % (
         port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
+
+
+_STATUS = ("from firmware.runtime import Runtime\nfrom firmware.remote import status\nimport json\n"
+           "print(json.dumps(status(Runtime.current.shell) if Runtime.current else None))")
+
+
+def in_fault(port, client=None):
+    """The one line that says the shoe on port is in fault (it journals nothing: its journal another number's or
+    element's, or unusable), or None: asked over the protocol (client) or over mpremote (a development shoe whose
+    controller is not running says nothing)."""
+    from sabot.protocol import ProtocolError, Refused
+
+    if client:
+        try:
+            now = client.status()
+        except (ProtocolError, Refused) as e:
+            raise DeviceError(str(e)) from None
+    else:
+        now = ask(port, _STATUS)
+    if not now or not now.get("broken"):
+        return None  # journalling: an alarm raised is the journal's to say, not a fault of the shoe's
+    return fault(port, dict(now, fault=now.get("alarms", 0)))
 
 
 def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=None):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.host.test_vboard import VirtualBoard
 
 SABOT = str(Path(sys.executable).parent / "sabot")
@@ -54,3 +55,23 @@ def test_the_daily_pull_with_force_keeps_yesterdays_receipt_for_verify_receipt(t
     verified = sabot("log", "verify", "journal/", "--registry", "shoes.json", "--receipt",
                      "journal/" + kept[0].name, cwd=tmp_path)
     assert verified.returncode == 0 and "conforme" in verified.stdout, verified.stdout + verified.stderr
+
+
+@pytest.mark.req("S-IDENT", "H-FIRMWARE", "P-PULL")
+def test_a_production_shoe_in_fault_says_so_to_firmware_verify_and_pull_log(tmp_path, mpy_build):
+    board = enrolled_board(tmp_path)
+    board.close()
+    (tmp_path / "fs" / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 7}))  # another shoe's
+    assert sabot("firmware", "dist", ROOT / "build" / "sim", "--board", "sim", "--out", "bundle",
+                 cwd=tmp_path).returncode == 0
+    board = VirtualBoard(tmp_path, "--build", tmp_path / "bundle", production=True)
+    try:
+        checked = sabot("firmware", "verify", "--port", board.port, "--bundle", "bundle", cwd=tmp_path)
+        pulled = sabot("pull-log", "--port", board.port, "journal/", cwd=tmp_path)
+    finally:
+        board.close()
+    assert checked.returncode == 1 and "MATCH" in checked.stdout, checked.stdout + checked.stderr
+    assert checked.stderr.count("\n") == 1 and "its journal is sabot 1's" in checked.stderr, checked.stderr
+    assert pulled.returncode == 1 and pulled.stdout == "" and not (tmp_path / "journal").exists()
+    assert pulled.stderr.startswith("sabot pull-log: error: the shoe on %s is in fault" % board.port)
+    assert pulled.stderr.count("\n") == 1 and "nothing pulled" in pulled.stderr
