@@ -17,6 +17,9 @@ def add_arguments(parser):
     load.add_argument("--db", required=True, help="the fleet database file (made when it does not exist)")
     load.add_argument("--casino", required=True, help="the casino the journals come from, as the regulator names it: "
                       "ASCII letters, digits, '-' and '_'")
+    load.add_argument("--new-casino", action="store_true", help="the --casino name is a new casino's, though a "
+                      "sabot of these journals is already in the database under another (without it: refused, a "
+                      "typo)")
     load.add_argument("--keys", help="folder of the shoes' keys, sabot-NNNN.key; without it, the development key")
     load.add_argument("--registry", metavar="FILE", help="the casino's registry of shoes (shoes.json, sabot key "
                       "enrol): each journal's element's checkpoints and receipt checked with its sabot's public "
@@ -99,7 +102,8 @@ def main(args, out=sys.stdout, err=sys.stderr):
     name = "sabot fleet %s" % args.action
     try:
         if args.action == "ingest":
-            return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err, args.registry)
+            return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err, args.registry,
+                                 args.new_casino)
         if args.action == "ingest-ledger":
             return ledger.ingest_ledger(args.ledger, args.db, args.casino, args.sabot, out, err)
         if args.action == "export":

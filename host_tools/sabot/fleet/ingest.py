@@ -20,7 +20,7 @@ from sabot.journalfile import ALL_TYPES, Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
 from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
-from sabot.verify import authenticity, journals_of, read_key
+from sabot.verify import authenticity, is_development, journals_of, read_key
 
 _FRENCH = Words("fr")  # the firmware as the fleet's pages and the report say it
 _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "
@@ -28,6 +28,22 @@ _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_
            "card, disposition, condition, code FROM batch" % schema.EPOCH_MS)
 _ROW_COLUMNS = ("seq", "type", "time_ms", "seance", "taille", "coup", "position", "card", "disposition",
                 "condition", "code")  # a reader's row (sabot.journalfile)
+
+
+def known_elsewhere(con, casino, keyed):
+    """(casino, sabot, key id) of a journal's shoe the database holds under another casino, when it holds nothing
+    of casino: the same sabot number and element (or key file), never the development key's shared id; else None."""
+    if con.execute("SELECT count(*) FROM segments WHERE casino = ?", [casino]).fetchone()[0]:
+        return None
+    for _, segments, key, _, _ in keyed:
+        if is_development(segments, key):
+            continue
+        key_id = segments[0].key_id.hex()
+        row = con.execute("SELECT casino FROM segments WHERE casino <> ? AND sabot = ? AND key_id = ? ORDER BY casino "
+                          "LIMIT 1", [casino, segments[0].sabot, key_id]).fetchone()
+        if row:
+            return row[0], segments[0].sabot, key_id
+    return None
 
 
 def receipt_of(folder):
@@ -159,10 +175,11 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
     return added, findings
 
 
-def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None):
+def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None, new_casino=False):
     """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written).
     registry: the casino's shoes.json, whose public key of each journal's sabot checks its element's signatures;
-    a sabot not enrolled there is refused."""
+    a sabot not enrolled there is refused. A casino the database does not hold, named for a shoe it holds under
+    another casino (a typo), is unusable input unless new_casino says it is a new one."""
     try:
         store.casino_name(casino)
         journals = [(group, load_segments(group), receipts.found_in(group)) for group in journals_of(paths)]
@@ -171,6 +188,14 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
         con = store.open_database(db)
     except (JournalUnusable, Unusable) as e:
         print("sabot fleet ingest: error: %s" % e, file=err)
+        return 2
+    clash = None if new_casino else known_elsewhere(con, casino, keyed)
+    if clash:
+        con.close()
+        print("sabot fleet ingest: error: le casino « %s » n'est pas dans %s, et le sabot %d (élément %s) y est au "
+              "casino « %s » : une faute de frappe ? Rien n'est écrit ; --new-casino si c'est bien un nouveau "
+              "casino (casino %r is not in the database; sabot %d is %r's there)" % (
+                  casino, db, clash[1], clash[2], clash[0], casino, clash[1], clash[0]), file=err)
         return 2
     status = 0
     try:
