@@ -308,3 +308,45 @@ def test_the_carnet_prints_as_a_pdf(tmp_path):
     subprocess.run([SABOT, "cagnotte", "carnet", str(log), "--ledger", str(ledger), "-o", str(pdf),
                     "--allow-development-key"], capture_output=True, text=True)
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.req("C-LEVY")
+def test_the_example_stakes_file_a_french_spreadsheet_saved_goes_to_cagnotte_due_as_documented(tmp_path):
+    """Issue 40, finding 7: docs/cagnotte.md's commands, run as written in the clone, on its example file (`;`,
+    decimal commas, spaces between thousands, Excel's byte order mark)."""
+    from tests.conftest import ROOT
+
+    example = (ROOT / "docs" / "examples" / "mises.csv").read_bytes()
+    assert example.startswith(b"\xef\xbb\xbfseance;taille;coup;stake_1;stake_2") and b"121,05" in example
+    text = (ROOT / "docs" / "cagnotte.md").read_text()
+    steps = _steps(text, "to copy as a template")
+    said = ""
+    for step in steps:
+        words = step.split()
+        words = [SABOT] + [str(ROOT / w) if w.startswith(("docs/", "boards/")) else w for w in words[1:]]
+        done = subprocess.run(words, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        said = done.stdout
+    assert said.splitlines()[-1].startswith("Total dû : 1,00 €"), said
+    assert "mises 121,05 € / 80,50 €" in said and "mises 1\u202f000,00 € / 200,00 €" in said
+
+
+def _steps(text, marker):
+    block = text[text.index(marker):]
+    block = block[block.index("```\n") + 4:]
+    return [line.split("  #")[0].strip() for line in block[:block.index("```")].splitlines() if line.strip()]
+
+
+@pytest.mark.req("C-LEVY")
+def test_a_comma_separated_file_takes_quoted_decimal_commas_and_a_bad_one_is_said_in_french(tmp_path):
+    log, results = _journal(tmp_path)
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
+        '%d,%d,%d,"121,05",200\n' % (r["seance"], r["taille"], r["coup"]) for r in results))
+    done = _run(log, "--stakes", stakes, "--json", "--allow-development-key")
+    assert done.returncode == 0 and json.loads(done.stdout.splitlines()[0])["stakes"] == ["121.05", "200.00"]
+    stakes.write_text("\ufeffseance;taille;coup;mise_1\n1;1;1;10\n", encoding="utf-8")
+    done = _run(log, "--stakes", stakes, "--allow-development-key")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "l'en-tête n'a pas la colonne stake_1, stake_2" in done.stderr and "seance" not in done.stderr.split(
+        "n'a pas")[1].split(";")[0], done.stderr
