@@ -16,6 +16,7 @@ from sabot.logview import export, show
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
 from sabot.shoe_link import clock_command, number_command, pull_log, seance_command
+from sabot.shoe_status import CHANGING, interrupted, status_command
 from sabot.vboard import vboard
 from sabot.verify import verify
 from sabot.vms import RUNTIMES
@@ -189,6 +190,9 @@ def parser():
     numbered.add_argument("--casino-key", metavar="FILE", help=casino_help)
     numbered.add_argument("--registry", default=keys.REGISTRY, help="the casino's registry of its shoes, updated "
                           "when it holds the shoe (default %s)" % keys.REGISTRY)
+    state = commands.add_parser("status", help="what a shoe says of itself: its number, its séance, its journal's "
+                                "last record and its time, a fault; no key needed (exit 0, 1 in fault, 2 unreachable)")
+    state.add_argument("--port", required=True, help=port_help)
     clock = commands.add_parser("clock", help="the shoe's clock (its DS3231), set at commissioning")
     clock = clock.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
         "set", help="set it to this workstation's UTC time and restart the shoe (journalled: its boot record)")
@@ -212,6 +216,19 @@ def main(argv=None):
     top = parser()
     args = top.parse_args(argv)
     progress.QUIET = getattr(args, "quiet", False)
+    try:
+        return _run(top, args)
+    except KeyboardInterrupt:
+        if args.command not in CHANGING or not getattr(args, "port", None):
+            raise
+        command = " ".join(w for w in (args.command, getattr(args, "action", None)) if w)
+        print(interrupted(command, args.port), file=sys.stderr)
+        return 130
+
+
+def _run(top, args):
+    if args.command == "status":
+        return status_command(args.port)
     if args.command == "web":
         return web_command.main(args)
     if args.command == "fleet":

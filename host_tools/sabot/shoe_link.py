@@ -18,8 +18,14 @@ from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.device import DeviceError, no_device
 from sabot.production_link import authenticated, production, restarted_production
+from sabot.shoe_status import in_fault
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
+
+
+NOT_A_SHOE = ("neither a production shoe's protocol nor a development shoe's REPL answered: is it the shoe's port? "
+              "(a production shoe takes pull-log, seance, number, clock, key enrol, firmware verify and status alone; "
+              "deploy and element provision are for a development shoe)")
 
 
 def mpremote(port, *args, timeout=300, each_line=None):
@@ -43,11 +49,13 @@ def mpremote(port, *args, timeout=300, each_line=None):
             timer.cancel()
     stdout = "".join(stdout)
     if done.returncode == -signal.SIGKILL:
-        raise DeviceError("no answer from %s within %d s: is it a MicroPython board?" % (port, timeout))
+        raise DeviceError("no answer from %s within %d s: %s" % (port, timeout, NOT_A_SHOE))
     said = (stderr + stdout).strip()
-    if "failed to access" in said or "could not enter raw repl" in said:
-        raise DeviceError("%s answers no MicroPython raw REPL: is another program (a terminal, Thonny) using it?"
+    if "failed to access" in said:
+        raise DeviceError("%s is held by another program (a terminal, a serial monitor): close it and try again"
                           % port)
+    if "could not enter raw repl" in said:
+        raise DeviceError("%s: %s" % (port, NOT_A_SHOE))
     if done.returncode or "Traceback (most recent call last)" in stdout:
         raise DeviceError(device_error(said) or "mpremote failed on %s" % port)
     return stdout
@@ -247,28 +255,6 @@ def fault(port, answer):
         port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
 
 
-_STATUS = ("from firmware.runtime import Runtime\nfrom firmware.remote import status\nimport json\n"
-           "print(json.dumps(status(Runtime.current.shell) if Runtime.current else None))")
-
-
-def in_fault(port, client=None):
-    """The one line that says the shoe on port is in fault (it journals nothing: its journal another number's or
-    element's, or unusable), or None: asked over the protocol (client) or over mpremote (a development shoe whose
-    controller is not running says nothing)."""
-    from sabot.protocol import ProtocolError, Refused
-
-    if client:
-        try:
-            now = client.status()
-        except (ProtocolError, Refused) as e:
-            raise DeviceError(str(e)) from None
-    else:
-        now = ask(port, _STATUS)
-    if not now or not now.get("broken"):
-        return None  # journalling: an alarm raised is the journal's to say, not a fault of the shoe's
-    return fault(port, dict(now, fault=now.get("alarms", 0)))
-
-
 def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=None):
     """Open or close a séance on a running shoe: a production shoe over its protocol, under the casino's key; a
     development shoe's loop interrupted, handed the séance, started again. Says the record the shoe wrote, or fails
@@ -289,6 +275,10 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
     except DeviceError as e:
         print("sabot seance: error: %s" % e, file=sys.stderr)
         return 2
+    ended = answer.get("closed")
+    if ended:  # a séance was open: the shoe closed it first (Article 58: each séance assigned at its start)
+        out.write("seance %d closed at table %d, record %d: it was open\n" % (
+            ended["seance"], ended["table"], ended["seq"]))
     if "seq" not in answer:
         return _failed("seance", "the shoe on %s refused: %s" % (port, words.said(words.REFUSALS, answer["refused"]))
                        if "refused" in answer else fault(port, answer))
