@@ -177,8 +177,9 @@ def parser():
                         help="the table the shoe is assigned to, 1 to %d (open)" % TABLE_MAX)
     seance.add_argument("--game", choices=GAME_NAMES, default=GAME_NAMES[0],
                         help="the game of the séance (open; default %s)" % GAME_NAMES[0])
-    seance.add_argument("--by", type=number(0, EMPLOYEE_MAX, "employee number"),
-                        help="the number of the employee who assigns it, 0 to %d (open; default 0)" % EMPLOYEE_MAX)
+    seance.add_argument("--by", type=number(1, EMPLOYEE_MAX, "employee number"),
+                        help="the number of the employee who assigns it (Article 58), 1 to %d (open); without it "
+                        "the séance is journalled as assigned by employee 0, 'not given', and said so" % EMPLOYEE_MAX)
     casino_help = ("the casino's key file (sabot key new) enrolled on the shoe: a production shoe's commands are "
                    "authenticated under it (docs/protocol.md)")
     seance.add_argument("--casino-key", metavar="FILE", help=casino_help)

@@ -282,8 +282,10 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
     if "seq" not in answer:
         return _failed("seance", "the shoe on %s refused: %s" % (port, words.said(words.REFUSALS, answer["refused"]))
                        if "refused" in answer else fault(port, answer))
-    out.write("seance %d %s at table %d, record %d\n" % (
-        answer["seance"], "closed" if action == "close" else "opened", answer["table"], answer["seq"]))
+    out.write("seance %d %s at table %d, record %d%s\n" % (
+        answer["seance"], "closed" if action == "close" else "opened", answer["table"], answer["seq"],
+        "; the employee who assigned it not given (--by): journalled as 0, not given" if action == "open" and not by
+        else ""))
     return 0
 
 

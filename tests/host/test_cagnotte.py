@@ -98,7 +98,9 @@ def test_cagnotte_due_gives_each_coup_of_a_simulated_shoe_its_levy(tmp_path):
     stakes = _stakes_of_every_coup(tmp_path, results)
     done = _run(log, "--stakes", stakes, "--json", "--allow-development-key")
     assert done.returncode == 0, done.stderr
-    coups = [json.loads(line) for line in done.stdout.splitlines()]
+    *coups, total = [json.loads(line) for line in done.stdout.splitlines()]
+    assert total == {"total_due": "%.2f" % sum(D(c["due"]) for c in coups), "coups_won_by_bank": sum(
+        c["case"] is not None for c in coups), "coups": len(coups)}  # issue 40, finding 12: the total, as the text
     assert [(c["seance"], c["taille"], c["coup"]) for c in coups] == [
         (r["seance"], r["taille"], r["coup"]) for r in results]
     g, p, e = GAGNANT, PERDANT, EGALITE
@@ -350,3 +352,15 @@ def test_a_comma_separated_file_takes_quoted_decimal_commas_and_a_bad_one_is_sai
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "l'en-tête n'a pas la colonne stake_1, stake_2" in done.stderr and "seance" not in done.stderr.split(
         "n'a pas")[1].split(";")[0], done.stderr
+
+
+@pytest.mark.req("C-LEVY", "C-LEDGER")
+def test_cagnotte_check_json_says_a_rate_in_percent(tmp_path):
+    """Issue 40, finding 12: 1.25 %, never "0.0125 %"."""
+    log, results = _journal(tmp_path)
+    ledger = _ledger_file(tmp_path, results, lambda r: "%d,%d,%d,1000,200,0.40,0.2x2\n" % (
+        r["seance"], r["taille"], r["coup"]))
+    done = subprocess.run([SABOT, "cagnotte", "check", str(log), "--ledger", str(ledger), "--json",
+                           "--allow-development-key"], capture_output=True, text=True)
+    messages = [f["message"] for f in json.loads(done.stdout)["findings"]]
+    assert any("(1.25 % of" in m for m in messages) and not any("0.0125" in m for m in messages), messages

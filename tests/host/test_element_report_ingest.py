@@ -7,6 +7,7 @@ element (the model, in this process), pulled as `sabot pull-log` leaves them; no
 
 import io
 import json
+import re
 import shutil
 from hashlib import sha256
 
@@ -145,3 +146,34 @@ def test_fleet_ingest_checks_the_element_with_the_registrys_key_and_says_a_shoe_
     code, records, out, err = ingested([folder], tmp_path / "unknown.duckdb", elsewhere)
     assert code == 1 and records == 0
     assert "sabot %d is not enrolled there" % SABOT in err and "Traceback" not in err, err
+
+
+@pytest.mark.req("C-LEDGER", "K-ELEMENT", "S-IDENT")
+def test_the_carnet_says_whether_the_elements_signatures_were_checked_its_time_zone_its_visas_and_who_assigned(
+        shoe, tmp_path):
+    """Issue 40, finding 12: `sabot cagnotte carnet ... --registry shoes.json` as docs/cagnotte.md writes it."""
+    import subprocess
+
+    from sabot.cli import main
+    from tests.host.test_cagnotte import SABOT as CLI
+
+    folder, _, shoes = shoe
+    rows = [json.loads(line) for line in subprocess.run([CLI, "log", "export", str(folder)], capture_output=True,
+                                                        text=True).stdout.splitlines()]
+    ledger = tmp_path / "cagnotte.csv"
+    ledger.write_text("seance,taille,coup,stake_1,stake_2,levy,tickets\n" + "".join(
+        "%d,%d,%d,100,,,\n" % (r["seance"], r["taille"], r["coup"]) for r in rows if r["event"] == "result"))
+    pages = {}
+    for name, more in (("checked", ["--registry", str(shoes)]), ("unchecked", [])):
+        page = tmp_path / ("%s.html" % name)
+        assert main(["cagnotte", "carnet", str(folder), "--ledger", str(ledger), "-o", str(page),
+                     "--allow-development-key", *more]) in (0, 1)
+        pages[name] = text_of(page)
+    checked, unchecked = pages["checked"], pages["unchecked"]
+    assert ("Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : vérifiées avec la clé publique "
+            "que le registre %s donne pour le sabot n° 1 : conformes" % shoes) in checked, checked
+    assert "NON vérifiées, aucun registre donné (--registry shoes.json)" in unchecked
+    assert re.search(r"établi le \d\d/\d\d/\d{4} à \d\d:\d\d \(heure de Paris, UTC\+0[12]:00\)", checked), checked
+    visas = checked[checked.index("Visas"):]
+    assert "Nom Date Signature" in visas and "service des courses et jeux" in visas
+    assert "par un employé non indiqué (n° 0)" in checked and "l'employé n° 0" not in checked
