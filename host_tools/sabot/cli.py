@@ -78,7 +78,8 @@ def parser():
     sim.add_argument("--quiet", action="store_true", help="print the summary alone, not the timeline")
     log = commands.add_parser("log", help="verify, export or show a card journal").add_subparsers(
         dest="action", required=True, metavar="ACTION")
-    key_help = "the shoe's key file (hexadecimal); without it, the development key"
+    key_help = ("a format 3 journal's key file (HMAC tags, hexadecimal); a format 4 journal, signed by the shoe's "
+                "element, needs none: --registry or --public-key")
     paths_help = "journal folders or segment files"
     quiet_help = "no progress bar (there is none when stderr is not a terminal)"
     check = log.add_parser("verify", help="check integrity and the rules; exit 0 clean, 1 findings, 2 unusable")
@@ -152,7 +153,8 @@ def parser():
     put.add_argument("build", help="the release bundle, e.g. dist/rpi_pico-0.3.0 (make dist BOARD=rpi_pico)")
     put.add_argument("--port", required=True, help=port_help)
     put.add_argument("--check-only", action="store_true", help="only compare the device's files with the bundle")
-    pull = commands.add_parser("pull-log", help="fetch the journal from a device over mpremote")
+    pull = commands.add_parser("pull-log", help="fetch the journal and the shoe's receipt: over the protocol from a "
+                               "production shoe, over mpremote from a development one")
     pull.add_argument("dest", nargs="?", default="journal", help="folder for the segments (default ./journal)")
     pull.add_argument("--port", required=True, help=port_help)
     pull.add_argument("--force", action="store_true", help="write over segments already in the folder (every "
@@ -170,7 +172,8 @@ def parser():
     challenge.add_argument("--bundle", required=True, help="the approved bundle (make dist), or a production Pico's "
                            "image (build/rpi_pico-image/firmware.uf2 or .bin of make image)")
     challenge.add_argument("--seed", help="the seed, hexadecimal (default: 32 fresh random bytes)")
-    seance = commands.add_parser("seance", help="open or close a séance on a running shoe over mpremote (S-IDENT)")
+    seance = commands.add_parser("seance", help="open or close a séance on a running shoe (S-IDENT): over the "
+                                 "protocol under the casino's key (production), over mpremote (development)")
     seance.add_argument("action", choices=("open", "close"), help="open a séance, or close the one open")
     seance.add_argument("--port", required=True, help=port_help)
     seance.add_argument("--table", type=number(1, TABLE_MAX, "table number"),

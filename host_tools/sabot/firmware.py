@@ -191,7 +191,8 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout):
     differ = compare(answer, expected)
     stream.write("seed %s\n" % seed.hex())
     configuration = answer.get("configuration", "development")
-    stream.write("configuration : %s (%s)\n" % (CONFIGURATIONS.get(configuration, configuration), configuration))
+    said = CONFIGURATIONS.get(configuration, configuration)
+    stream.write("configuration : %s\n" % (said if said == configuration else "%s (%s)" % (said, configuration)))
     if not differ:
         stream.write("MATCH: the shoe on %s runs %s (%s)\n" % (port, bundle, "its flash's program region"
                      if bundle.is_file() else "%d files" % len(expected["files"])))

@@ -14,7 +14,7 @@ from firmware.records import R_LOAD
 from sabot import _frames, checkpoints, element, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
-from sabot.report.findings_fr import french
+from sabot.report.findings_fr import error_fr, french
 from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
 
@@ -192,7 +192,8 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
             points.append(result)
             checked.append((" ".join(map(str, group)), segments, reader, rules, ends + signed))
     except Unusable as e:
-        print("sabot log verify: error: %s" % e, file=sys.stderr)
+        said = error_fr(str(e)) if lang == "fr" and not as_json else str(e)
+        print("sabot log verify: %s%s" % ("erreur : " if said != str(e) else "error: ", said), file=sys.stderr)
         return 2
     findings = [(label, f) for label, segments, reader, rules, ends in checked for f in sorted(
         one_key_finding(segments, reader) + rules.findings + ends, key=lambda f: f.seq)]

@@ -54,6 +54,7 @@ def test_the_same_segments_twice_add_nothing_and_a_grown_journal_adds_only_its_n
     db = tmp_path / "casino.duckdb"
     first = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--registry", registry)
     assert first.returncode == 0, first.stderr
+    assert "enregistrement(s) ajouté(s)" in first.stdout and "added" not in first.stdout  # French, as fleet check
     once = counts(db)
     again = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--registry", registry)
     assert again.returncode == 0 and counts(db) == once

@@ -73,6 +73,7 @@ def test_a_production_shoe_in_fault_says_so_to_firmware_verify_and_pull_log(tmp_
     finally:
         board.close()
     assert checked.returncode == 1 and "MATCH" in checked.stdout, checked.stdout + checked.stderr
+    assert "configuration : production\n" in checked.stdout  # not "production (production)" (finding 15)
     assert checked.stderr.count("\n") == 1 and "its journal is sabot 1's" in checked.stderr, checked.stderr
     assert pulled.returncode == 1 and pulled.stdout == "" and not (tmp_path / "journal").exists()
     assert pulled.stderr.startswith("sabot pull-log: error: the shoe on %s is in fault" % board.port)

@@ -60,9 +60,13 @@ def add_arguments(parser):
     page.add_argument("--out", required=True, metavar="DIR", help="the folder for CASINO.html and index.html")
     page.add_argument("--force", action="store_true", help="overwrite pages written there before")
     make = actions.add_parser("synth", help="a synthetic fleet's journals, with planted anomalies (tests, bench)")
-    make.add_argument("folder", help="the folder to write the fleet into: CASINO/journals/sabot-NNNN/ and "
-                      "CASINO/keys/sabot-NNNN.key")
-    make.add_argument("--sabots", type=int, default=1000, help="sabots in the fleet (default 1000)")
+    make.add_argument("folder", help="the folder to write the fleet into: CASINO/journals/sabot-NNNN/ (as sabot "
+                      "pull-log fetches them), CASINO/shoes.json (the casino's registry), "
+                      "CASINO/ledgers/sabot-NNNN.csv "
+                      "(the cagnotte's ledgers) and plan.json (what was planted)")
+    make.add_argument("--sabots", type=int, default=1000, help="at least this many sabots (default 1000): whole "
+                      "casinos of 3 to 8 tables, each with 1 or 2 sabots spare, so a few more may be made; the count "
+                      "made is said")
     make.add_argument("--seed", type=int, default=1, help="the generator's seed: the same seed, the same fleet")
     make.add_argument("--days", type=int, default=9, help="days of séances (default 9)")
     make.add_argument("--coups", type=int, default=6, help="coups a séance (0: whole tailles, to the stop card)")

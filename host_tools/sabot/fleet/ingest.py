@@ -105,8 +105,8 @@ def _new_rows(stored, casino, segment, rows):
     when the stored segment is not the start of this one (a rewritten journal, or another under its number)."""
     data = segment.data
     if stored and (stored[0] > len(data) or hashlib.sha256(data[:stored[0]]).hexdigest() != stored[1]):
-        raise Refused("%s: segment %d differs from the one already in the database for sabot %d" % (
-            segment.path, segment.number, segment.sabot))
+        raise Refused("%s : refusé, le segment %d diffère de celui que la base tient pour le sabot %d (segment "
+                      "differs from the one already in the database)" % (segment.path, segment.number, segment.sabot))
     if stored and stored[0] == len(data):
         return [], None
     if stored:
@@ -132,11 +132,14 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
     if broken:
         label = segments[0].path.parent
         if broken[0].message == receipts.NO_RECEIPT:
-            raise Refused("%s: refused, no %s: %s" % (label, receipts.NAME, receipts.NO_RECEIPT))
-        raise Refused("%s: refused, integrity broken at seq %d: %s" % (label, broken[0].seq, broken[0].message))
+            raise Refused("%s : refusé, pas de %s : rien ne montre qu'aucun enregistrement n'a été coupé à la fin "
+                          "(refused, no %s)" % (label, receipts.NAME, receipts.NAME))
+        raise Refused("%s : refusé, intégrité rompue au n° %d (refused, integrity broken: %s)" % (
+            label, broken[0].seq, broken[0].message))
     sabot = segments[0].sabot
     if any(s.sabot != sabot for s in segments):
-        raise Refused("%s: segments of more than one sabot in one journal" % segments[0].path.parent)
+        raise Refused("%s : refusé, des segments de plus d'un sabot dans un journal (segments of more than one sabot "
+                      "in one journal)" % segments[0].path.parent)
     stored = {number: rest for number, *rest in con.execute(
         "SELECT segment, bytes, sha256, last_seq FROM segments WHERE casino = ? AND sabot = ?",
         [casino, sabot]).fetchall()}
@@ -203,18 +206,20 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
             label = segments[0].path.parent
             try:
                 if unknown:
-                    raise Refused("%s: refused, its element's signatures cannot be checked: %s" % (label, unknown))
+                    raise Refused("%s : refusé, les signatures de son élément ne peuvent être vérifiées (refused, "
+                                  "its element's signatures cannot be checked: %s)" % (label, unknown))
                 if authenticity(segments, key, public_keys)[1]:
-                    raise Refused("%s: refused, its element's signatures cannot be checked: give the casino's "
-                                  "registry (--registry shoes.json)" % label)
+                    raise Refused("%s : refusé, les signatures de son élément ne peuvent être vérifiées : donner le "
+                                  "registre du casino, --registry shoes.json (refused, its element's signatures cannot "
+                                  "be checked)" % label)
                 added, findings = ingest_journal(con, casino, segments, key, receipt, group, public_keys)
             except Refused as e:
                 print("sabot fleet ingest: %s" % e, file=err)
                 status = 1
                 continue
-            out.write("%s: sabot %d, %d record(s) added%s\n" % (
-                label, segments[0].sabot, added, ", %d finding(s) of its verification kept" % len(findings)
-                if added and findings else "" if added else " (already in the database)"))
+            out.write("%s : sabot %d, %d enregistrement(s) ajouté(s)%s\n" % (
+                label, segments[0].sabot, added, ", %d constat(s) de sa vérification gardé(s)" % len(findings)
+                if added and findings else "" if added else " (déjà dans la base ; already in the database)"))
     finally:
         con.close()
     return status
