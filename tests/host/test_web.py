@@ -326,8 +326,8 @@ def test_page_shows_the_levy_due_and_its_tickets_as_sabot_cagnotte_due_for_the_s
         "1,%s,%s,%s,%s\n" % (tuple(row[0].split("·")) + STAKES[i]) for i, row in enumerate(shown)))
     run = subprocess.run([SABOT, "cagnotte", "due", str(tmp_path / "unzipped" / "journal"), "--stakes", str(csv),
                           "--json", "--allow-development-key"], capture_output=True, text=True)
-    host = [json.loads(line) for line in run.stdout.splitlines()]
-    assert len(host) == len(STAKES) == len(shown), run.stderr
+    *host, total = [json.loads(line) for line in run.stdout.splitlines()]  # one object a coup, then the total
+    assert len(host) == len(STAKES) == len(shown) == total["coups"], run.stderr
     for row, coup in zip(shown, host):
         assert row[1] == _shown(coup["due"], coup["case"]), (row, coup)
     assert any(coup["case"] for coup in host)
