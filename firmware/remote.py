@@ -39,7 +39,8 @@ def status(shell):
     """The shoe as a command leaves it: its journal's last record and its faults (after a restart, its boot)."""
     journal = shell.journal
     return {"sabot": journal.sabot, "seq": journal.seq, "seconds": _last_seconds(journal), "alarms": shell.ctl.alarms,
-            "broken": journal.broken, "key": hexlify(journal.key.id or bytes(8)).decode(), "other": _other_journal()}
+            "broken": journal.broken, "key": hexlify(journal.key.id or bytes(8)).decode(), "other": _other_journal(),
+            "seance": shell.ctl.seance, "table": shell.ctl.table}
 
 
 def state():
@@ -73,15 +74,27 @@ def open_seance(shell, now, table, game, by, close=False):
         return fault
     shell.journal.reopen()
     was = shell.ctl.table  # a séance's close leaves no table
+    ended = None
+    if not close and was:  # a séance opened over the open one: that one closed first, journalled (Article 58)
+        seq = shell.journal.seq
+        shell.handle(EV_SEANCE_CLOSE, 0, now)
+        if shell.ctl.refused:
+            return {"refused": shell.ctl.refused}
+        if shell.journal.seq == seq:
+            return _fault(shell) or {"fault": 0, "broken": True, "other": None}
+        ended = {"seance": shell.ctl.seance, "table": was, "seq": shell.journal.seq}
     seq = shell.journal.seq
     if close:
         shell.handle(EV_SEANCE_CLOSE, 0, now)
     else:
         shell.handle(EV_SEANCE, pack_seance(table, game, by), now)
     if shell.ctl.refused:
-        return {"refused": shell.ctl.refused}
+        return {"refused": shell.ctl.refused, "closed": ended} if ended else {"refused": shell.ctl.refused}
     if shell.journal.seq > seq:
-        return {"seance": shell.ctl.seance, "table": was if close else shell.ctl.table, "seq": shell.journal.seq}
+        answer = {"seance": shell.ctl.seance, "table": was if close else shell.ctl.table, "seq": shell.journal.seq}
+        if ended:
+            answer["closed"] = ended
+        return answer
     return _fault(shell) or {"fault": 0, "broken": True, "other": None}  # nothing journalled: never say it was done
 
 

@@ -19,6 +19,7 @@ from sabot.options import SEANCE_MAX, number  # an integer in its bounds, the fi
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
 from sabot.shoe_link import clock_command, number_command, pull_log, seance_command
+from sabot.shoe_status import CHANGING, interrupted, status_command
 from sabot.vboard import vboard
 from sabot.verify import verify
 from sabot.vms import RUNTIMES
@@ -104,7 +105,8 @@ def parser():
     sim.add_argument("--quiet", action="store_true", help="print the summary alone, not the timeline")
     log = commands.add_parser("log", help="verify, export or show a card journal").add_subparsers(
         dest="action", required=True, metavar="ACTION")
-    key_help = "the shoe's key file (hexadecimal); without it, the development key"
+    key_help = ("a format 3 journal's key file (HMAC tags, hexadecimal); a format 4 journal, signed by the shoe's "
+                "element, needs none: --registry or --public-key")
     paths_help = "journal folders or segment files"
     quiet_help = "no progress bar (there is none when stderr is not a terminal)"
     check = log.add_parser("verify", help="check integrity and the rules; exit 0 clean, 1 findings, 2 unusable")
@@ -183,10 +185,12 @@ def parser():
     put.add_argument("build", help="the release bundle, e.g. dist/rpi_pico-0.3.0 (make dist BOARD=rpi_pico)")
     put.add_argument("--port", required=True, help=port_help)
     put.add_argument("--check-only", action="store_true", help="only compare the device's files with the bundle")
-    pull = commands.add_parser("pull-log", help="fetch the journal from a device over mpremote")
+    pull = commands.add_parser("pull-log", help="fetch the journal and the shoe's receipt: over the protocol from a "
+                               "production shoe, over mpremote from a development one")
     pull.add_argument("dest", nargs="?", default="journal", help="folder for the segments (default ./journal)")
     pull.add_argument("--port", required=True, help=port_help)
-    pull.add_argument("--force", action="store_true", help="write over segments already in the folder")
+    pull.add_argument("--force", action="store_true", help="write over segments already in the folder (every "
+                      "receipt is kept beside, receipt-UTCTIME.json, for log verify --receipt)")
     pull.add_argument("--quiet", action="store_true", help=quiet_help)
     fw = commands.add_parser("firmware", help="release bundles and the inspector's challenge (H-FIRMWARE)")
     fw = fw.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -200,15 +204,17 @@ def parser():
     challenge.add_argument("--bundle", required=True, help="the approved bundle (make dist), or a production Pico's "
                            "image (build/rpi_pico-image/firmware.uf2 or .bin of make image)")
     challenge.add_argument("--seed", help="the seed, hexadecimal (default: 32 fresh random bytes)")
-    seance = commands.add_parser("seance", help="open or close a séance on a running shoe over mpremote (S-IDENT)")
+    seance = commands.add_parser("seance", help="open or close a séance on a running shoe (S-IDENT): over the "
+                                 "protocol under the casino's key (production), over mpremote (development)")
     seance.add_argument("action", choices=("open", "close"), help="open a séance, or close the one open")
     seance.add_argument("--port", required=True, help=port_help)
     seance.add_argument("--table", type=number(1, TABLE_MAX, "table number"),
                         help="the table the shoe is assigned to, 1 to %d (open)" % TABLE_MAX)
     seance.add_argument("--game", choices=GAME_NAMES, default=GAME_NAMES[0],
                         help="the game of the séance (open; default %s)" % GAME_NAMES[0])
-    seance.add_argument("--by", type=number(0, EMPLOYEE_MAX, "employee number"),
-                        help="the number of the employee who assigns it, 0 to %d (open; default 0)" % EMPLOYEE_MAX)
+    seance.add_argument("--by", type=number(1, EMPLOYEE_MAX, "employee number"),
+                        help="the number of the employee who assigns it (Article 58), 1 to %d (open); without it "
+                        "the séance is journalled as assigned by employee 0, 'not given', and said so" % EMPLOYEE_MAX)
     casino_help = ("the casino's key file (sabot key new) enrolled on the shoe: a production shoe's commands are "
                    "authenticated under it (docs/protocol.md)")
     seance.add_argument("--casino-key", metavar="FILE", help=casino_help)
@@ -220,6 +226,9 @@ def parser():
     numbered.add_argument("--casino-key", metavar="FILE", help=casino_help)
     numbered.add_argument("--registry", default=keys.REGISTRY, help="the casino's registry of its shoes, updated "
                           "when it holds the shoe (default %s)" % keys.REGISTRY)
+    state = commands.add_parser("status", help="what a shoe says of itself: its number, its séance, its journal's "
+                                "last record and its time, a fault; no key needed (exit 0, 1 in fault, 2 unreachable)")
+    state.add_argument("--port", required=True, help=port_help)
     clock = commands.add_parser("clock", help="the shoe's clock (its DS3231), set at commissioning")
     clock = clock.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
         "set", help="set it to this workstation's UTC time and restart the shoe (journalled: its boot record)")
@@ -258,13 +267,22 @@ def main(argv=None):
         from sabot import nuit
 
         return nuit.main(args)
-    with progress.waiting_for(args):  # a shoe's answer awaited over 2 s: said on a terminal
-        return _run(args, top)
+    try:
+        with progress.waiting_for(args):  # a shoe's answer awaited over 2 s: said on a terminal
+            return _run(args, top)
+    except KeyboardInterrupt:
+        if args.command not in CHANGING or not getattr(args, "port", None):
+            raise
+        command = " ".join(w for w in (args.command, getattr(args, "action", None)) if w)
+        print(interrupted(command, args.port), file=sys.stderr)
+        return 130
 
 
 def _run(args, top):
     if args.command in ("doctor", "completion"):
         return workstation_command(args, top)
+    if args.command == "status":
+        return status_command(args.port)
     if args.command == "web":
         return web_command.main(args)
     if args.command == "fleet":

@@ -14,6 +14,7 @@ from pathlib import Path
 from firmware.identity import FLASH, MANIFEST
 from firmware.version import VERSION
 from sabot.shoe_link import DeviceError, mpremote
+from sabot.shoe_status import in_fault
 
 _SKIP = {MANIFEST, "config.json"}  # the shoe's own files, never the release's
 
@@ -153,10 +154,14 @@ def ask(port, seed):
 
     client = production(port)
     if client is None:
+        try:
+            said = in_fault(port)
+        except DeviceError:
+            said = None  # a shoe whose firmware cannot say its state: the challenge says what it runs
         out = mpremote(port, "exec", "from firmware.identity import challenge\nchallenge(%r)" % seed.hex())
-        return dict(json.loads(out.strip().splitlines()[-1]), configuration="development")
+        return dict(json.loads(out.strip().splitlines()[-1]), configuration="development", fault=said)
     try:
-        return client.firmware(seed)
+        return dict(client.firmware(seed), fault=in_fault(port, client))
     except (protocol.ProtocolError, protocol.Refused) as e:
         raise DeviceError(str(e)) from None
     finally:
@@ -186,16 +191,23 @@ def verify(port, bundle, seed_hex=None, stream=sys.stdout, as_json=False):
     differ = compare(answer, expected)
     configuration = answer.get("configuration", "development")
     if as_json:
-        from sabot.json_out import said
+        from sabot.json_out import said as json_said
 
-        said(stream, "firmware verify", port=port, bundle=str(bundle), seed=seed.hex(), configuration=configuration,
-             match=not differ, differ=differ, files=len(expected["files"]))
-        return 1 if differ else 0
+        json_said(stream, "firmware verify", port=port, bundle=str(bundle), seed=seed.hex(),
+                  configuration=configuration, match=not differ, differ=differ, files=len(expected["files"]),
+                  fault=answer.get("fault"))
+        if answer.get("fault") and not differ:
+            print("sabot firmware verify: error: %s" % answer["fault"], file=sys.stderr)
+        return 1 if differ or answer.get("fault") else 0
     stream.write("seed %s\n" % seed.hex())
-    stream.write("configuration : %s (%s)\n" % (CONFIGURATIONS.get(configuration, configuration), configuration))
+    said = CONFIGURATIONS.get(configuration, configuration)
+    stream.write("configuration : %s\n" % (said if said == configuration else "%s (%s)" % (said, configuration)))
     if not differ:
         stream.write("MATCH: the shoe on %s runs %s (%s)\n" % (port, bundle, "its flash's program region"
                      if bundle.is_file() else "%d files" % len(expected["files"])))
+        if answer.get("fault"):  # the right firmware, on a shoe that journals nothing: not a shoe to deal with
+            print("sabot firmware verify: error: %s" % answer["fault"], file=sys.stderr)
+            return 1
         return 0
     for name in differ:
         stream.write("  differs: %s\n" % name)

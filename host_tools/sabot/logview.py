@@ -164,6 +164,7 @@ def export(paths, fmt, key_file, out=sys.stdout):
 
 SHOW = {  # `log show`'s own words: (English, French)
     "burned": ("burned", "brûlées"),
+    "stop": ("stop card out, position %d in the shoe", "carte d'arrêt sortie, en position %d dans le sabot"),
     "coup": ("coup %d", "coup %d"),
     "taille": ("Taille %d, séance %d, %s: %s", "Taille %d, séance %d, %s : %s"),
     "seance": ("Séance %d opened %s: table %d, %s, assigned by employee %d",
@@ -217,6 +218,9 @@ def show(paths, key_file, out=sys.stdout, lang="fr"):
                     flush_coup()
                     coup = [f[COUP], []]
                 coup[1].append((unpack_hand(f[CODE]), text))
+            elif f[DISPOSITION] == records.STOP_CARD:  # not a card burned: the stop card, and what is behind it
+                flush_burned()
+                out.write("  %s\n" % (say("stop") % f[POSITION]))
             else:
                 if f[CONDITION]:
                     text += "(%s)" % words.said(words.CONDITIONS, f[CONDITION], index)

@@ -19,8 +19,15 @@ from sabot import progress
 from sabot.device import DeviceError, no_device
 from sabot.json_out import said, state
 from sabot.production_link import authenticated, production, restarted_production
+from sabot.receipt_files import keep_receipt
+from sabot.shoe_status import in_fault
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
+
+
+NOT_A_SHOE = ("neither a production shoe's protocol nor a development shoe's REPL answered: is it the shoe's port? "
+              "(a production shoe takes pull-log, seance, number, clock, key enrol, firmware verify and status alone; "
+              "deploy and element provision are for a development shoe)")
 
 
 def mpremote(port, *args, timeout=300, each_line=None):
@@ -44,11 +51,13 @@ def mpremote(port, *args, timeout=300, each_line=None):
             timer.cancel()
     stdout = "".join(stdout)
     if done.returncode == -signal.SIGKILL:
-        raise DeviceError("no answer from %s within %d s: is it a MicroPython board?" % (port, timeout))
+        raise DeviceError("no answer from %s within %d s: %s" % (port, timeout, NOT_A_SHOE))
     said = (stderr + stdout).strip()
-    if "failed to access" in said or "could not enter raw repl" in said:
-        raise DeviceError("%s answers no MicroPython raw REPL: is another program (a terminal, Thonny) using it?"
+    if "failed to access" in said:
+        raise DeviceError("%s is held by another program (a terminal, a serial monitor): close it and try again"
                           % port)
+    if "could not enter raw repl" in said:
+        raise DeviceError("%s: %s" % (port, NOT_A_SHOE))
     if done.returncode or "Traceback (most recent call last)" in stdout:
         raise DeviceError(device_error(said) or "mpremote failed on %s" % port)
     return stdout
@@ -71,6 +80,10 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
         client = production(port)
         if client:
             return _pull_protocol(client, port, dest, force, out, as_json)
+        in_fault_said = in_fault(port)
+        if in_fault_said:
+            resume(port)
+            return _failed("pull-log", in_fault_said + "; nothing pulled")
         listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
         listed = ast.literal_eval(listing.strip().splitlines()[-1])
         names = [n for n in listed if n.endswith(".sbj")]
@@ -88,7 +101,7 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
             mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp ")))
         nonce = os.urandom(32)
         said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex())
-        receipt = _keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1]))
+        receipt = keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1]))
     except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
@@ -106,20 +119,6 @@ def _destination(segments, dest, force):
     dest.mkdir(parents=True, exist_ok=True)
 
 
-def _keep_receipt(dest, port, nonce, receipt):
-    """The shoe's receipt written beside the segments (receipt.json), with the nonce this pull issued for it, its
-    time and port (pull.json, which `sabot log verify` checks it against); a DeviceError, and neither written, when
-    it answers another nonce (an older receipt played back)."""
-    if not isinstance(receipt, dict) or receipt.get("nonce") != nonce.hex():
-        raise DeviceError("the shoe's receipt answers nonce %s, not the one this pull sent (%s): refused, no receipt "
-                          "written" % (receipt.get("nonce") if isinstance(receipt, dict) else None, nonce.hex()))
-    issued = {"nonce": nonce.hex(), "port": str(port),
-              "time": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    (dest / "pull.json").write_text(json.dumps(issued) + "\n")
-    (dest / "receipt.json").write_text(json.dumps(receipt) + "\n")
-    return receipt
-
-
 def _pulled(dest, names, receipt, out, as_json=False):
     size = sum((dest / n).stat().st_size for n in names)
     if receipt.get("receipt") == 2:
@@ -129,12 +128,13 @@ def _pulled(dest, names, receipt, out, as_json=False):
         how = "--allow-development-key (no secure element: a development board's journal)"
     if as_json:
         return said(out, "pull-log", folder=str(dest), sabot=receipt.get("sabot"), segments=len(names), bytes=size,
-                    receipt={k: receipt.get(k) for k in ("seq", "key_id", "counter")},
-                    written=[str(dest / n) for n in names + [CHECKPOINT_FILE, "receipt.json", "pull.json"]
+                    receipt={k: receipt.get(k) for k in ("seq", "key_id", "counter", "kept")},
+                    written=[str(dest / n) for n in names + [CHECKPOINT_FILE, "receipt.json", "pull.json",
+                                                             receipt.get("kept") or "receipt.json"]
                              if (dest / n).is_file()],
                     verify="sabot log verify %s %s" % (dest, how.split(" (")[0]))
-    out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s; check them with: sabot log verify %s %s\n"
-              % (len(names), size, receipt["seq"], dest, dest, how))
+    out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s (receipt.json, kept as %s); check them "
+              "with: sabot log verify %s %s\n" % (len(names), size, receipt["seq"], dest, receipt["kept"], dest, how))
     return 0
 
 
@@ -144,6 +144,9 @@ def _pull_protocol(client, port, dest, force, out, as_json=False):
     from sabot.protocol import ProtocolError, Refused
 
     try:
+        said = in_fault(port, client)
+        if said:
+            return _failed("pull-log", said + "; nothing pulled")
         listed = client.segments()
         _destination(listed, dest, force)
         with progress.bar(len(listed), "pull-log", unit="segment") as shown:
@@ -157,7 +160,7 @@ def _pull_protocol(client, port, dest, force, out, as_json=False):
         if points:
             (dest / CHECKPOINT_FILE).write_bytes(points)
         nonce = os.urandom(32)
-        receipt = _keep_receipt(dest, port, nonce, client.receipt(nonce))
+        receipt = keep_receipt(dest, port, nonce, client.receipt(nonce))
     except (DeviceError, ProtocolError, Refused, OSError, ValueError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
@@ -235,6 +238,10 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
     except DeviceError as e:
         print("sabot seance: error: %s" % e, file=sys.stderr)
         return 2
+    ended = answer.get("closed")
+    if ended:  # a séance was open: the shoe closed it first (Article 58: each séance assigned at its start)
+        out.write("seance %d closed at table %d, record %d: it was open\n" % (
+            ended["seance"], ended["table"], ended["seq"]))
     if "seq" not in answer:
         return _failed("seance", "the shoe on %s refused: %s" % (port, words.said(words.REFUSALS, answer["refused"]))
                        if "refused" in answer else fault(port, answer))
@@ -242,8 +249,10 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
         return said(out, "seance " + action, port=port, sabot=shoe.get("sabot"), seance=answer["seance"],
                     table=answer["table"], game=game if action == "open" else None,
                     by=by if action == "open" else None, record=answer["seq"])
-    out.write("seance %d %s at table %d, record %d\n" % (
-        answer["seance"], "closed" if action == "close" else "opened", answer["table"], answer["seq"]))
+    out.write("seance %d %s at table %d, record %d%s\n" % (
+        answer["seance"], "closed" if action == "close" else "opened", answer["table"], answer["seq"],
+        "; the employee who assigned it not given (--by): journalled as 0, not given" if action == "open" and not by
+        else ""))
     return 0
 
 

@@ -39,3 +39,10 @@ def said(time_ms, french, seconds=True):
     if french:
         return paris(time_ms, seconds)
     return utc(time_ms) if seconds else moment(time_ms).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def now_paris():
+    """This workstation's time now, in Paris, its zone said: '04/12/2026 à 15:30 (heure de Paris, UTC+01:00)'."""
+    at = datetime.now(PARIS)
+    offset = at.strftime("%z")
+    return "%s (heure de Paris, UTC%s:%s)" % (at.strftime("%d/%m/%Y à %H:%M"), offset[:3], offset[3:])

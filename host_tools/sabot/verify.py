@@ -14,7 +14,7 @@ from firmware.records import R_LOAD
 from sabot import _frames, checkpoints, element, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
-from sabot.report.findings_fr import french
+from sabot.report.findings_fr import error_fr, french
 from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
 
@@ -101,6 +101,9 @@ _UNDER_ANOTHER_KEY = re.compile(re.escape(ISSUES[_frames.FORGED]).replace(re.esc
                                 + "|segment header fails its HMAC|written under another key")
 
 
+_FOREIGN = "written under another element"  # element_findings' words
+
+
 def one_key_finding(segments, reader):
     """The reader's findings, with those a wrong key gives (every tag of a segment under another key fails) said
     once a key: which segments, under which key id, and the id of the key given."""
@@ -169,6 +172,8 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         unchecked = 0  # journals whose receipt the element signed, with no public key to check it
         development = False
         unsigned = 0  # format 4 journals of an element, with no public key to check its signatures
+        foreign = 0  # journals whose headers name another element than the public key given: one finding each
+        cut = 0  # journals whose receipt does not vouch for their end: a finding says why
         for group in journals_of(paths):
             signed_points = checkpoints.read(group)
             segments, reader, rules = _check(group, key, wanted=checkpoints.wanted(signed_points))
@@ -176,22 +181,28 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
             one_development, one_unsigned, other_element = authenticity(segments, key, keys)
             development |= one_development
             unsigned += one_unsigned
+            foreign += bool(other_element)
+            keys = [] if other_element else keys  # another element's key checks nothing: its one finding says so
             result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader, signed_points)
             signed = other_element + signed
             at_end = receipts.found_in(group)
-            unchecked += bool(at_end and at_end.version == 2 and not keys)
+            unchecked += bool(at_end and at_end.version == 2 and not keys and not other_element)
             ends = receipts.findings(segments, reader.seq, key, at_end,
                                      [r for r in earlier if r.sabot == segments[0].sabot], keys, group, result)
+            cut += any(f.message != receipts.NO_RECEIPT for f in ends)
             points.append(result)
             checked.append((" ".join(map(str, group)), segments, reader, rules, ends + signed))
     except Unusable as e:
-        print("sabot log verify: error: %s" % e, file=sys.stderr)
+        said = error_fr(str(e)) if lang == "fr" and not as_json else str(e)
+        print("sabot log verify: %s%s" % ("erreur : " if said != str(e) else "error: ", said), file=sys.stderr)
         return 2
     findings = [(label, f) for label, segments, reader, rules, ends in checked for f in sorted(
         one_key_finding(segments, reader) + rules.findings + ends, key=lambda f: f.seq)]
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
                                      for label, segments, _, rules, _ in checked], same_table)
-    intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT for _, f in findings)
+    foreign_findings = {id(f) for _, _, _, _, ends in checked for f in ends if _FOREIGN in f.message}
+    intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT and id(f) not in foreign_findings
+                     for _, f in findings)
     ok = conforms(findings, development, allow_development_key) and not unsigned
     many = len(checked) > 1
     if as_json:
@@ -210,11 +221,13 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
                                      len(segments), reader.records, reader.first_seq, reader.seq))
     if development:
         out.write(said["key"])
-    out.write(said["intact"] if intact else said["broken"])
+    out.write(said["broken"] if not intact else said["foreign"] if foreign else said["intact"])
     unvouched = sum(1 for _, f in findings if f.message == receipts.NO_RECEIPT)
-    out.write(said["unvouched"] % unvouched if unvouched else said["unchecked"] if unchecked else said["vouched"])
-    for (label, _, _, _, _), result in zip(checked, points):
-        out.write(checkpoints_said(result, said, label if many else ""))
+    out.write(said["unvouched"] % unvouched if unvouched else said["cut"] if cut else said["end foreign"] if foreign
+              else said["unchecked"] if unchecked else said["vouched"])
+    for (label, _, _, _, ends), result in zip(checked, points):
+        other = any(_FOREIGN in f.message for f in ends)
+        out.write(checkpoints_said(result, said, label if many else "", other))
     words = _in_french(checked, findings) if lang == "fr" else {}
     for label, f in findings:
         out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
@@ -230,14 +243,20 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     return 0 if ok else 1
 
 
-def checkpoints_said(result, said, label):
-    """The checkpoints' line: not checked (no public key), or how many, their counters and what follows the last."""
+def checkpoints_said(result, said, label, foreign=False):
+    """The checkpoints' line: not checked (no public key, or another element's), or how many, their counters and
+    what follows the last (or that the journal ends before it: cut)."""
     where = " " + label if label else ""
+    if foreign:
+        return said["points foreign"] % where
     if not result.checked:
         return said["points unchecked"] % where
     if not result.entries:
         return said["points none"] % where
     first, last = result.entries[0], result.entries[-1]
+    if result.after < 0:
+        return said["points beyond"] % (where, len(result.entries), first.counter, last.counter, last.seq,
+                                        last.seq + result.after)
     return said["points"] % (where, len(result.entries), first.counter, last.counter, last.seq, result.after)
 
 
@@ -296,6 +315,14 @@ SAID = {
         "points": "checkpoints%s: %d signed by the shoe's element (counter %d to %d), the last at seq %d; %d "
                   "record(s) after it, which no checkpoint covers\n",
         "allowed": " (development key allowed)",
+        "foreign": "integrity: not established: the public key given is another element's than the one that signed "
+                   "this journal (see the finding)\n",
+        "end foreign": "end: as the shoe's receipt says, its signature not checked: the public key given is another "
+                       "element's\n",
+        "cut": "end: NOT as the shoe signed it in its receipt: see the findings\n",
+        "points foreign": "checkpoints%s: not checked: the public key given is another element's\n",
+        "points beyond": "checkpoints%s: %d signed by the shoe's element (counter %d to %d), the last at seq %d, "
+                         "beyond the journal's end (seq %d): records cut, see the findings\n",
     },
     "fr": {
         "journal": "journal%s : sabot %d, logiciel %s ; %d segment(s), %d enregistrements (n° %d à %d)\n",
@@ -322,5 +349,15 @@ SAID = {
         "points": "points de contrôle%s : %d signés par l'élément sécurisé du sabot (compteur %d à %d), le dernier au "
                   "n° %d ; %d enregistrement(s) après lui, qu'aucun point de contrôle ne couvre\n",
         "allowed": " (clé de développement admise)",
+        "foreign": "intégrité : non établie : la clé publique fournie est celle d'un autre élément sécurisé que "
+                   "celui qui a signé ce journal (voir le constat)\n",
+        "end foreign": "fin : telle que la dit le reçu du sabot, sa signature non vérifiée : la clé publique fournie "
+                       "est celle d'un autre élément sécurisé\n",
+        "cut": "fin : PAS telle que le sabot l'a signée dans son reçu : voir les constats\n",
+        "points foreign": "points de contrôle%s : non vérifiés : la clé publique fournie est celle d'un autre élément "
+                          "sécurisé\n",
+        "points beyond": "points de contrôle%s : %d signés par l'élément sécurisé du sabot (compteur %d à %d), le "
+                         "dernier au n° %d, au-delà de la fin du journal (n° %d) : des enregistrements ont été "
+                         "coupés, voir les constats\n",
     },
 }

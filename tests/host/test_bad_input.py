@@ -62,7 +62,7 @@ ROWS = [
     (["seance", "open", "--port", "{port}", "--table", "12", "--game", "baccara"], "invalid choice: 'baccara'"),
     (["seance", "open", "--port", "{port}", "--table", "0"], "from 1 to 4095"),
     (["seance", "open", "--port", "{port}", "--table", "4096"], "from 1 to 4095"),
-    (["seance", "open", "--port", "{port}", "--table", "12", "--by", "65536"], "from 0 to 65535"),
+    (["seance", "open", "--port", "{port}", "--table", "12", "--by", "65536"], "from 1 to 65535"),
     (["seance", "open", "--port", "{port}"], "give --table"),
     (["seance", "open", "--port", "{port}", "--table", "12"], "the shoe answered: RuntimeError: the controller is "
                                                               "not running"),

@@ -98,7 +98,9 @@ def test_cagnotte_due_gives_each_coup_of_a_simulated_shoe_its_levy(tmp_path):
     stakes = _stakes_of_every_coup(tmp_path, results)
     done = _run(log, "--stakes", stakes, "--json", "--allow-development-key")
     assert done.returncode == 0, done.stderr
-    coups = [json.loads(line) for line in done.stdout.splitlines()]
+    *coups, total = [json.loads(line) for line in done.stdout.splitlines()]
+    assert total == {"total_due": "%.2f" % sum(D(c["due"]) for c in coups), "coups_won_by_bank": sum(
+        c["case"] is not None for c in coups), "coups": len(coups)}  # issue 40, finding 12: the total, as the text
     assert [(c["seance"], c["taille"], c["coup"]) for c in coups] == [
         (r["seance"], r["taille"], r["coup"]) for r in results]
     g, p, e = GAGNANT, PERDANT, EGALITE
@@ -308,3 +310,57 @@ def test_the_carnet_prints_as_a_pdf(tmp_path):
     subprocess.run([SABOT, "cagnotte", "carnet", str(log), "--ledger", str(ledger), "-o", str(pdf),
                     "--allow-development-key"], capture_output=True, text=True)
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.req("C-LEVY")
+def test_the_example_stakes_file_a_french_spreadsheet_saved_goes_to_cagnotte_due_as_documented(tmp_path):
+    """Issue 40, finding 7: docs/cagnotte.md's commands, run as written in the clone, on its example file (`;`,
+    decimal commas, spaces between thousands, Excel's byte order mark)."""
+    from tests.conftest import ROOT
+
+    example = (ROOT / "docs" / "examples" / "mises.csv").read_bytes()
+    assert example.startswith(b"\xef\xbb\xbfseance;taille;coup;stake_1;stake_2") and b"121,05" in example
+    text = (ROOT / "docs" / "cagnotte.md").read_text()
+    steps = _steps(text, "to copy as a template")
+    said = ""
+    for step in steps:
+        words = step.split()
+        words = [SABOT] + [str(ROOT / w) if w.startswith(("docs/", "boards/")) else w for w in words[1:]]
+        done = subprocess.run(words, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        said = done.stdout
+    assert said.splitlines()[-1].startswith("Total dû : 1,00 €"), said
+    assert "mises 121,05 € / 80,50 €" in said and "mises 1\u202f000,00 € / 200,00 €" in said
+
+
+def _steps(text, marker):
+    block = text[text.index(marker):]
+    block = block[block.index("```\n") + 4:]
+    return [line.split("  #")[0].strip() for line in block[:block.index("```")].splitlines() if line.strip()]
+
+
+@pytest.mark.req("C-LEVY")
+def test_a_comma_separated_file_takes_quoted_decimal_commas_and_a_bad_one_is_said_in_french(tmp_path):
+    log, results = _journal(tmp_path)
+    stakes = tmp_path / "stakes.csv"
+    stakes.write_text("seance,taille,coup,stake_1,stake_2\n" + "".join(
+        '%d,%d,%d,"121,05",200\n' % (r["seance"], r["taille"], r["coup"]) for r in results))
+    done = _run(log, "--stakes", stakes, "--json", "--allow-development-key")
+    assert done.returncode == 0 and json.loads(done.stdout.splitlines()[0])["stakes"] == ["121.05", "200.00"]
+    stakes.write_text("\ufeffseance;taille;coup;mise_1\n1;1;1;10\n", encoding="utf-8")
+    done = _run(log, "--stakes", stakes, "--allow-development-key")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "l'en-tête n'a pas la colonne stake_1, stake_2" in done.stderr and "seance" not in done.stderr.split(
+        "n'a pas")[1].split(";")[0], done.stderr
+
+
+@pytest.mark.req("C-LEVY", "C-LEDGER")
+def test_cagnotte_check_json_says_a_rate_in_percent(tmp_path):
+    """Issue 40, finding 12: 1.25 %, never "0.0125 %"."""
+    log, results = _journal(tmp_path)
+    ledger = _ledger_file(tmp_path, results, lambda r: "%d,%d,%d,1000,200,0.40,0.2x2\n" % (
+        r["seance"], r["taille"], r["coup"]))
+    done = subprocess.run([SABOT, "cagnotte", "check", str(log), "--ledger", str(ledger), "--json",
+                           "--allow-development-key"], capture_output=True, text=True)
+    messages = [f["message"] for f in json.loads(done.stdout)["findings"]]
+    assert any("(1.25 % of" in m for m in messages) and not any("0.0125" in m for m in messages), messages

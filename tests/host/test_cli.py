@@ -176,5 +176,8 @@ def test_a_missing_bundle_and_a_missing_key_file_are_said_missing_in_one_line(tm
                           "makes dist/BOARD-%s\n" % (tmp_path / "dist/sim-0", VERSION)
     done = subprocess.run([SABOT, "log", "verify", tmp_path, "--key", tmp_path / "sabot-0042.key"],
                           capture_output=True, text=True)
-    assert done.returncode == 2 and done.stderr == "sabot log verify: error: %s: no such key file\n" % (
-        tmp_path / "sabot-0042.key")
+    assert done.returncode == 2 and done.stderr == "sabot log verify: erreur : %s : aucun fichier de clé de ce nom " \
+        "(%s: no such key file)\n" % (tmp_path / "sabot-0042.key", tmp_path / "sabot-0042.key")  # French first
+    done = subprocess.run([SABOT, "log", "verify", tmp_path, "--key", tmp_path / "sabot-0042.key", "--lang", "en"],
+                          capture_output=True, text=True)
+    assert done.stderr == "sabot log verify: error: %s: no such key file\n" % (tmp_path / "sabot-0042.key")

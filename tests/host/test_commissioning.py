@@ -277,7 +277,8 @@ def test_a_new_number_keeps_the_old_journal_and_begins_one_that_verifies_and_a_s
 
 @pytest.mark.req("S-IDENT", "J-TAMPER")
 def test_a_config_copied_over_with_another_number_is_a_fault_every_command_reports(tmp_path, mpy_build):
-    board = VirtualBoard(tmp_path)
+    assert sabot("firmware", "dist", mpy_build, "--board", "sim", "--out", tmp_path / "bundle").returncode == 0
+    board = VirtualBoard(tmp_path, "--build", tmp_path / "bundle")
     try:
         (tmp_path / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 42}))
         run(MPREMOTE, "connect", board.port, "cp", tmp_path / "config.json", ":config.json")
@@ -286,6 +287,12 @@ def test_a_config_copied_over_with_another_number_is_a_fault_every_command_repor
         assert opened.returncode == 1 and "seance" not in opened.stdout
         assert "is in fault and journalled nothing: its journal is sabot 1's" in opened.stderr
         assert "sabot number set --port %s N" % board.port in opened.stderr
+        checked = sabot("firmware", "verify", "--port", board.port, "--bundle", tmp_path / "bundle")
+        assert checked.returncode == 1 and "MATCH" in checked.stdout, checked.stdout + checked.stderr
+        assert checked.stderr.count("\n") == 1 and "is in fault" in checked.stderr  # its firmware, not its journal
+        pulled = sabot("pull-log", "--port", board.port, tmp_path / "journal")
+        assert pulled.returncode == 1 and pulled.stdout == "" and not (tmp_path / "journal").exists()
+        assert pulled.stderr.count("\n") == 1 and "its journal is sabot 1's" in pulled.stderr, pulled.stderr
         assert sabot("number", "set", "--port", board.port, 42).returncode == 0
         opened = sabot("seance", "open", "--port", board.port, "--table", 12)
         assert opened.returncode == 0 and "seance 1 opened at table 12, record 2" in opened.stdout

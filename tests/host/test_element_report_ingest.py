@@ -7,6 +7,7 @@ element (the model, in this process), pulled as `sabot pull-log` leaves them; no
 
 import io
 import json
+import re
 import shutil
 from hashlib import sha256
 
@@ -91,6 +92,22 @@ def test_the_report_says_near_its_verdict_the_element_signatures_checked_with_th
     assert "NON vérifiées, aucune clé publique donnée" in first and "vérifiées avec" not in first, first
 
 
+@pytest.mark.req("H-EXPORT", "K-ELEMENT")
+def test_the_report_of_a_format_4_journal_names_the_elements_key_never_a_key_file_nor_hmac_tags(shoe, tmp_path):
+    """Issue 40, finding 4: `sabot report` as the README writes it, on a journal chained and signed by the element."""
+    from sabot.cli import main
+
+    folder, _, shoes = shoe
+    page = tmp_path / "rapport.html"
+    assert main(["report", str(folder), "--registry", str(shoes), "--establishment", "Casino de Deauville", "-o",
+                 str(page), "--allow-development-key", "--quiet"]) == 0
+    text = text_of(page)
+    assert "Clé du journal clé de l'élément sécurisé du sabot" in text, text
+    assert "None" not in text and "clé fournie" not in text and "HMAC" not in text
+    assert "trames, CRC, chaîne SHA-256, numéros de séquence et ordre du temps vérifiés" in text
+    assert "--bundle" not in text and "--" not in text.split("Constats du vérificateur")[0].split("Établissement")[1]
+
+
 @pytest.mark.req("H-EXPORT", "H-VERIFY", "J-TAMPER", "K-ELEMENT")
 def test_a_checkpoint_signed_by_another_key_makes_the_report_non_conforming_with_verifys_finding(shoe, tmp_path):
     folder, key, shoes = shoe
@@ -129,3 +146,34 @@ def test_fleet_ingest_checks_the_element_with_the_registrys_key_and_says_a_shoe_
     code, records, out, err = ingested([folder], tmp_path / "unknown.duckdb", elsewhere)
     assert code == 1 and records == 0
     assert "sabot %d is not enrolled there" % SABOT in err and "Traceback" not in err, err
+
+
+@pytest.mark.req("C-LEDGER", "K-ELEMENT", "S-IDENT")
+def test_the_carnet_says_whether_the_elements_signatures_were_checked_its_time_zone_its_visas_and_who_assigned(
+        shoe, tmp_path):
+    """Issue 40, finding 12: `sabot cagnotte carnet ... --registry shoes.json` as docs/cagnotte.md writes it."""
+    import subprocess
+
+    from sabot.cli import main
+    from tests.host.test_cagnotte import SABOT as CLI
+
+    folder, _, shoes = shoe
+    rows = [json.loads(line) for line in subprocess.run([CLI, "log", "export", str(folder)], capture_output=True,
+                                                        text=True).stdout.splitlines()]
+    ledger = tmp_path / "cagnotte.csv"
+    ledger.write_text("seance,taille,coup,stake_1,stake_2,levy,tickets\n" + "".join(
+        "%d,%d,%d,100,,,\n" % (r["seance"], r["taille"], r["coup"]) for r in rows if r["event"] == "result"))
+    pages = {}
+    for name, more in (("checked", ["--registry", str(shoes)]), ("unchecked", [])):
+        page = tmp_path / ("%s.html" % name)
+        assert main(["cagnotte", "carnet", str(folder), "--ledger", str(ledger), "-o", str(page),
+                     "--allow-development-key", *more]) in (0, 1)
+        pages[name] = text_of(page)
+    checked, unchecked = pages["checked"], pages["unchecked"]
+    assert ("Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : vérifiées avec la clé publique "
+            "que le registre %s donne pour le sabot n° 1 : conformes" % shoes) in checked, checked
+    assert "NON vérifiées, aucun registre donné (--registry shoes.json)" in unchecked
+    assert re.search(r"établi le \d\d/\d\d/\d{4} à \d\d:\d\d \(heure de Paris, UTC\+0[12]:00\)", checked), checked
+    visas = checked[checked.index("Visas"):]
+    assert "Nom Date Signature" in visas and "service des courses et jeux" in visas
+    assert "par un employé non indiqué (n° 0)" in checked and "l'employé n° 0" not in checked

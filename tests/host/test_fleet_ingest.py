@@ -54,6 +54,7 @@ def test_the_same_segments_twice_add_nothing_and_a_grown_journal_adds_only_its_n
     db = tmp_path / "casino.duckdb"
     first = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--registry", registry)
     assert first.returncode == 0, first.stderr
+    assert "enregistrement(s) ajouté(s)" in first.stdout and "added" not in first.stdout  # French, as fleet check
     once = counts(db)
     again = sabot("ingest", *folders[:-1], "--db", db, "--casino", casino, "--registry", registry)
     assert again.returncode == 0 and counts(db) == once
@@ -252,3 +253,22 @@ def test_the_readmes_fleet_commands_run_as_they_are_in_a_synthetic_casinos_folde
                              text=True, timeout=300)
         assert run.returncode == (1 if " check " in command else 0), (command, run.stderr)
     assert (here / "pages" / "deauville.html").exists() and (here / "export" / "fleet-manifest.json").exists()
+
+
+@pytest.mark.req("F-INGEST", "F-ASSIGN", "F-REPEAT")
+def test_a_casino_name_mistyped_for_a_sabot_already_in_another_casino_is_refused_with_nothing_written(
+        journals, tmp_path):
+    """Issue 40, finding 6: `--casino deauvile` for deauville's shoes would copy them into a phantom casino, and
+    its copies raise F-REPEAT and F-ASSIGN findings no casino has."""
+    folders, casino, registry = journals
+    db = tmp_path / "casino.duckdb"
+    assert sabot("ingest", folders[0], "--db", db, "--casino", casino, "--registry", registry).returncode == 0
+    once, before = counts(db), db.read_bytes()
+    typo = sabot("ingest", *folders[:2], "--db", db, "--casino", casino[:-1], "--registry", registry)
+    assert typo.returncode == 2 and typo.stdout == "" and typo.stderr.count("\n") == 1, typo.stderr
+    assert "faute de frappe" in typo.stderr and "« %s »" % casino in typo.stderr and "--new-casino" in typo.stderr
+    assert counts(db) == once and db.read_bytes() == before
+    new = sabot("ingest", folders[1], "--db", db, "--casino", "nouveau", "--registry", registry)
+    assert new.returncode == 0, new.stderr  # a sabot the database does not hold: a new casino's, as before
+    meant = sabot("ingest", folders[0], "--db", db, "--casino", casino[:-1], "--registry", registry, "--new-casino")
+    assert meant.returncode == 0, meant.stderr

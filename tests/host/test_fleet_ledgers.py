@@ -167,6 +167,7 @@ def test_the_casino_page_shows_the_levy_findings_in_french(planted, tmp_path):
     row = next(r for r in page.split('<table id="cagnotte">')[1].split("</table>")[0].split("<tr")
                if "<td>croupier %d</td>" % croupier in r)
     assert row.startswith(' class="alerte"') and "\u202f%" in row
+    assert row.count("\u00a0€</td>") == 2  # its sums due and levied in euros, said so (issue 40, finding 12)
 
 
 @covers("F-LEVY")

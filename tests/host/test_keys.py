@@ -44,6 +44,33 @@ def test_a_journal_signed_by_a_shoes_element_verifies_with_its_public_key_only_a
                            capture_output=True, text=True)
     assert wrong.returncode == 1 and "written under another element" in wrong.stdout
     assert _element_id(public) in wrong.stdout and _element_id(other) in wrong.stdout  # the journal's, the key's
+    said = subprocess.run([SABOT, "log", "verify", folder, "--public-key", str(other)], capture_output=True,
+                          text=True).stdout  # in French, as the README writes it: one finding, nothing said broken
+    assert "résultat : 1 constat(s)" in said and "ROMPUE" not in said and "J-TAMPER" in said, said
+    assert "intégrité : non établie : la clé publique fournie est celle d'un autre élément sécurisé" in said
+    assert "telle que le sabot l'a signée" not in said and "points de contrôle : non vérifiés : la clé publique " \
+        "fournie est celle d'un autre élément sécurisé" in said, said
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY")
+def test_a_journal_cut_at_its_end_is_said_cut_on_the_end_and_checkpoints_lines_too(tmp_path):
+    """Issue 40, finding 9: no "-2 enregistrement(s)", no end "telle que le sabot l'a signée" above the finding
+    that says the records were cut."""
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    with_element(board, tmp_path, SimElement(bytes(range(32))))
+    run(parse("seance table=1\nshoe seed=1\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 4\ncoup_end"), board)
+    pulled(board, tmp_path / "pulled")
+    board.close()
+    public = tmp_path / "element.pub"
+    public.write_text(p256.public_key(p256.scalar(bytes(range(32)))).hex() + "\n")
+    last = sorted((tmp_path / "pulled").glob("*.sbj"))[-1]
+    last.write_bytes(last.read_bytes()[:-70])  # the last records cut
+    said = subprocess.run([SABOT, "log", "verify", str(tmp_path / "pulled"), "--public-key", str(public)],
+                          capture_output=True, text=True).stdout
+    assert "intégrité : ROMPUE" in said and "coupés" in said, said
+    assert "fin : PAS telle que le sabot l'a signée dans son reçu : voir les constats" in said, said
+    points = said.split("points de contrôle")[1].split("\n")[0]
+    assert "après lui" not in points and "au-delà de la fin du journal" in points and " -" not in said, said
 
 
 def _element_id(path):

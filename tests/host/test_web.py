@@ -326,8 +326,30 @@ def test_page_shows_the_levy_due_and_its_tickets_as_sabot_cagnotte_due_for_the_s
         "1,%s,%s,%s,%s\n" % (tuple(row[0].split("·")) + STAKES[i]) for i, row in enumerate(shown)))
     run = subprocess.run([SABOT, "cagnotte", "due", str(tmp_path / "unzipped" / "journal"), "--stakes", str(csv),
                           "--json", "--allow-development-key"], capture_output=True, text=True)
-    host = [json.loads(line) for line in run.stdout.splitlines()]
-    assert len(host) == len(STAKES) == len(shown), run.stderr
+    *host, total = [json.loads(line) for line in run.stdout.splitlines()]  # one object a coup, then the total
+    assert len(host) == len(STAKES) == len(shown) == total["coups"], run.stderr
     for row, coup in zip(shown, host):
         assert row[1] == _shown(coup["due"], coup["case"]), (row, coup)
     assert any(coup["case"] for coup in host)
+
+
+@needs_chromium
+@pytest.mark.req("S-IDENT", "H-SIM")
+def test_page_closes_the_open_seance_before_opening_another_and_says_a_bad_table_in_french(served, tmp_path):
+    """Issue 40, findings 8 and 15: "Ouvrir la séance" over an open one closes that one first, journalled (Article
+    58), "Fermer la séance" closes it; an empty table is said in French, not as the scenario parser's "page:22: table
+    must be a whole number"."""
+    with _page(served, tmp_path) as browser:
+        browser.evaluate("document.getElementById('table').value = ''")
+        browser.click("[data-act=seance]")
+        browser.evaluate("document.getElementById('table').value = '5'")
+        for selector in ("seance", "seance", "seance_close", "seance"):
+            browser.click("[data-act=%s]" % selector)
+        browser.evaluate("window.sabot.idle()")
+        timeline = browser.evaluate("document.getElementById('timeline').innerText")
+        scenario = browser.evaluate("document.getElementById('scenario').innerText")
+    assert "Table : un nombre entier de 1 à 4095, rien n'est fait" in timeline and "page:" not in timeline, timeline
+    assert "séance 1 close" in timeline and "séance 2 close" in timeline, timeline
+    assert "séance 3 ouverte à la table 5" in timeline, timeline
+    lines = [line for line in scenario.splitlines() if line.startswith("seance")]
+    assert lines == ["seance table=5", "seance_close", "seance table=5", "seance_close", "seance table=5"], scenario

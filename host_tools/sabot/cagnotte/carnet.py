@@ -18,7 +18,14 @@ _CSS = """
 .carnet tr.total td { font-weight: bold; background: #f5f5f5; }
 .carnet tr.flag td { background: #fdecea; }
 .carnet td.col3 { font-weight: bold; }
+.carnet table.visas td { height: 2.2em; }
+.carnet table.visas td.sign { width: 35%; }
 """
+
+
+def employee(number):
+    """Who assigned the sabot: employee 0 is the one `sabot seance open` journals when --by was not given."""
+    return "l'employé n° %d" % number if number else "un employé non indiqué (n° 0)"
 
 
 def _cell(text, css=""):
@@ -30,12 +37,14 @@ def _said(finding):
                                  finding.said("fr", money, percent))
 
 
-def page(seances, coups, entries, findings, journal_findings, establishment, title_when):
-    """The carnet as HTML. findings: check.check's on these coups and entries; journal_findings: verify's."""
+def page(seances, coups, entries, findings, journal_findings, establishment, title_when, element=(False, [], None)):
+    """The carnet as HTML. findings: check.check's on these coups and entries; journal_findings: verify's; element:
+    (checked, the J-TAMPER findings of the element's signatures, the registry) (cli.signatures)."""
     flagged = {}
     for f in findings:
         flagged.setdefault(f.key, []).append(f)
-    ok = not findings and not journal_findings
+    checked, forged, registry = element
+    ok = not findings and not journal_findings and not forged
     due_all = sum((levy.due(c.game, c.results, _stakes(c, entries))[0] for c in coups if c.key in entries),
                   Decimal(0))
     taken_all = sum((entries[c.key].levy for c in coups if c.key in entries), Decimal(0))
@@ -46,10 +55,23 @@ def page(seances, coups, entries, findings, journal_findings, establishment, tit
         '<div class="verdicts"><div class="verdict %s"><b>%s</b>%s</div>' % (
             "ok" if ok else "bad", "CONFORME" if ok else "NON CONFORME",
             "les prélèvements concordent avec le journal du sabot" if ok else
-            "%d constat(s) sur le registre, %d sur le journal" % (len(findings), len(journal_findings))),
+            "%d constat(s) sur le registre, %d sur le journal" % (len(findings), len(journal_findings) + len(forged))),
         '<div class="verdict"><b>%s</b>dus sur %d coups</div><div class="verdict"><b>%s</b>prélevés</div></div>' % (
             money(due_all), len(coups), money(taken_all)),
     ]
+    sabot = next((s.sabot for s in seances.values()), None)
+    if not checked:
+        said = ("Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : NON vérifiées, aucun registre "
+                "donné (--registry shoes.json) ; sabot log verify --registry les vérifie")
+    elif forged:
+        said = ("Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : vérifiées avec la clé publique "
+                "que le registre %s donne pour le sabot n° %s : NON CONFORMES, %d constat(s) J-TAMPER (%s)" % (
+                    registry, sabot, len(forged), "; ".join(f["message"] for f in forged)))
+    else:
+        said = ("Signatures de l'élément sécurisé du sabot (points de contrôle, reçu) : vérifiées avec la clé publique "
+                "que le registre %s donne pour le sabot n° %s : conformes" % (registry, sabot))
+    head.append('<p class="check %s">%s</p>' % ("ok" if checked and not forged else "bad" if forged else "warn",
+                                               escape(said)))
     if findings:
         head.append("<h2>Constats</h2><ul>%s</ul>" % "".join(
             "<li>%s</li>" % escape(_where(f) + " : " + _said(f)) for f in findings))
@@ -59,9 +81,18 @@ def page(seances, coups, entries, findings, journal_findings, establishment, tit
         by_seance.setdefault(coup.key[0], []).append(coup)
     for number in sorted(set(by_seance) | set(seances)):
         body.append(_seance(seances.get(number), number, by_seance.get(number, []), entries, flagged))
+    body.append(_VISAS)
     return ('<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Carnet d\'enregistrement des '
             'cagnottes</title><style>%s%s</style></head><body class="carnet">%s%s</body></html>' % (
                 CSS, _CSS, "".join(head), "".join(body)))
+
+
+# The visas of the people who answer for the carnet: each signs it, named and dated, by hand on the printed page.
+_VISAS = ('<h2>Visas</h2><table class="visas"><tr><th>Qualité</th><th>Nom</th><th>Date</th><th>Signature</th></tr>'
+          + "".join('<tr><td>%s</td><td></td><td></td><td class="sign"></td></tr>' % who for who in (
+              "Le directeur responsable des jeux", "Le membre du comité de direction",
+              "L'employé responsable de l'affectation des sabots (article 58)",
+              "Le fonctionnaire chargé du contrôle (service des courses et jeux)")) + "</table>")
 
 
 def _where(finding):
@@ -79,9 +110,9 @@ def _seance(seance, number, coups, entries, flagged):
     ident = "<h2>Séance n° %d%s</h2>" % (number, " · " + escape(game) if game else "")
     if seance:
         ident += ('<table class="ident"><tr><th>Table</th><td>%d</td></tr><tr><th>Sabot affecté (colonne 3)</th>'
-                  '<td class="col3">n° %d, par l\'employé n° %d</td></tr><tr><th>Ouverture</th><td>%s</td></tr>'
+                  '<td class="col3">n° %d, par %s</td></tr><tr><th>Ouverture</th><td>%s</td></tr>'
                   '<tr><th>Clôture</th><td>%s</td></tr></table>' % (
-                      seance.table, seance.sabot, seance.employee, times.paris(seance.opened_ms),
+                      seance.table, seance.sabot, employee(seance.employee), times.paris(seance.opened_ms),
                       times.paris(seance.closed_ms) if seance.closed_ms else "séance non close dans le journal"))
     rows = ["<tr><th>Taille</th><th>Coup</th><th>Résultat pour la banque</th><th>Mises</th><th>Dû</th>"
             "<th>Prélevé</th><th>Tickets</th><th>Constats</th></tr>"]

@@ -5,19 +5,20 @@ journal is intact, 1 otherwise (each said), 2 for unusable input.
 `sabot cagnotte check JOURNAL --ledger FILE`: the casino's ledger of levies reconciled with the journal
 (sabot/cagnotte/check.py); exit 0 conforme, 1 findings, 2 unusable input, as `sabot log verify`."""
 
+import io
 import json
 import sys
-import time
 from decimal import Decimal
 from pathlib import Path
 
 from firmware import games
-from sabot import options
+from sabot import options, times
 from sabot.cagnotte import carnet, check, ledger, levy, stakes, template
 from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte.said import cents, money, percent, word
 from sabot.journalfile import Unusable
 from sabot.outputs import Exists, may_write
+from sabot.receipts import NO_RECEIPT
 from sabot.report.pdf import PdfError, print_pdf
 from sabot.verify import development_only, read_key
 
@@ -36,6 +37,9 @@ def add_arguments(parser):
     carnet.add_argument("--establishment", type=options.ESTABLISHMENT,
                         help="the casino, as the carnet's heading names it")
     carnet.add_argument("--force", action="store_true", help="replace an existing output file")
+    carnet.add_argument("--registry", metavar="FILE", help="the casino's registry of shoes (shoes.json, sabot key "
+                        "enrol): the journal's element signatures checked as sabot log verify --registry does, and "
+                        "the carnet says so; without it, it says they were not")
     mises = sub.add_parser("mises", help="the stakes file's template from the journal, a row a coup, the stakes "
                            "empty, on stdout: sabot cagnotte mises JOURNAL > mises.csv")
     for command in (due, reconcile, carnet, mises):
@@ -67,7 +71,8 @@ def reconcile(args, out):
     if args.json:
         out.write(json.dumps({"ok": ok, "coups": len(coups), "journal_findings": len(findings), "findings": [
             {"id": check.SAID[f.what][0], "article": check.SAID[f.what][1], "seance": f.key[0], "taille": f.key[1],
-             "coup": f.key[2], "message": f.said("en", cents, str)} for f in found]}, ensure_ascii=False) + "\n")
+             "coup": f.key[2], "message": f.said("en", cents, lambda r: percent(r, "en"))} for f in found]},
+            ensure_ascii=False) + "\n")
         return 0 if ok else 1
     fr = args.lang == "fr"
     out.write(("registre de la cagnotte : %s, %d constat(s) sur %d coups\n" if fr else
@@ -93,8 +98,13 @@ def write_carnet(args):
         return 2
     entries, coups, findings = got
     found = check.check(coups, dict(entries))
-    html = carnet.page(seances, coups, entries, found, findings, args.establishment,
-                       time.strftime("%d/%m/%Y à %H:%M"))
+    try:
+        element = signatures(args)
+    except Unusable as e:
+        print("sabot cagnotte carnet: error: %s" % e, file=sys.stderr)
+        return 2
+    html = carnet.page(seances, coups, entries, found, findings, args.establishment, times.now_paris(),
+                       element)
     try:
         if output.suffix.lower() == ".pdf":
             print_pdf(html, output)
@@ -115,6 +125,24 @@ def stakes_template(args, out):
         return 2
     template.write(coups, out)
     return _problems(args, findings, [], {})
+
+
+def signatures(args):
+    """(checked, sabot log verify's J-TAMPER findings of the element's signatures, the registry) for the carnet:
+    checked False without --registry."""
+    if not args.registry:
+        return False, [], None
+    from sabot.checkpoints import registry_keys
+    from sabot.journalfile import load_segments
+    from sabot.verify import verify
+
+    registry_keys(args.registry, load_segments(args.journal)[0].sabot)  # not enrolled: one line, exit 2
+    said = io.StringIO()
+    verify(args.journal, args.key, True, out=said, registry=args.registry,
+           allow_development_key=args.allow_development_key)
+    answer = json.loads(said.getvalue())
+    return True, [f for f in answer["findings"] if f["id"] == "J-TAMPER" and f["message"] != NO_RECEIPT], (
+        args.registry)
 
 
 def main(args, out=sys.stdout):
@@ -150,6 +178,7 @@ def main(args, out=sys.stdout):
                 "game": games.GAMES[coup.game][games.NAME], "results": list(coup.results),
                 "stakes": [cents(a) for a in amounts], "won_by_bank": cents(base), "case": case,
                 "rate": str(levy.RATES[coup.game]), "due": cents(due)}, ensure_ascii=False) + "\n")
+        out.write(json.dumps({"total_due": cents(total), "coups_won_by_bank": won, "coups": len(rows)}) + "\n")
     else:
         _print(rows, args.lang, out)
         out.write(word("total", args.lang) % (money(total, args.lang), won, len(rows)) + "\n")

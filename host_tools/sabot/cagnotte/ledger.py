@@ -28,10 +28,12 @@ def tickets(text, where):
     for item in text.split():
         value, x, count = item.partition("x")
         if not x or not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= _TICKETS_MOST:
-            raise BadStakes("%s: tickets %r: each is VALUExCOUNT, a count from 1 to %d" % (where, item, _TICKETS_MOST))
+            raise BadStakes("%s : tickets « %s » : chacun VALEURxNOMBRE, un nombre de 1 à %d (each is VALUExCOUNT)"
+                            % (where, item, _TICKETS_MOST))
         amount = euros(value, where)
         if amount is None or amount <= 0:
-            raise BadStakes("%s: tickets %r: a ticket's value is a sum above 0" % (where, item))
+            raise BadStakes("%s : tickets « %s » : la valeur d'un ticket est une somme au-dessus de 0 (a ticket's "
+                            "value is a sum above 0)" % (where, item))
         found[amount] = found.get(amount, 0) + int(count)
     return found
 
@@ -44,7 +46,8 @@ def read(path):
         where = "%s, séance %d taille %d coup %d" % ((path,) + coup)
         missing = [c for c in COLUMNS if c not in row]
         if missing:
-            raise BadStakes("%s: its header lacks the column %s" % (path, ", ".join(missing)))
+            raise BadStakes("%s : l'en-tête n'a pas la colonne %s (its header lacks the column %s)" % (
+                path, ", ".join(missing), ", ".join(missing)))
         levy = euros(row["levy"], where)
         entries[coup] = Entry((first, second), levy or Decimal(0), tickets(row["tickets"], where))
     return entries

@@ -26,6 +26,9 @@ def add_arguments(parser):
     load.add_argument("--db", required=True, help="the fleet database file (made when it does not exist)")
     load.add_argument("--casino", required=True, help="the casino the journals come from, as the regulator names it: "
                       "ASCII letters, digits, '-' and '_'")
+    load.add_argument("--new-casino", action="store_true", help="the --casino name is a new casino's, though a "
+                      "sabot of these journals is already in the database under another (without it: refused, a "
+                      "typo)")
     load.add_argument("--keys", help="folder of the shoes' keys, sabot-NNNN.key; without it, the development key")
     load.add_argument("--registry", metavar="FILE", help="the casino's registry of shoes (shoes.json, sabot key "
                       "enrol): each journal's element's checkpoints and receipt checked with its sabot's public "
@@ -73,11 +76,14 @@ def add_arguments(parser):
     page.add_argument("--out", required=True, metavar="DIR", help="the folder for CASINO.html and index.html")
     page.add_argument("--force", action="store_true", help="overwrite pages written there before")
     make = actions.add_parser("synth", help="a synthetic fleet's journals, with planted anomalies (tests, bench)")
-    make.add_argument("folder", help="the folder to write the fleet into: CASINO/journals/sabot-NNNN/ and "
-                      "CASINO/keys/sabot-NNNN.key")
+    make.add_argument("folder", help="the folder to write the fleet into: CASINO/journals/sabot-NNNN/ (as sabot "
+                      "pull-log fetches them), CASINO/shoes.json (the casino's registry), "
+                      "CASINO/ledgers/sabot-NNNN.csv "
+                      "(the cagnotte's ledgers) and plan.json (what was planted)")
     make.add_argument("--sabots", type=number(1, SABOTS_MOST, "count of sabots"), default=1000,
-                      help="sabots in the fleet, 1 to %d (default 1000; the planted anomalies need two casinos' "
-                      "worth)" % SABOTS_MOST)
+                      help="at least this many sabots, 1 to %d (default 1000): whole casinos of 3 to 8 tables, each "
+                      "with 1 or 2 sabots spare, so a few more may be made; the count made is said; the planted "
+                      "anomalies need two casinos' worth" % SABOTS_MOST)
     make.add_argument("--seed", type=int, default=1, help="the generator's seed: the same seed, the same fleet")
     make.add_argument("--days", type=number(1, DAYS_MOST, "count of days"), default=9,
                       help="days of séances, 1 to %d (default 9)" % DAYS_MOST)
@@ -120,7 +126,7 @@ def main(args, out=sys.stdout, err=sys.stderr):
     try:
         if args.action == "ingest":
             return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err, args.registry,
-                                 getattr(args, "json", False))
+                                 getattr(args, "json", False), args.new_casino)
         if args.action == "ingest-ledger":
             return ledger.ingest_ledger(args.ledger, args.db, args.casino, args.sabot, out, err)
         if args.action == "export":

@@ -20,7 +20,7 @@ from sabot.journalfile import ALL_TYPES, Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
 from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
-from sabot.verify import authenticity, journals_of, read_key
+from sabot.verify import authenticity, is_development, journals_of, read_key
 
 _FRENCH = Words("fr")  # the firmware as the fleet's pages and the report say it
 _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_ms, "
@@ -28,6 +28,22 @@ _INSERT = ("INSERT INTO records SELECT $casino, sabot, segment, seq, type, time_
            "card, disposition, condition, code FROM batch" % schema.EPOCH_MS)
 _ROW_COLUMNS = ("seq", "type", "time_ms", "seance", "taille", "coup", "position", "card", "disposition",
                 "condition", "code")  # a reader's row (sabot.journalfile)
+
+
+def known_elsewhere(con, casino, keyed):
+    """(casino, sabot, key id) of a journal's shoe the database holds under another casino, when it holds nothing
+    of casino: the same sabot number and element (or key file), never the development key's shared id; else None."""
+    if con.execute("SELECT count(*) FROM segments WHERE casino = ?", [casino]).fetchone()[0]:
+        return None
+    for _, segments, key, _, _ in keyed:
+        if is_development(segments, key):
+            continue
+        key_id = segments[0].key_id.hex()
+        row = con.execute("SELECT casino FROM segments WHERE casino <> ? AND sabot = ? AND key_id = ? ORDER BY casino "
+                          "LIMIT 1", [casino, segments[0].sabot, key_id]).fetchone()
+        if row:
+            return row[0], segments[0].sabot, key_id
+    return None
 
 
 def receipt_of(folder):
@@ -90,8 +106,8 @@ def _new_rows(stored, casino, segment, rows):
     when the stored segment is not the start of this one (a rewritten journal, or another under its number)."""
     data = segment.data
     if stored and (stored[0] > len(data) or hashlib.sha256(data[:stored[0]]).hexdigest() != stored[1]):
-        raise Refused("%s: segment %d differs from the one already in the database for sabot %d" % (
-            segment.path, segment.number, segment.sabot))
+        raise Refused("%s : refusé, le segment %d diffère de celui que la base tient pour le sabot %d (segment "
+                      "differs from the one already in the database)" % (segment.path, segment.number, segment.sabot))
     if stored and stored[0] == len(data):
         return [], None
     if stored:
@@ -117,11 +133,14 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
     if broken:
         label = segments[0].path.parent
         if broken[0].message == receipts.NO_RECEIPT:
-            raise Refused("%s: refused, no %s: %s" % (label, receipts.NAME, receipts.NO_RECEIPT))
-        raise Refused("%s: refused, integrity broken at seq %d: %s" % (label, broken[0].seq, broken[0].message))
+            raise Refused("%s : refusé, pas de %s : rien ne montre qu'aucun enregistrement n'a été coupé à la fin "
+                          "(refused, no %s)" % (label, receipts.NAME, receipts.NAME))
+        raise Refused("%s : refusé, intégrité rompue au n° %d (refused, integrity broken: %s)" % (
+            label, broken[0].seq, broken[0].message))
     sabot = segments[0].sabot
     if any(s.sabot != sabot for s in segments):
-        raise Refused("%s: segments of more than one sabot in one journal" % segments[0].path.parent)
+        raise Refused("%s : refusé, des segments de plus d'un sabot dans un journal (segments of more than one sabot "
+                      "in one journal)" % segments[0].path.parent)
     stored = {number: rest for number, *rest in con.execute(
         "SELECT segment, bytes, sha256, last_seq FROM segments WHERE casino = ? AND sabot = ?",
         [casino, sabot]).fetchall()}
@@ -160,10 +179,12 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
     return added, findings
 
 
-def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None, as_json=False):
+def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None, as_json=False,
+           new_casino=False):
     """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written).
     registry: the casino's shoes.json, whose public key of each journal's sabot checks its element's signatures;
-    a sabot not enrolled there is refused."""
+    a sabot not enrolled there is refused. A casino the database does not hold, named for a shoe it holds under
+    another casino (a typo), is unusable input unless new_casino says it is a new one."""
     try:
         store.casino_name(casino)
         journals = [(group, load_segments(group), receipts.found_in(group)) for group in journals_of(paths)]
@@ -173,16 +194,26 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
     except (JournalUnusable, Unusable) as e:
         print("sabot fleet ingest: error: %s" % e, file=err)
         return 2
+    clash = None if new_casino else known_elsewhere(con, casino, keyed)
+    if clash:
+        con.close()
+        print("sabot fleet ingest: error: le casino « %s » n'est pas dans %s, et le sabot %d (élément %s) y est au "
+              "casino « %s » : une faute de frappe ? Rien n'est écrit ; --new-casino si c'est bien un nouveau "
+              "casino (casino %r is not in the database; sabot %d is %r's there)" % (
+                  casino, db, clash[1], clash[2], clash[0], casino, clash[1], clash[0]), file=err)
+        return 2
     status, done = 0, []
     try:
         for group, segments, key, receipt, (public_keys, unknown) in keyed:
             label = segments[0].path.parent
             try:
                 if unknown:
-                    raise Refused("%s: refused, its element's signatures cannot be checked: %s" % (label, unknown))
+                    raise Refused("%s : refusé, les signatures de son élément ne peuvent être vérifiées (refused, "
+                                  "its element's signatures cannot be checked: %s)" % (label, unknown))
                 if authenticity(segments, key, public_keys)[1]:
-                    raise Refused("%s: refused, its element's signatures cannot be checked: give the casino's "
-                                  "registry (--registry shoes.json)" % label)
+                    raise Refused("%s : refusé, les signatures de son élément ne peuvent être vérifiées : donner le "
+                                  "registre du casino, --registry shoes.json (refused, its element's signatures cannot "
+                                  "be checked)" % label)
                 added, findings = ingest_journal(con, casino, segments, key, receipt, group, public_keys)
             except Refused as e:
                 print("sabot fleet ingest: %s" % e, file=err)
@@ -193,9 +224,9 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
                          "findings": len(findings), "refused": None})
             if as_json:
                 continue
-            out.write("%s: sabot %d, %d record(s) added%s\n" % (
-                label, segments[0].sabot, added, ", %d finding(s) of its verification kept" % len(findings)
-                if added and findings else "" if added else " (already in the database)"))
+            out.write("%s : sabot %d, %d enregistrement(s) ajouté(s)%s\n" % (
+                label, segments[0].sabot, added, ", %d constat(s) de sa vérification gardé(s)" % len(findings)
+                if added and findings else "" if added else " (déjà dans la base ; already in the database)"))
     finally:
         con.close()
     if as_json:

@@ -144,6 +144,11 @@ def journal_groups(journal_findings):
     return "".join(boxes)
 
 
+def euros(amount):
+    """A sum in euros as the page says it: 1\u202f234,50\u00a0€."""
+    return nombre(amount, 2) + "\u00a0€"
+
+
 def levy_table(groups, mine):
     """The cagnotte by table, then by croupier: coups, those the bank won, due, levied, the rate, those with no
     levy; the rows F-LEVY names in red."""
@@ -152,11 +157,11 @@ def levy_table(groups, mine):
     named = {f["message"].split(" : ")[0] for f in mine if f["id"] == "F-LEVY"}
     rows = "".join('<tr%s><td>%s %d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
         ' class="alerte"' if "%s %d" % (kind, group) in named else "", kind, group, nombre(coups, 0), nombre(won, 0),
-        nombre(due, 2), nombre(levied, 2), nombre(100 * levied / due, 1) + " %" if due else "—",
+        euros(due), euros(levied), nombre(100 * levied / due, 1) + " %" if due else "—",
         nombre(missing, 0)) for kind, group, coups, won, due, levied, missing in sorted(
             groups, key=lambda g: (g[0] != "table", g[1])))
     return ('<table id="cagnotte"><tr><th>table ou croupier</th><th>coups</th><th>gagnés par la banque</th>'
-            '<th>dû (€)</th><th>prélevé (€)</th><th>taux du dû</th><th>sans prélèvement</th></tr>%s</table>' % rows)
+            '<th>dû</th><th>prélevé</th><th>taux du dû</th><th>sans prélèvement</th></tr>%s</table>' % rows)
 
 
 def page(casino, findings, shoes, days, journal_findings, levies=()):

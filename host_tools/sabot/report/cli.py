@@ -129,7 +129,8 @@ def add_arguments(parser):
     parser.add_argument("-o", "--output", required=True, help="the file to write: HTML, or a PDF when it ends in .pdf "
                         "(printed by headless Chromium)")
     parser.add_argument("--lang", choices=("fr", "en"), default="fr", help="the report's language (default fr)")
-    parser.add_argument("--key", help="the shoe's key file (hexadecimal); without it, the development key")
+    parser.add_argument("--key", help="a format 3 journal's key file (HMAC tags, hexadecimal); a format 4 journal, "
+                        "signed by the shoe's element, needs none: --registry or --public-key")
     parser.add_argument("--public-key", metavar="FILE", help="as for sabot log verify: the shoe's secure element's "
                         "public key (hexadecimal X || Y), with which its checkpoints and receipt are checked")
     parser.add_argument("--registry", metavar="FILE", help="as for sabot log verify: the casino's registry "
@@ -137,9 +138,8 @@ def add_arguments(parser):
     parser.add_argument("--establishment", metavar="NAME", type=options.ESTABLISHMENT, help="the casino the shoe "
                         "serves, for the first page (\"Casino de Deauville\"); without it the report says it was "
                         "not given")
-    parser.add_argument("--allow-development-key", action="store_true", help="as for sabot log verify: a journal "
-                        "authenticated by the public development key (the sim's, the tests') may conform; without it "
-                        "such a journal never does")
+    parser.add_argument("--allow-development-key", action="store_true", help="as for sabot log verify: a "
+                        "simulator's or a test's journal may conform; without it such a journal never does")
     parser.add_argument("--bundle", action="append", default=[], metavar="DIR", help="an approved release bundle "
                         "(sabot firmware dist): names the version of the firmware whose digest it holds; repeatable")
     parser.add_argument("--force", action="store_true", help="replace an existing -o file")

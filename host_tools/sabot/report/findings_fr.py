@@ -267,3 +267,28 @@ def french(finding, f, game):
             if f[TYPE] == records.R_CARD:
                 said += " (%s)" % short(f[CARD], "fr")
     return said
+
+
+# An input verify cannot use, said in French with its English after it (the error's words, from journalfile,
+# checkpoints, receipts and verify): the path first, then what it is.
+_ERRORS_FR = [(re.compile(pattern + r"$"), words_fr) for pattern, words_fr in (
+    (r"(?P<path>.+): no such file or folder", "%(path)s : aucun fichier ni dossier de ce nom"),
+    (r"(?P<path>.+): sabot (?P<n>\d+) is not enrolled there: its public key is unknown",
+     "%(path)s : le sabot %(n)s n'y est pas enrôlé : sa clé publique est inconnue"),
+    (r"(?P<path>.+): no such registry", "%(path)s : aucun registre de ce nom"),
+    (r"(?P<path>.+): not a registry of shoes .*", "%(path)s : pas un registre de sabots (sabot key enrol)"),
+    (r"(?P<path>.+): no such public key file", "%(path)s : aucun fichier de clé publique de ce nom"),
+    (r"(?P<path>.+): no such key file", "%(path)s : aucun fichier de clé de ce nom"),
+    (r"(?P<path>.+): (No such file or directory|cannot read it.*)", "%(path)s : fichier introuvable ou illisible"),
+    (r"(?P<path>.+): not a sabot journal .*", "%(path)s : pas un journal de sabot"),
+    (r"(?P<path>.+): not a receipt.*", "%(path)s : pas un reçu de sabot (receipt.json de sabot pull-log)"),
+)]
+
+
+def error_fr(message):
+    """An unusable input's message in French, its English after it; the English alone when no pattern knows it."""
+    for pattern, words_fr in _ERRORS_FR:
+        found = pattern.match(message)
+        if found:
+            return "%s (%s)" % (words_fr % found.groupdict(), message)
+    return message

@@ -185,7 +185,8 @@ def render(journal, w, generated_ms):
     unproven = journal.development and not journal.allowed
     out.append("<h2>%s</h2><p class=\"check %s\"><b>%s</b> — %s%s. %s%d, %s.</p>" % (
         _e(w["integrity"]), "bad" if not intact else "warn" if unproven else "ok",
-        _e(w["intact"] if intact else w["broken"]), _e(w["intact_words"] if intact else w["broken_words"]),
+        _e(w["intact"] if intact else w["broken"]),
+        _e(w["broken_words"] if not intact else w["intact_words_hmac"] if _tagged(journal) else w["intact_words"]),
         _e(w["intact_dev"] if intact and unproven else ""), _e(w["records"] + w["colon"]), reader.records,
         _e(w["seq"] % (reader.first_seq, reader.seq))))
     out.append(_summary_html(story, w))
@@ -206,7 +207,8 @@ def render(journal, w, generated_ms):
 def _verdict_html(journal, w):
     """The verdict `sabot log verify` gives with the same options, and why, in the inspector's words."""
     if journal.ok:
-        reasons = [w["why_ok"]] + ([w["why_dev_allowed"]] if journal.development else [])
+        ok = w["why_ok"] if _tagged(journal) or journal.development else w["why_ok_element"]
+        reasons = [ok] + ([w["why_dev_allowed"]] if journal.development else [])
     else:
         reasons = [w["why_broken"]] if not journal.intact else []
         if journal.findings:
@@ -254,6 +256,12 @@ def _seances_html(story, w):
     return "".join(out)
 
 
+def _tagged(journal):
+    """Whether the journal's frames carry HMAC tags under a key file (format 3); format 4's are chained alone, the
+    element signing the chain's head."""
+    return any(s.version == 3 for s in journal.segments)
+
+
 _SEANCES_FIRST = 8  # séances listed on the first page; the overview lists them all
 
 
@@ -274,7 +282,8 @@ def _first_page(journal, title, generated_ms, w):
     for said, numbers in firmwares:
         where = " (%s)" % (w["segments_n"] % (numbers[0], numbers[-1])) if len(firmwares) > 1 else ""
         rows.append((w["firmware"] + where, '<span class="wrap">%s</span>' % _e(said)))
-    key_words = w["key_dev"] if journal.development else w["key_given"] % journal.key_file
+    key_words = (w["key_dev"] if journal.development else w["key_given"] % journal.key_file if _tagged(journal)
+                 else w["key_element"])
     ids = w["key_id"] % reader.key_id.hex()
     others = sorted({s.key_id.hex() for s in segments} - {reader.key_id.hex()})
     if others:

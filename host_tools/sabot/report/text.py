@@ -15,6 +15,8 @@ TEXT = {
         "non_conforme": "NON CONFORME",
         "why_ok": "journal intact, authentifié par la clé fournie, fini là où le sabot l'a signé dans son reçu ; "
                   "aucun constat du vérificateur",
+        "why_ok_element": "journal intact, authentifié par les signatures de l'élément sécurisé du sabot, fini là où "
+                          "le sabot l'a signé dans son reçu ; aucun constat du vérificateur",
         "why_dev_allowed": "clé de développement admise à la demande (--allow-development-key) : journal d'essai "
                            "du simulateur, pas celui d'un sabot de casino",
         "why_broken": "journal ROMPU : modifié, tronqué ou signé d'une autre clé (constats J-TAMPER)",
@@ -40,8 +42,8 @@ TEXT = {
                   "que le sabot ne contrôle pas au démarrage",
         "fw_dev_text": "« %s » : version de développement, logiciel non publié, sans empreinte",
         "fw_release": "version %s (carte %s), empreinte sha256 %s",
-        "fw_unnamed": "version publiée, empreinte sha256 %s… (l'en-tête n'en porte que le début ; le paquet "
-                      "approuvé donne la version : --bundle)",
+        "fw_unnamed": "version publiée, empreinte sha256 %s… (l'en-tête n'en porte que le début : à rapprocher de "
+                      "l'empreinte du logiciel approuvé, au dossier d'agrément)",
         "seances": "Séances",
         "no_seance": "aucune séance ouverte dans ce journal",
         "col_opened": "Ouverte le",
@@ -58,6 +60,8 @@ TEXT = {
         "key_dev": "clé de DÉVELOPPEMENT : elle signe les journaux du simulateur et des tests, jamais ceux "
                    "d'un sabot de casino",
         "key_given": "clé fournie (%s)",
+        "key_element": "clé de l'élément sécurisé du sabot : le journal est chaîné (SHA-256), l'élément en signe la "
+                       "tête (points de contrôle, reçu)",
         "key_id": "identifiant %s",
         "other_keys": "segments signés sous l'identifiant %s",
         "segments": "Segments",
@@ -66,7 +70,9 @@ TEXT = {
         "integrity": "Intégrité du journal",
         "intact": "INTACT",
         "broken": "ROMPU",
-        "intact_words": "trames, CRC, chaîne SHA-256, étiquettes HMAC, numéros de séquence et ordre du temps vérifiés",
+        "intact_words": "trames, CRC, chaîne SHA-256, numéros de séquence et ordre du temps vérifiés",
+        "intact_words_hmac": "trames, CRC, chaîne SHA-256, étiquettes HMAC, numéros de séquence et ordre du temps "
+                             "vérifiés",
         "broken_words": "le journal a été modifié, tronqué ou signé d'une autre clé : voir les constats J-TAMPER",
         "records": "Enregistrements",
         "seq": "n° d'enregistrement %d à %d",
@@ -165,6 +171,8 @@ TEXT = {
         "non_conforme": "DOES NOT CONFORM",
         "why_ok": "the journal is intact, authenticated by the key given, and ends where the shoe signed it in its "
                   "receipt; no finding",
+        "why_ok_element": "the journal is intact, authenticated by the signatures of the shoe's secure element, and "
+                          "ends where the shoe signed it in its receipt; no finding",
         "why_dev_allowed": "the development key allowed on request (--allow-development-key): a simulator's test "
                            "journal, not a casino shoe's",
         "why_broken": "the journal is BROKEN: altered, truncated or signed with another key (J-TAMPER findings)",
@@ -189,8 +197,8 @@ TEXT = {
                   "at boot",
         "fw_dev_text": "“%s”: a development build, not a release, no digest",
         "fw_release": "version %s (board %s), sha256 digest %s",
-        "fw_unnamed": "a release, sha256 digest %s… (the header holds its start alone; the approved bundle names "
-                      "the version: --bundle)",
+        "fw_unnamed": "a release, sha256 digest %s… (the header holds its start alone: compare it with the approved "
+                      "release's digest in the approval file)",
         "seances": "Séances",
         "no_seance": "no séance opened in this journal",
         "col_opened": "Opened",
@@ -206,6 +214,8 @@ TEXT = {
         "key": "Journal key",
         "key_dev": "the DEVELOPMENT key: it signs the simulator's and the tests' journals, never a casino shoe's",
         "key_given": "provided key (%s)",
+        "key_element": "the shoe's secure element's key: the journal is chained (SHA-256), the element signs its "
+                       "head (checkpoints, receipt)",
         "key_id": "key id %s",
         "other_keys": "segments signed under key id %s",
         "segments": "Segments",
@@ -214,7 +224,8 @@ TEXT = {
         "integrity": "Journal integrity",
         "intact": "INTACT",
         "broken": "BROKEN",
-        "intact_words": "framing, CRCs, SHA-256 chain, HMAC tags, sequence numbers and time order checked",
+        "intact_words": "framing, CRCs, SHA-256 chain, sequence numbers and time order checked",
+        "intact_words_hmac": "framing, CRCs, SHA-256 chain, HMAC tags, sequence numbers and time order checked",
         "broken_words": "the journal was altered, truncated or signed with another key: see the J-TAMPER findings",
         "records": "Records",
         "seq": "seq %d to %d",

@@ -53,7 +53,8 @@ page = session.Session("${JOURNAL}")`);
 /** The scenario line a button stands for (docs/scenarios.md). */
 function lineOf(button) {
   switch (button.dataset.act) {
-    case "seance": return [`seance table=${$("table").value}`];
+    case "seance": // a séance open is closed first, as the shoe does for `sabot seance open` (firmware/remote.py)
+      return [...(report && report.table ? ["seance_close"] : []), `seance table=${$("table").value}`];
     case "shoe": return [`game ${$("game").value}`, `shoe seed=${$("seed").value}`];
     case "stand": return [`stand ${button.dataset.hand}`];
     case "wait": return [`wait ${$("wait").value}`];
@@ -61,8 +62,24 @@ function lineOf(button) {
   }
 }
 
+// The inputs a button's line takes, checked before the scenario's parser (whose messages are the file's, in
+// English): [input, lowest, highest or null].
+const LIMITS = { seance: ["table", 1, 4095], shoe: ["seed", 0, null], wait: ["wait", 0, null] };
+
+function badInput(act) {
+  const limit = LIMITS[act];
+  if (!limit) return false;
+  const text = $(limit[0]).value.trim();
+  return !(/^\d+$/.test(text) && Number(text) >= limit[1] && (limit[2] === null || Number(text) <= limit[2]));
+}
+
 function act(event) {
-  for (const line of lineOf(event.currentTarget)) if (!play(line)) break;
+  const button = event.currentTarget;
+  if (badInput(button.dataset.act)) {
+    entries.push({ kind: "bad", limit: LIMITS[button.dataset.act] });
+  } else {
+    for (const line of lineOf(button)) if (!play(line)) break;
+  }
   render();
   scheduleCheck();
 }
@@ -161,6 +178,7 @@ function entryText(e, w) {
     case "action": return [`▶ ${w.action} : ${e.line}`, "action"];
     case "refused": return [`${w.refused} : ${w.events[e.event]} (${w.refusals[e.why]})`, "refused"];
     case "note": return [w.notes[e.text] || e.text, "note"];
+    case "bad": return [w.bad_number(w[e.limit[0]], e.limit[1], e.limit[2]), "error"];
     default: return [e.text, "error"];
   }
 }

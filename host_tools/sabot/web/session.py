@@ -114,6 +114,7 @@ class Session:
             "phase": ctl.phase if ctl else -1,
             "alarm": _first_alarm(ctl.alarms) if ctl else 0,
             "coup": ctl.coup if ctl else 0,
+            "table": ctl.table if ctl else 0,  # the séance open's, 0 for none
             "lines": len(self.lines),
         })
 

@@ -10,6 +10,7 @@ const PAGE = {
     subtitle: "Le firmware du sabot et la carte simulée, tels que sabot sim les joue, sur MicroPython (WebAssembly).",
     loading: "Chargement de MicroPython…", ready: "Prêt : le sabot est sous tension, porte verrouillée.",
     shoe: "Le sabot", seance: "Séance", table: "Table", open_seance: "Ouvrir la séance",
+    close_seance: "Fermer la séance",
     load: "Sabot", game: "Jeu", seed: "Graine du mélange", loaded: "Sabot chargé",
     coup: "Coup", no_more_bets: "Rien ne va plus", draw: "Carte", coup_end: "Fin du coup", burn: "Brûler une carte",
     stands: "Annonces du croupier", stand: "reste",
@@ -30,6 +31,8 @@ const PAGE = {
     check_ok: "Journal vérifié dans la page : %s segment(s), %s enregistrement(s) ; en-têtes, CRC-32 et chaîne SHA-256 intacts.",
     check_bad: "JOURNAL INVALIDE : %s", check_empty: "Pas encore de journal.",
     refused: "refusé", action: "croupier", colon: " : ", semi: " ; ",
+    bad_number: (what, low, high) => `${what} : un nombre entier ${high === null ? `d'au moins ${low}` :
+      `de ${low} à ${high}`}, rien n'est fait`,
     phase: "Phase",
     alarm_now: "Alarme", none: "aucune", coup_now: "Coup", power_off_phase: "hors tension",
     notes: {"power cut: gate de-energised, locked": "coupure de courant : porte hors tension, verrouillée"},
@@ -65,6 +68,7 @@ const PAGE = {
     subtitle: "The shoe's firmware and the sim board, as sabot sim plays them, on MicroPython (WebAssembly).",
     loading: "Loading MicroPython…", ready: "Ready: the shoe is powered, its gate locked.",
     shoe: "The shoe", seance: "Séance", table: "Table", open_seance: "Open the séance",
+    close_seance: "Close the séance",
     load: "Shoe", game: "Game", seed: "Shuffle seed", loaded: "Shoe loaded",
     coup: "Coup", no_more_bets: "No more bets", draw: "Card", coup_end: "Coup end", burn: "Burn a card",
     stands: "Croupier's announcements", stand: "stands",
@@ -85,6 +89,8 @@ const PAGE = {
     check_ok: "Journal checked in the page: %s segment(s), %s record(s); headers, CRC-32 and SHA-256 chain intact.",
     check_bad: "JOURNAL INVALID: %s", check_empty: "No journal yet.",
     refused: "refused", action: "croupier", colon: ": ", semi: "; ",
+    bad_number: (what, low, high) => `${what}: a whole number ${high === null ? `of at least ${low}` :
+      `from ${low} to ${high}`}; nothing done`,
     phase: "Phase",
     alarm_now: "Alarm", none: "none", coup_now: "Coup", power_off_phase: "no power",
     notes: {},

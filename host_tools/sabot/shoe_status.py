@@ -1,0 +1,83 @@
+"""`sabot status`: what a shoe says of itself (its number, its séance, its journal's last record, a fault), over the
+protocol or mpremote; and what a state-changing command interrupted by Ctrl-C says: that the shoe may have taken it,
+and how to see whether it did."""
+
+import sys
+
+from sabot.device import DeviceError
+from sabot.production_link import production
+
+# The commands that change a shoe's state, and what `sabot status` shows of their effect.
+CHANGING = {
+    "seance": "its séance (open or not, its table)",
+    "number": "its number (it restarts: its boot record)",
+    "clock": "its last record's time (it restarts: its boot record, at the time set)",
+    "key": "the id of the casino key it holds",
+}
+
+
+_STATUS = ("from firmware.runtime import Runtime\nfrom firmware.remote import status\nimport json\n"
+           "print(json.dumps(status(Runtime.current.shell) if Runtime.current else None))")
+
+
+def in_fault(port, client=None):
+    """The one line that says the shoe on port is in fault (it journals nothing: its journal another number's or
+    element's, or unusable), or None: asked over the protocol (client) or over mpremote (a development shoe whose
+    controller is not running says nothing)."""
+    from sabot.protocol import ProtocolError, Refused
+    from sabot.shoe_link import ask, fault
+
+    if client:
+        try:
+            now = client.status()
+        except (ProtocolError, Refused) as e:
+            raise DeviceError(str(e)) from None
+    else:
+        now = ask(port, _STATUS)
+    if not now or not now.get("broken"):
+        return None  # journalling: an alarm raised is the journal's to say, not a fault of the shoe's
+    return fault(port, dict(now, fault=now.get("alarms", 0)))
+
+
+def status_command(port, out=sys.stdout):
+    """Exit 0 with the shoe's state in one line, 1 when it is in fault (said on stderr), 2 when it cannot be
+    reached."""
+    from sabot import protocol
+    from sabot.shoe_link import _utc, ask, fault, resume
+
+    try:
+        client = production(port)
+        if client:
+            try:
+                now = client.status()
+            except (protocol.ProtocolError, protocol.Refused) as e:
+                raise DeviceError(str(e)) from None
+            finally:
+                client.link.close()
+        else:
+            now = ask(port, _STATUS)
+            if now:
+                resume(port)
+    except DeviceError as e:
+        print("sabot status: error: %s" % e, file=sys.stderr)
+        return 2
+    if not now:
+        out.write("the shoe on %s: development, its controller not running (deploy it, or restart it)\n" % port)
+        return 0
+    seance = ("seance %d open at table %d" % (now["seance"], now["table"]) if now.get("table")
+              else "no seance open") if "table" in now else "its seance unknown (an older firmware)"
+    casino = "; casino key id %s" % now["casino"] if now.get("casino") else ""
+    out.write("the shoe on %s: %s, sabot %d, %s; its journal's last record %d at %s%s\n" % (
+        port, "production" if client else "development", now["sabot"], seance, now["seq"], _utc(now["seconds"]),
+        casino))
+    if now.get("broken") or now.get("alarms"):
+        print("sabot status: error: %s" % fault(port, dict(now, fault=now.get("alarms", 0))), file=sys.stderr)
+        return 1
+    return 0
+
+
+def interrupted(command, port):
+    """The line a state-changing command says when Ctrl-C stopped it: the shoe may have taken it already."""
+    return ("sabot %s: interrupted: the shoe on %s may have taken the command already (the command crossed the "
+            "cable before Ctrl-C); see with `sabot status --port %s`, %s, before running it again" % (
+                command, port, port, CHANGING.get(command.split()[0], "")))
