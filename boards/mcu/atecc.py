@@ -1,13 +1,20 @@
-"""The secure element on I2C: an ATECC608B at 0x60 beside the DS3231, provisioned as Microchip's Trust&GO parts are
-(slot 0's P-256 private key generated inside the chip and locked: no command reads or replaces it). The shoe asks
-it for its public key, ECDSA signatures of digests, its monotonic counters and random numbers; never on a card's
-path (a signature takes up to 115 ms).
+"""The secure element on I2C: an ATECC608B beside the DS3231, driven as Microchip's cryptoauthlib drives it. The
+part a casino orders is a Trust&GO (ATECC608B-TNGTLS, at 0x35: slot 0 a permanent P-256 private key generated
+inside the chip at Microchip's factory, no command reads or replaces it); a TrustFLEX answers at 0x36, a generic
+ATECC608B at 0x60, once provisioned at the factory bench (boards/mcu/provision.py). The board's data gives the
+address. The shoe asks it for its public key, ECDSA signatures of digests, its monotonic counters and random
+numbers; never on a card's path (a signature takes up to 665 ms at the chip's slowest clock).
 
-The chip's wire protocol (its datasheet, and Microchip's cryptoauthlib): a wake pulse (SDA held low 60 us: the
-address byte of a write to 0x00 at 100 kHz), then packets written to word address 0x03: count, opcode, param1,
-param2 (16-bit little-endian), data, CRC-16 of all but the word address; the answer, read after the command's
-maximum execution time, is count, data (or one status byte), CRC. A failed command raises ElementError, an OSError
-as a missing I2C device does: at boot the shoe then stays locked."""
+The wire protocol (the ATECC508A data sheet, cryptoauthlib's calib_execution.c and calib_basic.c): a wake pulse (SDA
+held low >= 60 us: the address byte of a write to 0x00 at 100 kHz), 1.5 ms, then the wake answer 04 11 33 43, tried
+20 times (the power-on self-test); packets written to word address 0x03: count, opcode, param1, param2 (16-bit
+little-endian), data, CRC-16; the answer polled (the 608B supports polling only: its address is not acknowledged
+while a command executes), its count byte first then the rest (the chip's address counter carries on), count, data
+or one status byte, CRC. A CRC error, an ECC fault (0x05) and a watchdog about to expire (0xEE) are transient: the
+whole sequence is sent again in a fresh wake (TempKey and the message digest buffer do not survive a sleep), a
+bounded number of times; a garbled answer is read again first (word address 0x00 resets the address counter). The
+chip is put to idle in every path. A failure that persists raises ElementError, an OSError as a missing I2C device
+does: at boot the shoe then stays locked."""
 
 import time
 from binascii import hexlify
@@ -18,9 +25,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from machine import I2C
 
-ADDRESS = const(0x60)
+ADDRESS = const(0x35)  # ATECC608B-TNGTLS (Trust&GO): the default part
+TRUSTFLEX_ADDRESS = const(0x36)  # ATECC608B-TFLXTLS
+GENERIC_ADDRESS = const(0x60)  # a generic ATECC608B as it ships
 WAKE_ADDRESS = const(0x00)  # nobody answers: the write only holds SDA low long enough to wake the chip
-SLEEP = const(0x01)  # word addresses
+RESET = const(0x00)  # word addresses: the address counter back to the answer's first byte
+SLEEP = const(0x01)
 IDLE = const(0x02)
 COMMAND = const(0x03)
 INFO = const(0x30)  # opcodes
@@ -29,25 +39,54 @@ GENKEY = const(0x40)
 NONCE = const(0x16)
 SIGN = const(0x41)
 COUNTER = const(0x24)
+READ = const(0x02)
+WRITE = const(0x12)
+LOCK = const(0x17)
 NONCE_PASS_THROUGH = const(0x03)  # Nonce's mode: the 32 bytes given go to TempKey as they are
+NONCE_TO_DIGEST_BUFFER = const(0x43)  # ... to the message digest buffer instead (cryptoauthlib's choice on a 608)
 SIGN_EXTERNAL = const(0x80)  # Sign's mode: the message is TempKey, loaded by Nonce
+SIGN_FROM_DIGEST_BUFFER = const(0xA0)  # ... the message digest buffer
+GENKEY_PUBLIC = const(0x00)  # GenKey's modes: the public key of a slot's private key; a new private key
+GENKEY_PRIVATE = const(0x04)
 COUNTER_INCREMENT = const(0x01)  # Counter's mode (0x00 reads)
 COUNTER_MAX = const(2097151)  # the chip's limit: an increment past it is refused
+ZONE_CONFIG_32 = const(0x80)  # Read / Write zone: the configuration zone, 32 bytes (0x00: 4 bytes)
+LOCK_CONFIG = const(0x00)  # Lock's modes: the configuration zone, against its CRC
+LOCK_DATA = const(0x81)  # the data zone, no CRC (cryptoauthlib's calib_lock_data_zone)
 KEY_SLOT = const(0)
 WAKE_ANSWER = b"\x04\x11\x33\x43"  # status 0x11, "awake, no command yet", and its CRC
-_WAKE_MS = const(2)  # the chip's tWHI, 1.5 ms at most
-_EXECUTION_MS = {INFO: 5, RANDOM: 23, GENKEY: 115, NONCE: 20, SIGN: 115, COUNTER: 25}  # the datasheet's maxima
+SELF_TEST_FAILED = b"\x04\x07\xc4\x40"  # status 0x07 in answer to a wake
 STATUS = {0x01: "verify miscompare", 0x03: "parse error (a command or parameter it refuses)", 0x05: "ECC fault",
-          0x07: "self-test error", 0x08: "health test error", 0x0F: "execution error",
+          0x07: "self-test error", 0x08: "health test error", 0x0F: "execution error", 0x11: "awake, no command",
           0xEE: "watchdog about to expire", 0xFF: "CRC or communication error"}
+_WAKE_TRIES = const(20)  # cryptoauthlib's rx_retries for the 608: its power-on self-test may take several
+_WAKE_MS = const(2)  # tWHI, 1.5 ms at most
+_WAKE_AGAIN_MS = const(3)  # between tries of a chip that did not acknowledge
+_POLL_FIRST_MS = const(1)  # cryptoauthlib's ATCA_POLLING_INIT_TIME_MSEC and ATCA_POLLING_FREQUENCY_TIME_MSEC
+_POLL_MS = const(2)
+_POLL_SLACK_MS = const(20)
+# Each command's longest time, at the slowest clock (ChipMode M2: cryptoauthlib's device_execution_time_608_m2)
+_MAX_MS = {INFO: 5, RANDOM: 23, GENKEY: 653, NONCE: 20, SIGN: 665, COUNTER: 25, READ: 5, WRITE: 45, LOCK: 35}
+_ATTEMPTS = const(3)  # a whole sequence sent at most this many times
+_AGAIN = (0x05, 0x11, 0xEE, 0xFF)  # an ECC fault, a command the chip never got, the watchdog, a CRC error
+_NOT_WRITTEN_WORD = const(5)  # block 2's word 5, bytes 84-87: UserExtra, UserExtraAdd and the lock bytes
+_IDLE_WORD = b"\x02"
+_SLEEP_WORD = b"\x01"
+_RESET_WORD = b"\x00"
+_FAMILY = b"\x00\x00\x60"  # Info's revision of an ATECC608 (00 00 60 02: A, 03: B)
 
 
 class ElementError(OSError):
-    """The element refused a command or answered garbled bytes: status is its status code (None for a bad answer)."""
+    """The element refused a command or answered garbled bytes, or no element answers: status is its status code
+    (None for a garbled answer or none)."""
 
     def __init__(self, message, status=None):
         super().__init__(message)
         self.status = status
+
+
+class _Again(ElementError):
+    """A failure that sending the command again may cure."""
 
 
 def crc16(data):
@@ -76,79 +115,246 @@ def answer(payload):
     return body + bytes((crc & 0xFF, crc >> 8))
 
 
+def _hex(data):
+    return hexlify(bytes(data)).decode()
+
+
 class ATECC:
-    def __init__(self, i2c: "I2C", sleep_ms=None):
-        """i2c: the bus at 100 kHz (faster, the wake pulse is too short); sleep_ms: the wait (time.sleep_ms)."""
+    def __init__(self, i2c: "I2C", sleep_ms=None, address=ADDRESS):
+        """i2c: the bus at 100 kHz (faster, the wake pulse is too short), any object with machine.I2C's writeto and
+        readfrom_into; sleep_ms: the wait (time.sleep_ms); address: the part's (the board's data)."""
         self._i2c = i2c
         self._sleep_ms = sleep_ms or time.sleep_ms
+        self.address = address
+        self._wake = bytearray(4)
+        self._count = bytearray(1)
+        self._family = None  # Info's revision, checked at the first command
+
+    # What the shoe asks
 
     def revision(self):
         """Info's revision: 4 bytes, 00 00 60 03 for an ATECC608B."""
-        return self._run(((INFO, 0, 0, b"", 4),))
+        return self._run(((INFO, 0, 0, b"", 4),), check=False)
+
+    def check(self):
+        """The part's revision; an ElementError, one clear line, unless it is an ATECC608."""
+        revision = self.revision()
+        if revision[:3] != _FAMILY:
+            raise ElementError("the part at 0x%02x is not an ATECC608: its revision is %s (an ATECC508A's is 00005000)"
+                               % (self.address, _hex(revision)))
+        self._family = revision
+        return revision
 
     def random(self):
-        """32 random bytes from the chip's generator."""
+        """32 random bytes from the chip's generator (its seed updated first when it needs it)."""
         return self._run(((RANDOM, 0, 0, b"", 32),))
 
-    def public_key(self):
-        """Slot 0's public key, X || Y (64 bytes): what the casino enrols."""
-        return self._run(((GENKEY, 0, KEY_SLOT, b"", 64),))
+    def public_key(self, slot=KEY_SLOT):
+        """A slot's public key, X || Y (64 bytes): slot 0's is what the casino enrols."""
+        return self._run(((GENKEY, GENKEY_PUBLIC, slot, b"", 64),))
 
-    def sign(self, digest):
-        """ECDSA P-256 over a 32-byte digest with slot 0's key: R || S (64 bytes). Nonce puts the digest in TempKey,
-        Sign signs it, in one wake: TempKey is lost when the chip sleeps."""
+    def sign(self, digest, slot=KEY_SLOT):
+        """ECDSA P-256 over a 32-byte digest with a slot's key: R || S (64 bytes). As cryptoauthlib's calib_sign on a
+        608: Random (the generator's seed updated), Nonce into the message digest buffer, Sign from it, in one wake
+        (the buffer is lost when the chip sleeps), the three sent again together on a transient failure."""
         if len(digest) != 32:
             raise ValueError("the element signs a 32-byte digest, not %d bytes" % len(digest))
-        return self._run(((NONCE, NONCE_PASS_THROUGH, 0, digest, 1), (SIGN, SIGN_EXTERNAL, KEY_SLOT, b"", 64)))
+        return self._run(((RANDOM, 0, 0, b"", 32), (NONCE, NONCE_TO_DIGEST_BUFFER, 0, digest, 1),
+                          (SIGN, SIGN_FROM_DIGEST_BUFFER, slot, b"", 64)))
 
     def counter(self, which):
         """Monotonic counter 0 or 1, as it stands."""
         return int.from_bytes(self._run(((COUNTER, 0, which, b"", 4),)), "little")
 
     def increment(self, which):
-        """Monotonic counter 0 or 1 counted up by one, its new value; an ElementError at COUNTER_MAX."""
-        return int.from_bytes(self._run(((COUNTER, COUNTER_INCREMENT, which, b"", 4),)), "little")
+        """Monotonic counter 0 or 1 counted up; its value after the count. The chip's answer to an increment may be
+        lost after it counted (a garbled answer, an ECC fault, no answer), so a lost answer is never settled by
+        counting again blindly: the counter is read back, and if it moved since before the call, that value is the
+        answer. The caller can rely on: the value returned is above every value seen before the call; it is one
+        more than before unless the chip counted more than once (a power cut during an increment, as the data sheet
+        allows); no retry of this driver ever counts a second time. An ElementError at COUNTER_MAX (0x0F, nothing
+        counted), or when the chip cannot be reached: the counter may then have counted, read it (counter()) before
+        relying on its next value."""
+        before = self.counter(which)
+        failure = None
+        for _ in range(_ATTEMPTS):
+            try:
+                return int.from_bytes(self._run(((COUNTER, COUNTER_INCREMENT, which, b"", 4),), attempts=1), "little")
+            except _Again as e:
+                failure = e
+            now = self.counter(which)
+            if now > before:
+                return now  # it counted: the answer alone was lost
+        raise failure
+
+    # What the factory bench asks (boards/mcu/provision.py)
+
+    def read_config(self):
+        """The configuration zone, 128 bytes (four 32-byte reads)."""
+        return self._run(tuple((READ, ZONE_CONFIG_32, block << 3, b"", 32) for block in range(4)), every=True)
+
+    def locked(self):
+        """(configuration zone locked, data zone locked): LockConfig and LockValue, bytes 87 and 86 (0x55:
+        unlocked)."""
+        word = self._run(((READ, 0, 2 << 3 | _NOT_WRITTEN_WORD, b"", 4),))
+        return word[3] != 0x55, word[2] != 0x55
+
+    def write_config(self, config):
+        """Bytes 16-127 of config written to the configuration zone, as cryptoauthlib's calib_write_config_zone:
+        blocks 1 and 3 whole, blocks 0 and 2 a word at a time, skipping what the chip never lets Write change (the
+        serial number and revision, 0-15; UserExtra, UserExtraAdd and the lock bytes, 84-87). Refused (0x0F) once
+        the zone is locked."""
+        if len(config) != 128:
+            raise ValueError("a configuration zone is 128 bytes, not %d" % len(config))
+        for block in range(4):
+            if block in (1, 3):
+                self._run(((WRITE, ZONE_CONFIG_32, block << 3, bytes(config[block * 32:block * 32 + 32]), 1),))
+                continue
+            for word in range(4 if block == 0 else 0, 8):
+                if block == 2 and word == _NOT_WRITTEN_WORD:
+                    continue
+                at = block * 32 + word * 4
+                self._run(((WRITE, 0, block << 3 | word, bytes(config[at:at + 4]), 1),))
+
+    def lock_config(self, config):
+        """The configuration zone locked, provided the chip's CRC of it is config's (the 128 bytes read back)."""
+        self._lock(LOCK_CONFIG, crc16(config), 0)
+
+    def lock_data(self):
+        """The data zone (slots and OTP) locked: the keys generated are there for good."""
+        self._lock(LOCK_DATA, 0, 1)
+
+    def generate_key(self, slot):
+        """A new P-256 private key made inside the chip in slot (its KeyConfig a private key's; the configuration
+        zone locked; once the data zone is locked, only where SlotConfig allows it); its public key (64 bytes)."""
+        return self._run(((GENKEY, GENKEY_PRIVATE, slot, b"", 64),))
+
+    def _lock(self, mode, summary, which):
+        failure = None
+        for _ in range(_ATTEMPTS):
+            try:
+                self._run(((LOCK, mode, summary, b"", 1),), attempts=1)
+                return
+            except _Again as e:
+                failure = e
+            if self.locked()[which]:
+                return  # it locked: its answer alone was lost
+        raise failure
+
+    # The chip
 
     def wake(self):
-        try:
-            self._i2c.writeto(WAKE_ADDRESS, b"\x00")
-        except OSError:
-            pass  # no device at 0x00 acknowledges: the pulse is all that matters
-        self._sleep_ms(_WAKE_MS)
-        got = bytearray(4)
-        self._i2c.readfrom_into(ADDRESS, got)
-        if bytes(got) != WAKE_ANSWER:
-            raise ElementError("the element did not wake: it answered %s" % hexlify(bytes(got)).decode())
+        """The chip awake, its wake answer read: tried 20 times (the power-on self-test NACKs meanwhile); a chip
+        already awake (left so by an MCU reset, an old answer in its buffer) is sent to idle and woken again."""
+        said = None
+        for _ in range(_WAKE_TRIES):
+            try:
+                self._i2c.writeto(WAKE_ADDRESS, b"\x00")
+            except OSError:
+                pass  # no device at 0x00 acknowledges: the pulse is all that matters
+            self._sleep_ms(_WAKE_MS)
+            try:
+                self._i2c.readfrom_into(self.address, self._wake)
+            except OSError:
+                self._sleep_ms(_WAKE_AGAIN_MS)  # asleep still, in its self-test, busy, or nobody at the address
+                continue
+            if self._wake == WAKE_ANSWER:
+                return
+            if self._wake == SELF_TEST_FAILED:
+                raise ElementError("the element at 0x%02x failed its self-test" % self.address, 0x07)
+            said = bytes(self._wake)
+            self._rest(_IDLE_WORD)  # awake already: idle, so that the next pulse wakes it afresh
+        if said is None:
+            raise ElementError("no element answers at 0x%02x (an ATECC608B-TNGTLS answers at 0x35, a TrustFLEX at "
+                               "0x36, a generic ATECC608B at 0x60)" % self.address)
+        raise ElementError("the device at 0x%02x is not an ATECC: it answers %s to a wake" % (self.address, _hex(said)))
 
     def idle(self):
         """Idle: TempKey kept, the watchdog stopped, a wake pulse needed again."""
-        self._i2c.writeto(ADDRESS, bytes((IDLE,)))
+        self._i2c.writeto(self.address, _IDLE_WORD)
 
     def sleep(self):
         """Sleep: TempKey cleared, the lowest power."""
-        self._i2c.writeto(ADDRESS, bytes((SLEEP,)))
+        self._i2c.writeto(self.address, _SLEEP_WORD)
 
-    def _run(self, commands):
-        """Each (opcode, param1, param2, data, answer size) in one wake, the chip idle after; the last answer."""
-        self.wake()
+    def _rest(self, word):
         try:
-            for opcode, param1, param2, data, size in commands:
-                got = self._command(opcode, param1, param2, data, size)
-        finally:
-            self.idle()
-        return got
+            self._i2c.writeto(self.address, word)
+        except OSError:
+            pass  # busy, or asleep already (its watchdog): either way it is not awake for long
+
+    def _run(self, commands, attempts=_ATTEMPTS, every=False, check=True):
+        """Each (opcode, param1, param2, data, answer size) in one wake, the chip idle after; the last answer (every:
+        all of them, joined). A transient failure sends the whole sequence again in a new wake."""
+        if check and self._family is None:
+            self.check()
+        failure = None
+        for _ in range(attempts):
+            rest = _IDLE_WORD
+            try:
+                self.wake()
+                got = b""
+                for opcode, param1, param2, data, size in commands:
+                    one = self._command(opcode, param1, param2, data, size)
+                    got = got + one if every else one
+                return got
+            except _Again as e:
+                failure = e
+                rest = _SLEEP_WORD  # a clean start: the next wake begins with nothing half done
+            finally:
+                self._rest(rest)
+        raise failure
 
     def _command(self, opcode, param1, param2, data, size):
-        self._i2c.writeto(ADDRESS, packet(opcode, param1, param2, data))
-        self._sleep_ms(_EXECUTION_MS[opcode])
-        got = bytearray(size + 3)
-        self._i2c.readfrom_into(ADDRESS, got)
-        count = got[0]
-        if count == 4 and (size != 1 or got[1]):  # a status where data was due, or a status other than success
-            if bytes(got[:4]) == answer(got[1:2]):
-                raise ElementError("the element refused command 0x%02x: %s (0x%02x)" % (
-                    opcode, STATUS.get(got[1], "status"), got[1]), got[1])
-        elif count == size + 3 and bytes(got) == answer(got[1:count - 2]):
-            return bytes(got[1:count - 2])
-        raise ElementError("the element's answer to command 0x%02x is garbled: %s" % (
-            opcode, hexlify(bytes(got)).decode()))
+        try:
+            self._i2c.writeto(self.address, packet(opcode, param1, param2, data))
+        except OSError:
+            raise _Again("the element did not take command 0x%02x (asleep or busy)" % opcode) from None
+        frame = self._answer(opcode, size)
+        if frame is None:
+            self._rest(_RESET_WORD)  # the same answer read again: the line, not the chip, may have garbled it
+            try:
+                frame = self._frame(size)
+            except OSError:
+                frame = None
+        if frame is None:
+            raise _Again("the element's answer to command 0x%02x is garbled" % opcode)
+        count = frame[0]
+        if count == 4 and (size != 1 or frame[1]):  # a status where data was due, or a status other than success
+            status = frame[1]
+            raise (_Again if status in _AGAIN else ElementError)("the element refused command 0x%02x: %s (0x%02x)" % (
+                opcode, STATUS.get(status, "status"), status), status)
+        if count != size + 3:
+            raise _Again("the element's answer to command 0x%02x has %d bytes" % (opcode, count))
+        return frame[1:count - 2]
+
+    def _answer(self, opcode, size):
+        """The answer polled for: its address is not acknowledged while the command executes, up to the command's
+        longest time at the slowest clock."""
+        self._sleep_ms(_POLL_FIRST_MS)
+        waited = _POLL_FIRST_MS
+        limit = _MAX_MS.get(opcode, 50) + _POLL_SLACK_MS
+        while True:
+            try:
+                return self._frame(size)
+            except OSError:
+                if waited >= limit:
+                    raise _Again("the element did not answer command 0x%02x within %d ms" % (opcode, waited)) from None
+                self._sleep_ms(_POLL_MS)
+                waited += _POLL_MS
+
+    def _frame(self, size):
+        """An answer read, its count byte first then the rest: the whole frame, or None when it is garbled."""
+        self._i2c.readfrom_into(self.address, self._count)
+        count = self._count[0]
+        if count < 4 or count > size + 3:
+            return None
+        rest = bytearray(count - 1)
+        try:
+            self._i2c.readfrom_into(self.address, rest)
+        except OSError:
+            return None
+        frame = bytes(self._count) + rest
+        if crc16(frame[:-2]) != frame[-2] | frame[-1] << 8:
+            return None
+        return frame

@@ -65,7 +65,8 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     from boards.sim.element import SimElement
     from boards.vboard.element_link import ENV, serve
 
-    chip = SimElement.load(str(fs.parent / (fs.name + ".element")))  # its key and counters, never under fs
+    # its key and counters, never under fs; no clock: every command done at once (boards/vboard/element_link.py)
+    chip = SimElement.load(str(fs.parent / (fs.name + ".element")))
 
     log = open(fs.parent / (fs.name + ".log"), "ab") if production else master  # its tracebacks: not on the line
 
@@ -121,4 +122,3 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
         os.close(slave)
         if production:
             log.close()
-
