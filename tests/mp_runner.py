@@ -28,7 +28,13 @@ def main(names, skipped=()):
     """skipped: test names not run, each said SKIP (a port too slow for them: tests/host/test_pico_core.py)."""
     passed = failed = 0
     for name in names:
-        module = _module(name)
+        try:
+            module = _module(name)
+        except Exception as e:  # noqa: BLE001 - a module that cannot load fails its own tests, not the ones after it
+            failed += 1
+            print("FAIL %s (import)" % name)
+            sys.print_exception(e)
+            continue
         for attr in sorted(dir(module)):
             if not attr.startswith("test_"):
                 continue

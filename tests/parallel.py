@@ -13,13 +13,15 @@ from xdist.scheduler import LoadScopeScheduling
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON = "tests/host/test_micropython.py"
 CORE_ON_VM = re.compile(r"test_core_test_passes_on_the_micropython_vm\[[^-]+")  # vm_results: once a VM
+PICO_CORE = "tests/host/test_pico_core.py"
+CORE_ON_PICO = re.compile(r"test_\w+\[rp2-(\d)")  # rp2_results: once a shard, each its own emulated Pico
 PICO_CUTS = "tests/host/test_pico_shoe.py::test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record"
 ALONE = {PICO_CUTS}  # uses none of its module's fixtures
 # The longest units, longest first (--durations on two workers); the others follow in xdist's order, most tests first.
-LONG = (PICO_CUTS, "tests/host/test_fleet_checks.py", "tests/host/test_ring_powercut.py",
-        "tests/host/test_fleet_spark.py", "tests/host/test_littlefs_powercut.py", "tests/host/test_pico_shoe.py",
-        "tests/host/test_ring_powercut_vm.py", "tests/host/test_pico_production.py", "tests/host/test_pico_tamper.py",
-        "tests/host/test_nuit.py")
+LONG = (PICO_CORE + "::rp2-0", PICO_CORE + "::rp2-1", PICO_CUTS, "tests/host/test_fleet_checks.py",
+        "tests/host/test_ring_powercut.py", "tests/host/test_fleet_spark.py", "tests/host/test_littlefs_powercut.py",
+        "tests/host/test_pico_shoe.py", "tests/host/test_ring_powercut_vm.py", "tests/host/test_pico_production.py",
+        "tests/host/test_pico_tamper.py", "tests/host/test_nuit.py")
 
 
 def work_unit(nodeid):
@@ -27,6 +29,9 @@ def work_unit(nodeid):
     if module == MICROPYTHON:  # its other tests share only the session's build
         core = CORE_ON_VM.match(test)
         return module + "::" + core.group(0) if core else nodeid
+    if module == PICO_CORE:  # its shards share only the session's build
+        shard = CORE_ON_PICO.match(test)
+        return module + "::rp2-" + shard.group(1) if shard else nodeid
     return nodeid if nodeid in ALONE else module
 
 

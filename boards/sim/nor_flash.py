@@ -19,9 +19,8 @@ W25Q16JV = {"name": "W25Q16JV", "page": 256, "program_us": (400, 3000), "erase_u
 
 class TimedFlash(RamFlash):
     def __init__(self, blocks, clock=None, part=W25Q16JV, figure=TYPICAL, block_size=4096):
-        super().__init__(blocks, block_size)
+        super().__init__(blocks, block_size, part["page"])  # whole pages only, as the RP2040's ROM programs
         self.clock = clock  # a VirtualClock (ms) each operation moves on, or None
-        self.page = part["page"]
         self.program_us = part["program_us"][figure]
         self.erase_us = part["erase_us"][figure]
         self.busy_us = 0  # time spent programming and erasing so far
@@ -30,9 +29,8 @@ class TimedFlash(RamFlash):
 
     def writeblocks(self, block, buf, offset=None):
         failed = super().writeblocks(block, buf, offset)  # a whole-block write's erases are charged by _erase
-        if not failed:
-            start = 0 if offset is None else offset
-            self._spend(((start + len(buf) - 1) // self.page - start // self.page + 1) * self.program_us)
+        if not failed:  # whole pages: RamFlash refused any other
+            self._spend(len(buf) // self.page * self.program_us)
         return failed
 
     def _erase(self, block):

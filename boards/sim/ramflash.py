@@ -13,6 +13,7 @@ from array import array
 from boards.sim.flash import PowerCut
 
 BLOCK_SIZE = 4096
+PAGE = 256  # the program unit: the W25Q16JV's page, whole pages only through the RP2040's ROM
 
 PROGRAM = 1  # kinds of operation in an OpLog
 ERASE = 2
@@ -59,6 +60,9 @@ class OpLog:
 class RamFlash:
     """Blocks of RAM that read as erased flash (0xFF) until programmed.
 
+    A program covers whole pages (`page`, 256 bytes: offset and length multiples of it), as the RP2040's ROM requires
+    of flash_range_program (which silently corrupts the flash otherwise): any other raises ValueError, naming the
+    caller's bug (littlefs mounted with progsize=256, as the rp2 port's _boot.py does; the ring programs page images).
     A program's 0xFF bytes leave the flash as it is, as on NOR flash (a bit programmed to 1 stays as it was): a
     page image programmed whole (the ring's, firmware/ring.py) programs its entry alone. A program of other bytes
     into bytes not erased since they were last programmed raises ValueError: littlefs never does it, and NOR flash
@@ -68,9 +72,10 @@ class RamFlash:
     still running (a finaliser closing a file) cannot write after the cut. power_on() brings it back.
     """
 
-    def __init__(self, blocks=64, block_size=BLOCK_SIZE):
+    def __init__(self, blocks=64, block_size=BLOCK_SIZE, page=PAGE):
         self.block_count = blocks
         self.block_size = block_size
+        self.page = page
         self.data = bytearray(b"\xff" * (blocks * block_size))
         self.reads = 0
         self.programs = 0
@@ -110,8 +115,11 @@ class RamFlash:
                 if self._erase(block + i):
                     return _EIO
             offset = 0
-        index = self._start()
         start = block * self.block_size + offset
+        if start % self.page or len(buf) % self.page:
+            raise ValueError("program of %d bytes at block %d offset %d: not whole %d-byte pages, which the RP2040's "
+                             "ROM requires (it would corrupt the flash)" % (len(buf), block, offset, self.page))
+        index = self._start()
         end = start + len(buf)
         data = self.data
         if data[start:end] != b"\xff" * len(buf):  # both allocate: a test's chip, not a board's driver

@@ -1,6 +1,7 @@
 """The emulated Raspberry Pi Pico (tools/pico/pico.mjs, docs/pico-emulator.md) from Python: its USB REPL on a
 pseudo-terminal that mpremote opens as it opens /dev/ttyACM0, its pins, reader, clock and power through the
-emulator's control socket, in simulated time."""
+emulator's control socket, in simulated time; its secure element the one model (boards/sim/element.py), run here, in
+this process, outside the emulator, each bus event of its I2C carried over a socketpair (ElementLink)."""
 
 import functools
 import itertools
@@ -11,6 +12,7 @@ import re
 import select
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,67 @@ def heap_watch(elf=IMAGE_DIR / "firmware.elf"):
     return ["--gc-end", hex(int(found[0], 16) & ~1), "--heap-area", found[1]]
 
 
+def load_element(path, clock):
+    """The board's secure element: boards/sim/element.py's model (a Trust&GO by default), its state in the file path
+    (made, with a new key, at the first start), its time clock() in µs (the emulator's simulated time)."""
+    from boards.sim.element import SimElement
+
+    return SimElement.load(str(path), clock=clock)
+
+
+class ElementLink:
+    """The host's end of the emulator's I2C to the element (tools/pico/pico.mjs, --element-fd): each request, the
+    bus event, its byte and the simulated time in µs (a float64), answered by the model at once with one byte (an
+    acknowledge as 1 or 0, or the byte read). The model's clock is the time of the last event: it runs on the
+    emulator's simulated time, not this computer's. A thread serves it until the emulator closes its end."""
+
+    START, WRITE, READ, STOP, POWER_OFF = b"SWRPO"
+    _REQUEST = struct.Struct("<BBd")
+
+    def __init__(self, path, element=load_element):
+        self.now_us = 0.0
+        self.model = element(path, self.clock)
+        self._socket, self.child = socket.socketpair()
+        self.failure = None  # what stopped the link, if the model raised
+
+    def clock(self):
+        return self.now_us
+
+    def start(self):
+        self.child.close()  # the emulator's copy is its own now
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        link, model = self._socket, self.model
+        size = self._REQUEST.size
+        with link:
+            while True:
+                request = b""
+                while len(request) < size:
+                    more = link.recv(size - len(request))
+                    if not more:
+                        return
+                    request += more
+                op, value, self.now_us = self._REQUEST.unpack(request)
+                try:
+                    if op == self.START:
+                        answer = 1 if model.bus_start(value >> 1, bool(value & 1)) else 0
+                    elif op == self.WRITE:
+                        answer = 1 if model.bus_write(value) else 0
+                    elif op == self.READ:
+                        answer = model.bus_read() & 0xFF
+                    elif op == self.STOP:
+                        model.bus_stop()
+                        answer = 0
+                    else:
+                        model.power_off()
+                        answer = 0
+                except Exception as e:  # noqa: BLE001 - the emulator waits on the answer: it stops, named, instead
+                    self.failure = e
+                    return
+                link.sendall(bytes((answer,)))
+
+
 PRODUCTION, DEVELOPMENT = "firmware", "firmware-dev"  # the two images of make image, in IMAGE_DIR (.bin, .elf, .uf2)
 
 
@@ -51,8 +114,10 @@ class Pico:
     on USB), with development the development image (firmware-dev.bin: mpremote's REPL); blank starts from an erased
     chip."""
 
-    def __init__(self, flash, image=None, blank=False, timing="typical", log=None, development=False):
+    def __init__(self, flash, image=None, blank=False, timing="typical", log=None, development=False,
+                 element=load_element):
         self.flash = Path(flash)
+        self._element = element  # (state file, clock) -> the secure element's model: a test's may inject faults
         self.name = DEVELOPMENT if development else PRODUCTION
         self.image = image
         self.blank = blank
@@ -86,8 +151,15 @@ class Pico:
         command += heap_watch(IMAGE_DIR / (self.name + ".elf"))
         if self.blank:
             command.append("--blank")
+        # The element's state beside the flash file, outside the emulated flash: kept across power cycles, cuts and
+        # --blank (an erased flash leaves the chip as it was); neither mpremote nor a dump of the flash reaches it.
+        self.link = ElementLink(self.flash.parent / (self.flash.name + ".element"), self._element)
+        self.element = self.link.model
+        command += ["--element-fd", str(self.link.child.fileno())]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.log or subprocess.DEVNULL, cwd=ROOT)
+                                        stderr=self.log or subprocess.DEVNULL, cwd=ROOT,
+                                        pass_fds=(self.link.child.fileno(),))
+        self.link.start()
         threading.Thread(target=self._host_to_usb, daemon=True).start()
         threading.Thread(target=self._usb_to_host, daemon=True).start()
         deadline = time.monotonic() + 30

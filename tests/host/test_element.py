@@ -1,13 +1,10 @@
 """The secure element (boards/mcu/atecc.py, its model boards/sim/element.py) against pyca/cryptography: the model's
 public keys and signatures are P-256's, the host checks them (sabot/element.py), no command gives the key out, the
 counters persist and never go back, the driver waits each command's datasheet maximum before it reads, the
-virtual board's element answers from outside its VM, and the emulated Pico's (tools/pico/atecc.mjs) answers every
-command as the Python model does."""
+virtual board's element answers from outside its VM (the emulated Pico's is the same model, reached through its I2C:
+tests/host/test_pico_element.py)."""
 
 import os
-import shutil
-import struct
-import subprocess
 from hashlib import sha256
 
 import pytest
@@ -16,12 +13,10 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boards.mcu import atecc
 from boards.mcu.atecc import ATECC, COUNTER, GENKEY, INFO, NONCE, RANDOM, SIGN, packet
 from boards.sim import p256
 from boards.sim.element import SimElement
 from sabot.element import public_key, verifies
-from sabot.pico import ROOT
 from tests.core.test_element import Bus
 from tests.host.test_vboard import VirtualBoard
 
@@ -36,8 +31,8 @@ def _element(chip):
 
 
 def _address(chip):
-    """The model's address (a Trust&GO's, 0x35, by default); the emulated Pico's model answers at 0x60."""
-    return getattr(chip, "address", 0x60)
+    """The model's address (a Trust&GO's, 0x35, by default)."""
+    return chip.address
 
 
 @pytest.mark.req("K-ELEMENT")
@@ -195,115 +190,3 @@ def test_the_virtual_boards_element_answers_from_outside_the_vm_and_no_file_of_t
     secret = _key_bytes(seed) + (seed,)
     held = [p for p in board.fs.rglob("*") if p.is_file() and any(s in p.read_bytes() for s in secret)]
     assert held == [] and board.fs not in state.parents
-
-
-_BRIDGE = """import readline from 'node:readline';
-import { Element } from %r;
-let element = null;
-for await (const line of readline.createInterface({ input: process.stdin })) {
-  const [op, a, b] = line.split(' ');
-  let said = 'ok';
-  if (op === 'seed') element = new Element(Buffer.from(a, 'hex'));
-  else if (op === 'load') element = Element.load(a);
-  else if (op === 'w') said = element.writeto(Number(a), [...Buffer.from(b, 'hex')]) ? 'ack' : 'nack';
-  else if (!element.acknowledges(Number(a))) said = 'nack';
-  else said = Buffer.from([...Array(Number(b)).keys()].map((i) => element.byte(i))).toString('hex');
-  console.log(said);
-}
-""" % (ROOT / "tools" / "pico" / "atecc.mjs").as_uri()
-
-
-class JsElement:
-    """The emulated Pico's element (tools/pico/atecc.mjs) in a node process, with SimElement's two bus calls."""
-
-    def __init__(self):
-        self._node = subprocess.Popen([shutil.which("node") or "node", "--input-type=module", "-e", _BRIDGE],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-
-    def _ask(self, line):
-        self._node.stdin.write(line + "\n")
-        self._node.stdin.flush()
-        return self._node.stdout.readline().strip()
-
-    def made(self, seed):
-        """The chip made from seed, as SimElement(seed) is."""
-        self._ask("seed " + seed.hex())
-        return self
-
-    def load(self, path):
-        self._ask("load " + str(path))
-        return self
-
-    def writeto(self, address, buf):
-        if self._ask("w %d %s" % (address, bytes(buf).hex())) == "nack":
-            raise OSError(19)
-
-    def readfrom_into(self, address, buf):
-        said = self._ask("r %d %d" % (address, len(buf)))
-        if said == "nack":
-            raise OSError(19)
-        buf[:] = bytes.fromhex(said)
-
-    def close(self):
-        self._node.stdin.close()
-        self._node.wait()
-
-
-@pytest.fixture(scope="module")
-def js_element():
-    element = JsElement()
-    yield element
-    element.close()
-
-
-_COMMANDS = st.tuples(st.sampled_from((INFO, RANDOM, GENKEY, NONCE, SIGN, COUNTER, 0x02, 0x47)),  # and Read, SHA
-                      st.sampled_from((0x00, 0x01, 0x02, 0x03, 0x80, 0xFF)),  # the modes the model knows, and others
-                      st.sampled_from((0, 1, 2, 0xFFFF)), st.sampled_from((0, 1, 32, 64)), digests)
-
-
-@pytest.mark.req("K-ELEMENT", "K-COUNTER")
-@settings(max_examples=60, deadline=None)
-@given(seeds, st.lists(st.one_of(_COMMANDS, st.binary(min_size=1, max_size=80)), max_size=25))
-def test_the_emulated_picos_element_answers_every_command_with_the_python_models_bytes(js_element, seed, commands):
-    chips = (js_element.made(seed), SimElement(seed))
-    for command in commands:
-        if isinstance(command, tuple):
-            opcode, param1, param2, size, data = command
-            command = packet(opcode, param1, param2, (data * 2)[:size])
-        else:
-            command = b"\x03" + command  # any bytes after the command's word address, a garbled packet among them
-        assert _answers(chips[0], command) == _answers(chips[1], command), command.hex()
-    assert [_element(chip).counter(0) for chip in chips] == [chips[1]._counters[0]] * 2
-
-
-@pytest.mark.req("K-ELEMENT")
-@settings(max_examples=40, deadline=None)
-@given(seeds, digests)
-def test_the_same_seed_gives_the_emulated_picos_element_the_python_models_key_and_signatures(js_element, seed, digest):
-    pico, model = _element(js_element.made(seed)), _element(SimElement(seed))
-    key = pico.public_key()
-    expected = ec.derive_private_key(p256.scalar(seed), ec.SECP256R1()).public_key()
-    assert b"\x04" + key == expected.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-    assert key == model.public_key()
-    signature = pico.sign(digest)
-    assert signature == model.sign(digest) and verifies(public_key(key), digest, signature)
-    assert pico.random() == model.random() and pico.revision() == model.revision()
-
-
-@pytest.mark.req("K-COUNTER")
-def test_the_emulated_picos_element_keeps_the_python_models_state_file_and_stops_at_the_counters_maximum(
-        js_element, tmp_path):
-    made = tmp_path / "shoe.flash.element"
-    key = _element(js_element.load(made)).public_key()  # none yet: a new element, its random seed saved
-    assert key == _element(SimElement.load(str(made))).public_key()
-    near = tmp_path / "near.element"
-    near.write_bytes(struct.pack("<32sIII", bytes(32), atecc.COUNTER_MAX - 1, 7, 0))
-    pico = _element(js_element.load(near))
-    assert (pico.increment(0), pico.increment(1)) == (atecc.COUNTER_MAX, 8)
-    with pytest.raises(atecc.ElementError) as refused:
-        pico.increment(0)
-    assert refused.value.status == 0x0F
-    again = _element(js_element.load(near))  # the emulator started again
-    assert (again.counter(0), again.counter(1)) == (atecc.COUNTER_MAX, 8)
-    assert _element(SimElement.load(str(near))).counter(1) == 8
-    assert sorted(os.listdir(tmp_path)) == ["near.element", "shoe.flash.element"]  # each replaced whole

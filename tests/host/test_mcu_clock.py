@@ -95,6 +95,34 @@ def test_ds3231_set_then_read_and_its_stop_flag():
 
 
 @pytest.mark.req("J-EVERY")
+def test_ds3231_set_clears_a_found_eosc_so_the_oscillator_runs_on_the_battery():
+    """A module configured with EOSC (control 0Eh bit 7) keeps time while powered and stops on its battery: the shoe
+    would find OSF at its next power-up and refuse to start. set() clears it, and leaves the control's other bits."""
+    i2c = FakeI2C()
+    i2c.regs[0x0E] = 0x80 | 0x1C  # EOSC, with INTCN and the square wave's rate bits as the chip powers up
+    i2c.regs[0x0F] = 0x80
+    DS3231(i2c).set(2026, 11, 30, 8, 59, 7)
+    assert i2c.regs[0x0E] == 0x1C and i2c.regs[0x0F] == 0x00
+
+
+@pytest.mark.req("J-EVERY")
+@pytest.mark.parametrize("hours,hour", [(0x40 | 0x20 | 0x01, 13), (0x40 | 0x12, 0), (0x40 | 0x20 | 0x12, 12),
+                                        (0x40 | 0x11, 11), (0x40 | 0x20 | 0x11, 23)],
+                         ids=["1-PM", "12-AM", "12-PM", "11-AM", "11-PM"])
+def test_a_ds3231_in_12_hour_mode_reads_the_24_hour_time_and_set_makes_it_24_hour(hours, hour):
+    """Hours register bit 6: 12-hour mode, bit 5 PM, hours 1-12 (12 AM midnight): read as it is, not 8 h or 12 h
+    off; set() writes the hours register whole, in 24-hour mode."""
+    i2c = FakeI2C()
+    i2c.regs[:7] = bytes([0x07, 0x59, hours, 0x01, 0x30, 0x11, 0x26])
+    rtc = DS3231(i2c)
+    expected = datetime.datetime(2026, 11, 30, hour, 59, 7) - datetime.datetime(2020, 1, 1)
+    assert rtc.seconds() == expected.total_seconds()
+    rtc.set(2026, 11, 30, 13, 0, 0)
+    assert i2c.regs[2] == 0x13  # 24-hour mode: bit 6 clear
+    assert rtc.seconds() == (datetime.datetime(2026, 11, 30, 13) - datetime.datetime(2020, 1, 1)).total_seconds()
+
+
+@pytest.mark.req("J-EVERY")
 def test_a_ds3231_time_the_journal_cannot_stamp_as_a_small_int_is_refused_as_a_read_fault():
     """From 2054 seconds since 2020 pass 2**30 (a long int on 32-bit), before 2020 they are negative: at boot the shoe
     stays locked, in service the wall clock goes on from its uptime as after an I2C hiccup."""

@@ -8,6 +8,7 @@ from boards.sim.board import SimBoard
 from boards.sim.devices import VirtualClock
 from boards.sim.flash import MemoryStorage
 from boards.sim.nor_flash import TYPICAL, W25Q16JV, WORST, TimedFlash
+from boards.sim.ramflash import RamFlash
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware.ring import RingStorage
@@ -19,14 +20,26 @@ def test_each_operation_takes_the_datasheets_time_on_the_clock(figure):
     clock = VirtualClock()
     flash = TimedFlash(4, clock, W25Q16JV, figure)
     program, erase = W25Q16JV["program_us"][figure], W25Q16JV["erase_us"][figure]
-    flash.writeblocks(0, bytes(64), 0)  # within a page: one page program
+    flash.writeblocks(0, bytes(256), 0)  # a page: one page program
     assert flash.busy_us == program
-    flash.writeblocks(0, bytes(256), 192)  # across two pages: two
+    flash.writeblocks(0, bytes(512), 256)  # two pages: two
     assert flash.busy_us == 3 * program
     flash.ioctl(6, 1)
     flash.writeblocks(2, bytes(4096))  # the simple interface: erased first, 16 pages
     assert flash.busy_us == 3 * program + 2 * erase + 16 * program
     assert clock.now == flash.busy_us // 1000 and flash.longest_us == max(erase, 16 * program)
+
+
+@pytest.mark.parametrize("offset,length", [(64, 256), (0, 64), (192, 256), (4000, 96)])
+def test_a_program_not_of_whole_256_byte_pages_is_refused_and_changes_nothing(offset, length):
+    """The RP2040's ROM programs whole pages (flash_range_program: offset and count multiples of 256) and silently
+    corrupts the flash otherwise: the model refuses the call loudly, so that a caller's bug shows in every test."""
+    flash = TimedFlash(2, None)
+    with pytest.raises(ValueError, match="not whole 256-byte pages"):
+        flash.writeblocks(0, bytes(length), offset)
+    assert flash.data == b"\xff" * 8192 and flash.programs == 0 and flash.busy_us == 0
+    with pytest.raises(ValueError, match="not whole 256-byte pages"):
+        RamFlash(2).writeblocks(1, bytes(length), offset)
 
 
 class Timed(SimBoard):

@@ -59,7 +59,8 @@ def test_no_durable_record_is_lost_at_any_cut_of_the_ring_or_its_drain(sweep):
     ops = figures[0][1][2]
     assert ops == ring_programs + ring_erases + lfs_programs + lfs_erases
     assert checked == 2 * ops  # every op of both chips, before it and half-way through it
-    assert lfs_erases > 10 and ring_erases > (SECTORS if segment_records else 2)  # short segments: the ring went round
+    # littlefs mounted as the rp2 port does (progsize=256): fewer, whole-page programs than its default 32's
+    assert lfs_erases >= 10 and ring_erases > (SECTORS if segment_records else 2)  # short segments: round the ring
     assert sum(f[1][3] for f in figures) > 300  # cuts during a release: recovery reported them
     assert cards > 300 and records > 2 * cards
     print("\nring power cuts on the VM: %d checked over %d ring programs, %d ring erases, %d littlefs programs and "
@@ -71,7 +72,7 @@ def test_no_durable_record_is_lost_at_any_cut_of_the_ring_or_its_drain(sweep):
 def test_journals_recovered_after_ring_cuts_verify_intact(sweep):
     runs, out, _ = sweep
     folders = sorted(p for p in out.iterdir() if p.is_dir())
-    assert len(folders) == sum(_figures(run)[1][4] for run in runs) > 40
+    assert len(folders) == sum(_figures(run)[1][4] for run in runs) > 30  # progsize=256: fewer programs to cut
     uncertain = 0
     for folder in folders:
         _, reader, findings = check([folder], DEVELOPMENT_KEY)

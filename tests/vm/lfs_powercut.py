@@ -42,6 +42,7 @@ SCENARIO = "boards/sim/scenarios/full_shoe_chemin_de_fer.txt"
 FRAME = layout.FRAME_SIZE
 HEADER = layout.HEADER_SIZE
 SNAP = layout.SNAPSHOT_SIZE
+PROGSIZE = 256  # as the rp2 port mounts littlefs: whole pages, which the RP2040's ROM (and RamFlash) requires
 POWER_BACK_MS = 1000  # after a cut; the wall clock (a board's RTC) kept running meanwhile
 USAGE = ("usage: lfs_powercut.py [--out FOLDER] [--blocks N] [--segment-records N] [--shard I/N] [--sample N] "
          "[--scenario PATH]")
@@ -68,7 +69,7 @@ def options(argv):
 
 
 def mount(flash):
-    os.mount(vfs.VfsLfs2(flash), MOUNT)
+    os.mount(vfs.VfsLfs2(flash, progsize=PROGSIZE), MOUNT)
 
 
 def read(path):
@@ -98,7 +99,7 @@ class Uncut:
 
     def __init__(self, opts):
         flash = RamFlash(opts["blocks"])
-        vfs.VfsLfs2.mkfs(flash)
+        vfs.VfsLfs2.mkfs(flash, progsize=PROGSIZE)
         self.base = bytearray(flash.data)  # the formatted chip the shoe is first powered on with
         self.log = OpLog()
         self.durable = array("I")  # at op k: the last seq whose append had returned when op k began

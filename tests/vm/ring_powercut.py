@@ -30,6 +30,7 @@ from firmware.storage import FileStorage
 
 FRAME = layout.FRAME_SIZE
 HEADER = layout.HEADER_SIZE
+PROGSIZE = 256  # as the rp2 port mounts littlefs: whole pages, which the RP2040's ROM (and RamFlash) requires
 POWER_BACK_MS = 1000
 RING = 0  # the chips, as the op order names them
 LFS = 1
@@ -87,12 +88,12 @@ class Uncut:
         self.logs = (Ordered(self.order, RING), Ordered(self.order, LFS))
         self.ring = RamFlash(opts["sectors"])
         self.lfs = RamFlash(opts["blocks"])
-        vfs.VfsLfs2.mkfs(self.lfs)
+        vfs.VfsLfs2.mkfs(self.lfs, progsize=PROGSIZE)
         self.base = (bytearray(self.ring.data), bytearray(self.lfs.data))
         self.durable = array("I")  # at op k: the last seq whose append had returned
         self.types = bytearray()  # at op k: that record's type
         self.clock = array("I")
-        os.mount(vfs.VfsLfs2(self.lfs), MOUNT)
+        os.mount(vfs.VfsLfs2(self.lfs, progsize=PROGSIZE), MOUNT)
         board = [None]
 
         def note(index):
@@ -128,7 +129,7 @@ def check(uncut, k, images, torn, copy_to=None):
     ring.data[:] = images[RING]
     lfs = RamFlash(len(images[LFS]) // 4096)
     lfs.data[:] = images[LFS]
-    os.mount(vfs.VfsLfs2(lfs), MOUNT)
+    os.mount(vfs.VfsLfs2(lfs, progsize=PROGSIZE), MOUNT)
     try:
         board = SimBoard(RingStorage(ring, FileStorage(FOLDER)))
         board.clock.now = uncut.clock[k] + POWER_BACK_MS

@@ -66,6 +66,9 @@ __attribute__((used)) void hang(void) {
     __attribute__((naked, used)) void name(void) {                                  \
         __asm volatile("bkpt %0\nbx lr\n" ::"i"(n));                                 \
     }
+/* The RP2040's ROM requires an erase's offset and count to be whole 4096-byte sectors and a program's whole 256-byte
+   pages (the datasheet's flash_range_erase and flash_range_program): off them, the chip's ROM silently erases or
+   programs what it was not asked to. The emulator serving these traps refuses them loudly instead (pico.mjs). */
 TRAP(flash_range_erase, BKPT_FLASH_ERASE)       /* (offset, count, block_size, block_cmd): to 0xFF */
 TRAP(flash_range_program, BKPT_FLASH_PROGRAM)   /* (offset, data, count): AND, a NOR flash only clears bits */
 TRAP(reset_usb_boot, BKPT_USB_BOOT)

@@ -3,7 +3,8 @@
 //   - the W25Q16JV's 2 MB in a file kept across power cycles; erase and program done here (the bootrom traps them;
 //     rp2040js's flash controller does not write), stalling simulated time as the chip would;
 //   - the inputs of boards/rpi_pico/pins.py (pulled up, as wired), the gate, LED and buzzer watched with their
-//     simulated time; the card reader's UART0; a DS3231 at 0x68 on I2C0 keeping time across power cycles;
+//     simulated time; the card reader's UART0; a DS3231 at 0x68 on I2C0 keeping time across power cycles; every
+//     other address of I2C0 carried to the secure element's model in the host's Python process (--element-fd);
 //   - the watchdog (its start an event; a reset keeps the flash, the clock and its scratch registers), power cycles;
 //   - USB CDC (the REPL) on stdin/stdout: `socat PTY,... EXEC:"node pico.mjs ..."` makes it a pty for mpremote.
 // A control socket (--control PATH) takes JSON lines ({"cmd": "pin", "pin": 17, "level": 0, "at_us": 5000}, ...)
@@ -11,7 +12,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { RP2040, USBCDC, I2CMode } from 'rp2040js';
-import { Element, attachElement } from './atecc.mjs';
 
 const FLASH_BYTES = 2 * 1024 * 1024; // W25Q16JV
 const SECTOR = 4096;
@@ -74,36 +74,48 @@ function persist(offset, length) {
   fs.writeSync(flash.fd, flash.data, offset, length, offset);
 }
 
-// The DS3231: seconds since 1970 at this run's simulated time zero, and the oscillator-stop flag; kept beside the
-// flash file. A chip never set starts with OSF up, as a new battery does.
+// The DS3231: seconds since 1970 at this run's simulated time zero, the oscillator-stop flag (OSF), its control
+// register and its hours' mode; kept beside the flash file. A chip never set starts with OSF up, as a new battery
+// does. Its supply is the board's, its battery keeps it meanwhile: with EOSC (control bit 7) set its oscillator stops
+// on the battery, so every power-up of the board finds OSF up (the time frozen meanwhile; the emulator's off time is
+// none anyway). A time written with the hours' bit 6 puts it in 12-hour mode (bit 5 PM, hours 1-12), which it then
+// reads in, as the chip does.
+const DS3231_ADDRESS = 0x68;
+const [DS3231_CONTROL, DS3231_STATUS, EOSC, OSF] = [0x0e, 0x0f, 0x80, 0x80];
 const rtcPath = args.flash + '.rtc.json';
-const rtc = fs.existsSync(rtcPath) && !args.blank
-  ? JSON.parse(fs.readFileSync(rtcPath, 'utf8'))
-  : { seconds: Date.UTC(2020, 0, 1) / 1000, osf: true };
+const rtc = {
+  seconds: Date.UTC(2020, 0, 1) / 1000, osf: true, control: 0x1c, hour12: false, // the chip's power-on control
+  ...(fs.existsSync(rtcPath) && !args.blank ? JSON.parse(fs.readFileSync(rtcPath, 'utf8')) : {}),
+};
 if (args.rtc) Object.assign(rtc, { seconds: Number(args.rtc), osf: false });
 let elapsedNs = 0; // simulated time of the earlier boots of this process
 let activeCycles = 0; // cycles the core executed, not slept (WFI/WFE), since the emulator started
 const nowNs = () => elapsedNs + mcu.clock.nanos;
 const rtcSeconds = () => rtc.seconds + nowNs() / 1e9;
 function saveRtc() {
-  fs.writeFileSync(rtcPath, JSON.stringify({ seconds: Math.floor(rtcSeconds()), osf: rtc.osf }));
+  fs.writeFileSync(rtcPath, JSON.stringify({ ...rtc, seconds: Math.floor(rtcSeconds()) }));
 }
 const bcd = (v) => ((v / 10) << 4) | v % 10;
 const unbcd = (v) => (v >> 4) * 10 + (v & 15);
 function rtcRegisters() {
   const d = new Date(Math.floor(rtcSeconds()) * 1000);
-  return [d.getUTCSeconds(), d.getUTCMinutes(), d.getUTCHours(), ((d.getUTCDay() + 6) % 7) + 1, d.getUTCDate(),
-    d.getUTCMonth() + 1, d.getUTCFullYear() - 2000].map(bcd);
+  const h = d.getUTCHours();
+  const hours = rtc.hour12 ? 0x40 | (h >= 12 ? 0x20 : 0) | bcd(h % 12 || 12) : bcd(h);
+  return [bcd(d.getUTCSeconds()), bcd(d.getUTCMinutes()), hours, ((d.getUTCDay() + 6) % 7) + 1,
+    bcd(d.getUTCDate()), bcd(d.getUTCMonth() + 1), bcd(d.getUTCFullYear() - 2000)];
+}
+function hours24(reg) {
+  return reg & 0x40 ? (unbcd(reg & 0x1f) % 12) + (reg & 0x20 ? 12 : 0) : unbcd(reg & 0x3f);
 }
 function attachDS3231(i2c) {
   let pointer = 0;
   let first = false;
   let regs = null; // the time registers as written in this transfer
-  let status = 0;
+  const other = new Uint8Array(0x13); // the alarms, aging and temperature registers: kept, unused
   i2c.onStart = () => i2c.completeStart();
   i2c.onConnect = (address, mode) => {
     first = mode === I2CMode.Write;
-    i2c.completeConnect(address === 0x68);
+    i2c.completeConnect(address === DS3231_ADDRESS);
   };
   i2c.onWriteByte = (value) => {
     if (first) {
@@ -113,22 +125,25 @@ function attachDS3231(i2c) {
       regs = regs || rtcRegisters();
       regs[pointer++] = value;
     } else {
-      if (pointer === 0x0f) rtc.osf = rtc.osf && (value & 0x80) !== 0;
-      else status = value;
+      if (pointer === DS3231_STATUS) rtc.osf = rtc.osf && (value & OSF) !== 0; // OSF: written 0 only
+      else if (pointer === DS3231_CONTROL) rtc.control = value;
+      else other[pointer % 0x13] = value;
       pointer++;
     }
     i2c.completeWrite(true);
   };
   i2c.onReadByte = () => {
-    const value = pointer < 7 ? rtcRegisters()[pointer] : pointer === 0x0f ? (rtc.osf ? 0x80 : 0) : status;
+    const value = pointer < 7 ? rtcRegisters()[pointer] : pointer === DS3231_STATUS ? (rtc.osf ? OSF : 0)
+      : pointer === DS3231_CONTROL ? rtc.control : other[pointer % 0x13];
     pointer++;
     i2c.completeRead(value);
   };
   i2c.onStop = () => {
     if (regs) {
       const set = Date.UTC(2000 + unbcd(regs[6]), unbcd(regs[5] & 0x1f) - 1, unbcd(regs[4] & 0x3f),
-        unbcd(regs[2] & 0x3f), unbcd(regs[1] & 0x7f), unbcd(regs[0] & 0x7f)) / 1000;
+        hours24(regs[2]), unbcd(regs[1] & 0x7f), unbcd(regs[0] & 0x7f)) / 1000;
       rtc.seconds = set - nowNs() / 1e9;
+      rtc.hour12 = (regs[2] & 0x40) !== 0;
       regs = null;
     }
     saveRtc();
@@ -136,9 +151,64 @@ function attachDS3231(i2c) {
   };
 }
 
-// The secure element at 0x60 on I2C0 beside the DS3231 (atecc.mjs): its state (seed, counters) in FLASH.element,
-// outside the flash, kept across power cycles, cuts and --blank (an erased flash leaves the chip as it was).
-const element = Element.load(args.flash + '.element');
+// The secure element on I2C0 beside the DS3231: boards/sim/element.py's model, run by the host's Python process
+// (host_tools/sabot/pico.py) outside this one, its state in FLASH.element outside the emulated flash. Each bus event
+// at an address other than the DS3231's crosses the descriptor --element-fd (one end of a socketpair the host made
+// and this process inherited), synchronously: the core stands still until the model answered, as the bus does. A
+// request: the event (ELEMENT_OP), its byte, the simulated time in µs (a float64, little-endian); the answer: one
+// byte (an acknowledge as 1 or 0, or the byte read). No descriptor: nobody on those addresses (every byte NACKed).
+const ELEMENT_OP = { start: 0x53, write: 0x57, read: 0x52, stop: 0x50, powerOff: 0x4f }; // 'S' 'W' 'R' 'P' 'O'
+const TX_EMPTY = 1 << 4; // the I2C's raw interrupt bit
+const elementFd = args['element-fd'] != null ? Number(args['element-fd']) : null;
+const elementRequest = Buffer.alloc(10);
+const elementAnswer = Buffer.alloc(1);
+function elementEvent(op, value = 0) {
+  if (elementFd === null) return 0;
+  elementRequest[0] = op;
+  elementRequest[1] = value;
+  elementRequest.writeDoubleLE(nowNs() / 1000, 2);
+  fs.writeSync(elementFd, elementRequest);
+  for (;;) { // a blocking descriptor: readSync waits for the answer
+    try {
+      if (fs.readSync(elementFd, elementAnswer, 0, 1) === 1) return elementAnswer[0];
+      throw new Error('the secure element\'s host closed the link');
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+    }
+  }
+}
+
+// The element's addresses on an rp2040js I2C bus, beside the device models already attached (the DS3231), which keep
+// their own. Every bus event of the element's transfers reaches the model as it happens: it acknowledges (or not)
+// its address and each byte written, gives each byte read, and sees the stop.
+function attachElementLink(i2c, deviceAddresses) {
+  const other = { onConnect: i2c.onConnect, onWriteByte: i2c.onWriteByte, onReadByte: i2c.onReadByte,
+    onStop: i2c.onStop };
+  let mine = false;
+  i2c.onConnect = (address, mode) => {
+    mine = !deviceAddresses.includes(address);
+    if (!mine) return other.onConnect(address, mode);
+    if (elementEvent(ELEMENT_OP.start, (address << 1) | (mode === I2CMode.Read ? 1 : 0))) {
+      return i2c.completeConnect(true);
+    }
+    // No acknowledge. The abort flushes the TX FIFO, which the chip then reports empty; rp2040js 1.4.1 leaves
+    // TX_EMPTY low, so pico-sdk's write would wait out its timeout (50 ms) and fail with ETIMEDOUT where the chip
+    // fails at once.
+    i2c.completeConnect(false);
+    return i2c.setInterrupts(TX_EMPTY);
+  };
+  i2c.onWriteByte = (value) => {
+    if (!mine) return other.onWriteByte(value);
+    return i2c.completeWrite(elementEvent(ELEMENT_OP.write, value) === 1);
+  };
+  i2c.onReadByte = () => (mine ? i2c.completeRead(elementEvent(ELEMENT_OP.read)) : other.onReadByte());
+  i2c.onStop = () => {
+    if (!mine) return other.onStop();
+    elementEvent(ELEMENT_OP.stop);
+    mine = false;
+    return i2c.completeStop();
+  };
+}
 
 // USB CDC: the host's bytes wait here until the device has taken the last ones (rp2040js's FIFO holds 512), and
 // after each boot until the host has enumerated the device again and a program has opened it: 2 s by default
@@ -230,8 +300,9 @@ function boot(cause) {
   for (const uart of mcu.uart) mendUart(uart);
   mcu.uart[0].onByte = () => {}; // the reader's TX line: unused
   attachDS3231(mcu.i2c[0]);
-  if (cause === 'power') element.powerOff();
-  attachElement(mcu.i2c[0], element);
+  if (cause === 'power' && rtc.control & EOSC) rtc.osf = true; // its oscillator stopped on the battery meanwhile
+  if (cause === 'power') elementEvent(ELEMENT_OP.powerOff); // the element's supply is the board's
+  attachElementLink(mcu.i2c[0], [DS3231_ADDRESS]);
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (data) => process.stdout.write(data);
   pendingRead = 0;
@@ -267,9 +338,23 @@ function mendUart(uart) {
   };
 }
 
+// The RP2040's ROM erases whole 4 KB sectors and programs whole 256-byte pages: its flash_range_erase and
+// flash_range_program take an offset and a count that are multiples of those, and silently do something else
+// with others. Here such a call stops the chip, named, as a bug in the image (bootrom.c).
+function aligned(code, offset, count) {
+  const [unit, name] = code === BKPT.erase ? [SECTOR, 'flash_range_erase'] : [PAGE, 'flash_range_program'];
+  if (offset % unit === 0 && count % unit === 0 && offset + count <= FLASH_BYTES) return true;
+  stopped = `${name}(0x${offset.toString(16)}, ${count} bytes): not whole ${unit}-byte units of the flash, which the `
+    + 'RP2040\'s ROM requires (it would corrupt the flash)';
+  return false;
+}
+
 let stopped = null;
 function onBreak(code) {
   const r = mcu.core.registers;
+  if ((code === BKPT.erase || code === BKPT.program) && !aligned(code, r[0], code === BKPT.erase ? r[1] : r[2])) {
+    return;
+  }
   if (code === BKPT.erase) {
     const [offset, count, blockSize] = [r[0], r[1], r[2]];
     flash.data.fill(0xff, offset, offset + count);
@@ -432,7 +517,12 @@ function handle(command) {
     power_cycle: () => { resetPending = 'power'; },
     cut: () => shutdown(0), // the power gone for good: the flash file is as the last operation left it
     time: () => {},
-    rtc: () => { rtc.seconds = command.seconds - nowNs() / 1e9; rtc.osf = false; saveRtc(); },
+    rtc: () => { // the module as found: its time (osf cleared), or its control register and hours' mode
+      if (command.seconds != null) Object.assign(rtc, { seconds: command.seconds - nowNs() / 1e9, osf: false });
+      if (command.control != null) rtc.control = command.control;
+      if (command.hour12 != null) rtc.hour12 = !!command.hour12;
+      saveRtc();
+    },
   }[command.cmd];
   if (command.cmd === 'deal') return deal(command, reply);
   if (!action) return reply({ error: `unknown command ${command.cmd}` });
