@@ -61,7 +61,8 @@ def test_a_whole_shoe_dealt_through_the_pins_verifies_clean_with_its_elements_pu
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "K-COUNTER", "H-VERIFY")
 def test_the_pulled_journals_checkpoints_verify_with_the_picos_element_public_key(dealt):
     """The image's own driver signed them on the element (boards/sim/element.py through the emulator's I2C), one a
-    power-up, a coup's end and a séance, and the pull's; its public key, read from the element's state beside the flash, checks them."""
+    power-up, a coup's end and a séance, and the pull's; its public key, read from the element's state beside the
+    flash, checks them."""
     tmp_path, public = dealt[0], dealt[1]
     verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--public-key", public, "--json")
     answer = json.loads(verified.stdout)
