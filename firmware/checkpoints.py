@@ -21,7 +21,7 @@ from hashlib import sha256
 from firmware import layout
 from firmware.compat import const
 from firmware.events import EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
-from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_ELEMENT
+from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_BOOT, R_ELEMENT
 from firmware.shell import Shell
 
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
@@ -69,12 +69,14 @@ class CheckpointShell(Shell):
         self._watch = None
         self._cut = 0
         self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
+        self._recovered = 0  # the journal's seq once recovered, before the power-up's records
 
     def recover(self):
         self._cut = 0
         watch = self._watch = self.checkpoints.watch()
         tail = self.checkpoints.tail = _Tail(self.ctl, self.journal, watch[1] if watch else -1)
         self._cut = self.journal.recover(tail, watch)
+        self._recovered = self.journal.seq
         return self._cut
 
     def rolled_back(self):
@@ -86,7 +88,19 @@ class CheckpointShell(Shell):
             Shell.boot(self, now)
         finally:
             self._booting = False
-        self.checkpoints.booted(self, self._cut)
+        self.checkpoints.booted(self, self._cut, self._quiet())
+
+    def _quiet(self):
+        """Whether the last checkpoint still vouches for all but boot records (issue 38): since it, the journal holds
+        power-ups alone, each seen by the recovery in the same segment, and this one wrote its boot record and
+        nothing more. A restart then spends no count of the element; a cut, a card, an alarm, a new segment do."""
+        watch = self._watch
+        tail = getattr(self.checkpoints, "tail", None)
+        journal = self.journal
+        if watch is None or tail is None or tail.other or journal.segment != watch[0]:
+            return False
+        seen = self._recovered == watch[1] or 0 <= tail.start <= watch[1]
+        return seen and journal.seq == self._recovered + 1
 
     def _handle(self, event, arg, now):
         ctl = self.ctl
@@ -117,6 +131,8 @@ class _Tail:
         self.after = after
         self.type = 0
         self.spent = 0  # the highest value said spent
+        self.start = -1  # the seq before the first record replayed
+        self.other = False  # a record after the last checkpoint other than a power-up's boot record
 
     def load_snapshot(self, buf):
         self.ctl.load_snapshot(buf)
@@ -127,6 +143,11 @@ class _Tail:
     def restore(self, body):
         self.ctl.restore(body)
         rtype = self.type = body[0]
+        seq = self.journal.seq
+        if self.start < 0:
+            self.start = seq - 1
+        if seq > self.after and rtype != R_BOOT:
+            self.other = True
         if rtype == R_ELEMENT and self.journal.seq > self.after:
             spent = body[layout.BODY_CODE] | body[layout.BODY_CODE + 1] << 8 | body[layout.BODY_CARD + 1] << 16
             if spent > self.spent:
@@ -249,10 +270,13 @@ class Checkpoints:
             return False
         return counter != counted
 
-    def booted(self, shell, cut):
+    def booted(self, shell, cut, quiet=False):
         """After the power-up's records: the counter values a cut spent, said, then its checkpoint, a recovery's
-        when it cut a torn tail."""
+        when it cut a torn tail; none when quiet (CheckpointShell._quiet: since the last checkpoint only boot records,
+        so a shoe restarted again and again spends no count) and nothing was cut."""
         found = self._found
+        if quiet and not found and not cut:
+            return
         if found:
             self._found = 0
             shell.said(found, found - (self._counted or 0), EL_CUT)

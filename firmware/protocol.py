@@ -7,25 +7,28 @@ import: the board feeds it the bytes it reads and sends what it writes."""
 
 import json
 import struct
-from binascii import crc32
 
 from firmware.compat import const
+from firmware.frames import (  # noqa: F401 - the codec, re-exported: host and tests take it from here
+    ANSWER,
+    CHALLENGE_MS,
+    CRC_SIZE,
+    DOMAIN,
+    FRAME_MAX,
+    FRAME_TIMEOUT_MS,
+    HEADER,
+    MAGIC,
+    NONCE_SIZE,
+    PAYLOAD_MAX,
+    TAG_SIZE,
+    VERSION,
+    WRAP,
+    Framer,
+    authenticator,
+    frame,
+)
 from firmware.mac import Key
 from firmware.ticks import ticks_diff
-
-MAGIC = const(0xA5)
-VERSION = const(1)
-HEADER = const(7)  # magic, version, command, sequence (2 bytes), payload length (2 bytes), little-endian
-CRC_SIZE = const(4)  # CRC-32 of the header and the payload, little-endian
-PAYLOAD_MAX = const(512)
-FRAME_MAX = const(523)  # HEADER + PAYLOAD_MAX + CRC_SIZE: the receive buffer, never more
-FRAME_TIMEOUT_MS = const(1000)  # a frame begun and not finished within it is dropped
-CHALLENGE_MS = const(30000)  # a challenge unused after it is void
-NONCE_SIZE = const(16)
-TAG_SIZE = const(32)
-ANSWER = const(0x80)  # an answer's command: the request's, with this bit
-DOMAIN = b"sabot command\0"
-WRAP = b"sabot key wrap\0"  # a new casino key travels XORed with HMAC(current key, WRAP + challenge)
 
 # Commands (docs/protocol.md). Reads: below 0x40, never authenticated. 0x40 and above change the shoe's state: the
 # authenticator ends their payload.
@@ -60,83 +63,17 @@ E_NOT_FOUND = const(11)
 E_NO_ELEMENT = const(12)
 E_NO_MANIFEST = const(13)
 E_INTERNAL = const(14)
+E_BUSY = const(15)  # the pass's expensive request, or its cheap ones, already answered: ask again (a flood's answer)
+
+# What one pass of the loop answers at most (docs/protocol.md, "One pass, bounded"): one expensive request (a read of
+# the journal, a receipt, the firmware challenge, the element, a state-changing command), CHEAP_MAX cheap ones
+# (status, challenge, a refusal); every other frame of the pass is answered E_BUSY. Busy answers a burst gives, one
+# after the other with no gap of BURST_GAP_MS, are journalled once, at the burst's first (on_burst).
+CHEAP_MAX = const(4)
+BURST_GAP_MS = const(2000)
 
 _SEGMENTS_PAGE = const(63)  # (4 + 4)-byte entries after the status and the count: 1 + 2 + 63 * 8 = 507 bytes
 _CHUNK_MAX = const(508)  # a chunk's bytes after the status, a payload within PAYLOAD_MAX
-
-
-def frame(command, seq, payload=b""):
-    """One frame's bytes."""
-    head = struct.pack("<BBBHH", MAGIC, VERSION, command, seq & 0xFFFF, len(payload)) + payload
-    return head + struct.pack("<I", crc32(head))
-
-
-def authenticator(key, nonce, command, seq, args):
-    """The tag an authenticated command ends with: HMAC-SHA256 under the casino's key of the domain, the shoe's
-    challenge and the frame's header and arguments (its length counting the tag)."""
-    head = struct.pack("<BBBHH", MAGIC, VERSION, command, seq & 0xFFFF, len(args) + TAG_SIZE)
-    return key.tag(DOMAIN + nonce + head[1:] + args, TAG_SIZE)
-
-
-class Framer:
-    """Frames out of bytes fed as they come: garbage skipped to the next magic byte, a length over PAYLOAD_MAX or a
-    wrong CRC skipped one byte on, a frame left unfinished past FRAME_TIMEOUT_MS dropped; the buffer is FRAME_MAX
-    bytes and never grows. Each whole frame goes to on_frame(view of its bytes); bad counts what was dropped."""
-
-    def __init__(self, on_frame):
-        self.buf = bytearray(FRAME_MAX)
-        self.fill = 0
-        self.began = 0  # ticks when the buffered frame's first byte came
-        self.bad = 0
-        self.on_frame = on_frame
-
-    def feed(self, data, now):
-        if self.fill and ticks_diff(now, self.began) > FRAME_TIMEOUT_MS:
-            self.fill = 0
-            self.bad += 1
-        at = 0
-        while at < len(data):
-            if not self.fill:
-                self.began = now
-            take = min(FRAME_MAX - self.fill, len(data) - at)
-            self.buf[self.fill:self.fill + take] = data[at:at + take]
-            self.fill += take
-            at += take
-            self._scan(now)
-
-    def _drop(self, count):
-        buf = self.buf
-        rest = self.fill - count
-        buf[:rest] = buf[count:self.fill]
-        self.fill = rest
-
-    def _scan(self, now):
-        buf = self.buf
-        while self.fill:
-            if buf[0] != MAGIC:
-                skip = 1
-                while skip < self.fill and buf[skip] != MAGIC:
-                    skip += 1
-                self.bad += 1
-                self._drop(skip)
-                continue
-            if self.fill < HEADER:
-                return
-            length = buf[5] | buf[6] << 8
-            if length > PAYLOAD_MAX:
-                self.bad += 1
-                self._drop(1)
-                continue
-            end = HEADER + length
-            if self.fill < end + CRC_SIZE:
-                return
-            if crc32(memoryview(buf)[:end]) != struct.unpack_from("<I", buf, end)[0]:
-                self.bad += 1
-                self._drop(1)
-                continue
-            self.on_frame(memoryview(buf)[:end])
-            self._drop(end + CRC_SIZE)
-            self.began = now
 
 
 class Protocol:
@@ -159,12 +96,51 @@ class Protocol:
         self.nonce = None
         self.nonce_at = 0
         self.restart = False
+        self.spent = False  # this pass's expensive request answered (or a challenge's slice hashed)
+        self.cheap = 0  # this pass's cheap answers
+        self.busy = 0  # requests answered E_BUSY
+        self.bursts = 0
+        self.busy_at = 0  # ticks of the last busy answer
+        self.in_burst = False
+        self.on_burst = None  # on_burst(): the board journals a burst's beginning
+        self.job = None  # a production Pico's challenge in progress: [identity.RegionMac, command, seq, index]
+        self.cached = None  # (seed, answer): the last challenge's answer, its next index answered from it
+        self.longest = 0  # the longest pass of serve()'s loop, ms
 
     def feed(self, data):
+        """The bytes one pass read: its frames answered within the pass's budget, which then starts again."""
         self.framer.feed(data, self.now())
+        self.spent = False
+        self.cheap = 0
+
+    def work(self):
+        """Once a pass before feed(): a challenge in progress hashes its next slice (the pass's expensive request),
+        and a burst with no busy answer for BURST_GAP_MS is over."""
+        job = self.job
+        if job is not None:
+            self.spent = True
+            mac = job[0]
+            mac.step()
+            if mac.done():
+                self.job = None
+                self.cached = (mac.seed, mac.answer())
+                self._answer(job[1], job[2], *self._page(self.cached[1], job[3]))
+        if self.in_burst and ticks_diff(self.now(), self.busy_at) > BURST_GAP_MS:
+            self.in_burst = False
 
     def counters(self):
-        return {"bad_frames": self.framer.bad, "refused": self.refused}
+        return {"bad_frames": self.framer.bad, "refused": self.refused, "busy": self.busy, "bursts": self.bursts,
+                "longest_pass": self.longest}
+
+    def _busy(self, command, seq):
+        self.busy += 1
+        self.busy_at = self.now()
+        if not self.in_burst:
+            self.in_burst = True
+            self.bursts += 1
+            if self.on_burst is not None:
+                self.on_burst()
+        self._answer(command, seq, E_BUSY)
 
     def _answer(self, command, seq, status, data=b""):
         self.write(frame(command | ANSWER, seq, bytes((status,)) + data))
@@ -175,6 +151,17 @@ class Protocol:
         if command & ANSWER:
             self.framer.bad += 1  # an answer, another shoe's or echoed: answering it could ping-pong for ever
             return
+        if command in _CHEAP or command not in _READS and command not in _WRITES or view[1] != VERSION:
+            if self.cheap >= CHEAP_MAX:
+                self._busy(command, seq)
+                return
+            self.cheap += 1
+        elif self.spent or self.job is not None and command == C_FIRMWARE:
+            if command != C_FIRMWARE or not self._cached(view):
+                self._busy(command, seq)
+                return
+        elif command != C_FIRMWARE or not self._cached(view):
+            self.spent = True
         if view[1] != VERSION:
             self.refused += 1
             self._answer(command, seq, E_VERSION)
@@ -184,15 +171,22 @@ class Protocol:
             if command & AUTHENTICATED:
                 status, data = self._authenticated(command, seq, payload)
             else:
-                status, data = self._read(command, payload)
+                status, data = self._read(command, payload, seq)
         except Exception:  # noqa: BLE001 - a command that failed answers so, the gate locked; never the REPL's
             self.shell.gate.close()
             status, data = E_INTERNAL, b""
+        if status is None:
+            return  # answered by work(), passes later
         if OK < status <= E_AUTH:
             self.refused += 1  # malformed, unknown or unauthenticated: counted, status reports it
         self._answer(command, seq, status, data)
 
-    def _read(self, command, payload):
+    def _cached(self, view):
+        """A challenge whose seed the last one's answer was for: answered from it, no expensive work."""
+        cached = self.cached
+        return cached is not None and len(view) == HEADER + 34 and bytes(view[HEADER:HEADER + 32]) == cached[0]
+
+    def _read(self, command, payload, seq=0):
         size = len(payload)
         if command == C_STATUS and size == 0:
             from firmware import remote
@@ -223,7 +217,7 @@ class Protocol:
             except OSError:  # the element did not answer
                 return E_NO_ELEMENT, b""
         if command == C_FIRMWARE and size == 34:
-            return self._firmware(payload[:32], payload[32] | payload[33] << 8)
+            return self._firmware(payload[:32], payload[32] | payload[33] << 8, command, seq)
         return (E_LENGTH if command in _READS else E_UNKNOWN), b""
 
     def _segments(self, start):
@@ -266,13 +260,23 @@ class Protocol:
         except OSError:
             return E_NOT_FOUND, b""
 
-    def _firmware(self, seed, index):
+    def _firmware(self, seed, index, command=C_FIRMWARE, seq=0):
+        """From the last answer when the seed is its; a production Pico's region a slice a pass (work(): the answer
+        then, no answer now); else the image's files at once, the answer kept for the next index."""
         from firmware import identity
 
-        try:
-            answer = identity.answer(seed)
-        except (OSError, ValueError):
-            return E_NO_MANIFEST, b""
+        cached = self.cached
+        if cached is None or cached[0] != seed:
+            if identity.REGION is not None:
+                self.job = [identity.RegionMac(seed), command, seq, index]
+                return None, b""
+            try:
+                cached = self.cached = (bytes(seed), identity.answer(seed))
+            except (OSError, ValueError):
+                return E_NO_MANIFEST, b""
+        return self._page(cached[1], index)
+
+    def _page(self, answer, index):
         files = answer["files"]
         if index < len(files):
             return OK, _json({"count": len(files), "file": files[index]})
@@ -342,14 +346,21 @@ def serve(runtime, protocol, received):
 
     Runtime.current = runtime  # the shoe remote.py's functions act on (a new number sets the ring's journal aside)
     runtime.shell.journal.reopen()
+    now = runtime.now
     while not protocol.restart:
+        began = now()
         runtime.step()
         runtime.idle()
+        protocol.work()
         data = received()
         if data:
             protocol.feed(data)
+        took = ticks_diff(now(), began)
+        if took > protocol.longest:
+            protocol.longest = took
 
 
+_CHEAP = (C_STATUS, C_CHALLENGE)
 _READS = (C_STATUS, C_CHALLENGE, C_SEGMENTS, C_CHUNK, C_RECEIPT, C_ENROL, C_FIRMWARE)
 # The arguments' size of each state-changing command: séance table, employee, the game's name's length and 16 bytes
 # for it; clock: seconds since 2020, year, month, day, hour, minute, second; the casino's key (32 bytes); the

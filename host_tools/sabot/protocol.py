@@ -27,6 +27,7 @@ STATUSES = {
     p.E_NO_ELEMENT: ("pas d'élément sécurisé", "no secure element"),
     p.E_NO_MANIFEST: ("pas de manifeste de version", "no release manifest"),
     p.E_INTERNAL: ("erreur interne, porte verrouillée", "internal error, gate locked"),
+    p.E_BUSY: ("sabot occupé, redemander", "the shoe is busy: ask again"),
 }
 
 
@@ -89,11 +90,19 @@ class Client:
         return data
 
     def ask(self, command, payload=b""):
-        """(status, data) of the shoe's answer."""
-        self.seq = (self.seq + 1) & 0xFFFF
+        """(status, data) of the shoe's answer; asked again, a little later, while the shoe answers E_BUSY (its pass
+        had answered its budget already: docs/protocol.md)."""
+        deadline = self.clock() + self.timeout
+        self.seq = (self.seq + 1) & 0xFFFF  # the same on a retry: an authenticator covers it
+        while True:
+            status, data = self._ask_once(command, payload, deadline)
+            if status != p.E_BUSY or self.clock() >= deadline:
+                return status, data
+            time.sleep(0.05)
+
+    def _ask_once(self, command, payload, deadline):
         self.answers.clear()
         self.link.write(p.frame(command, self.seq, payload))
-        deadline = self.clock() + self.timeout
         while self.clock() < deadline:
             self.framer.feed(self.link.read(), int(self.clock() * 1000) & 0x3FFFFFFF)
             for answer, seq, data in self.answers:

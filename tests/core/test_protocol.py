@@ -86,3 +86,30 @@ def test_mutated_frames_change_nothing_and_never_open_the_gate():
     assert nonce and shoe.board.shell.journal.seq == seq and shoe.board.gate.releases == releases
     shoe.board.clock.now += p.FRAME_TIMEOUT_MS + 1  # a frame left half sent is dropped
     assert shoe.ask(p.C_STATUS, 1)[0] == p.OK
+
+
+def _statuses(out):
+    """The status of each answer in out, in order."""
+    statuses = []
+    at = 0
+    while at < len(out):
+        length = out[at + 5] | out[at + 6] << 8
+        statuses.append(out[at + p.HEADER])
+        at += p.HEADER + length + p.CRC_SIZE
+    return statuses
+
+
+@covers("S-FAILSAFE", "P-FUZZ")
+def test_a_pass_answers_one_expensive_request_and_four_cheap_ones_the_rest_busy_counted_by_burst():
+    shoe = _Shoe()
+    bursts = []
+    shoe.protocol.on_burst = lambda: bursts.append(1)
+    receipts = b"".join(p.frame(p.C_RECEIPT, n, bytes(16)) for n in range(11))  # eleven in one read
+    shoe.protocol.feed(receipts)
+    assert _statuses(shoe.out) == [p.OK] + [p.E_BUSY] * 10
+    shoe.out[:] = b""
+    shoe.protocol.feed(b"".join(p.frame(p.C_STATUS, n) for n in range(6)))  # the next pass: a new budget
+    assert _statuses(shoe.out) == [p.OK] * 4 + [p.E_BUSY] * 2
+    assert shoe.protocol.busy == 12 and shoe.protocol.bursts == 1 and bursts == [1]  # one burst, said once
+    shoe.out[:] = b""
+    assert shoe.ask(p.C_RECEIPT, 99, bytes(16))[0] == p.OK
