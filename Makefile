@@ -99,12 +99,13 @@ web: setup
 # (pytest-xdist; WORKERS=0 for one process): most tests wait on a VM, an emulator or a browser. A worker takes a
 # module whole, its fixtures made once (tests/parallel.py).
 WORKERS ?= auto
-# The core tests inside the emulated Pico (marked rp2_core, minutes of emulation) run in make test-pico only.
+# The core tests inside the emulated Pico (marked rp2_core, some 10 minutes of emulation) run in make test-pico; make
+# test runs their shard marked rp2_ci (the element's driver and model: tests/host/test_pico_core.py).
 test: system-deps $(SETUP) $(NPM_SETUP) mpy typecheck image
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
-	$(BIN)/python -m pytest -n $(WORKERS) -m "not rp2_core" -p tests.conformance_plugin --conformance-json=build/conformance.json
+	$(BIN)/python -m pytest -n $(WORKERS) -m "not rp2_core or rp2_ci" -p tests.conformance_plugin --conformance-json=build/conformance.json
 	$(BIN)/python -m sabot.conformance build/conformance.json -o build/conformance.md
 
 # The first check, in seconds and with the venv alone: the firmware's core tests (tests/core) on CPython, then the

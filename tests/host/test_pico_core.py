@@ -19,7 +19,7 @@ from tests.core.req import COVERED, KNOWN
 from tests.host.test_micropython import CORE_MODULES
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
-pytestmark = [pytest.mark.pico, pytest.mark.rp2_core]  # make test-pico; not make test: CI's 30 minutes
+pytestmark = [pytest.mark.pico, pytest.mark.rp2_core]  # make test-pico all; make test the shard marked rp2_ci
 
 # The core tests too long for the emulator (a few times slower than the chip), each with why: not run on rp2.
 SKIPPED_ON_RP2 = {
@@ -32,15 +32,23 @@ BIN = Path(sys.executable).parent
 GC_THRESHOLD = 16 * 1024
 
 
-# The modules split between two emulators, each its own unit of a parallel run (tests/parallel.py), so that make
-# test's two workers share them; a module not named here runs in the first.
+# The modules split between emulators, each its own unit of a parallel run (tests/parallel.py), so that the two
+# workers share them; a module not named here runs in the first. The third, the secure element's driver and model on
+# the chip's own port (issue 35), runs in make test too (marked rp2_ci: CI's 25 minutes do not hold the two others,
+# some 10 minutes of emulation on two workers, which make test-pico runs).
 SECOND_SHARD = {"tests.core.test_ouverte", "tests.core.test_protocol", "tests.core.test_scenarios",
                 "tests.core.test_shoe_rules", "tests.core.test_sim_board", "tests.core.test_tableau"}
-SHARDS = (tuple(m for m in CORE_MODULES if m not in SECOND_SHARD), tuple(m for m in CORE_MODULES if m in SECOND_SHARD))
+CI_SHARD = {"tests.core.test_element", "tests.core.test_element_parts"}  # 8 min with test_journal, one worker
+SHARDS = tuple(tuple(m for m in CORE_MODULES if _in == (2 if m in CI_SHARD else 1 if m in SECOND_SHARD else 0))
+               for _in in range(3))
 
 
 def _shard(module):
-    return 1 if module in SECOND_SHARD else 0
+    return 2 if module in CI_SHARD else 1 if module in SECOND_SHARD else 0
+
+
+def _ci(shard):
+    return [pytest.mark.rp2_ci] if shard == 2 else []
 
 
 def _core_tests():
@@ -48,7 +56,7 @@ def _core_tests():
         module = importlib.import_module(name)
         for attr in sorted(dir(module)):
             if attr.startswith("test_"):
-                marks = [pytest.mark.req(*COVERED[attr])]
+                marks = [pytest.mark.req(*COVERED[attr])] + _ci(_shard(name))
                 if attr in KNOWN:
                     marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[attr]))
                 if attr in SKIPPED_ON_RP2:
@@ -117,7 +125,8 @@ def test_core_test_passes_on_the_emulated_pico(rp2_results, module, test):
 
 
 @pytest.mark.req("H-SIM")
-@pytest.mark.parametrize("shard", range(len(SHARDS)), ids=lambda shard: "rp2-%d" % shard)
+@pytest.mark.parametrize("shard", [pytest.param(shard, marks=_ci(shard)) for shard in range(len(SHARDS))],
+                         ids=lambda shard: "rp2-%d" % shard)
 def test_the_core_tests_leave_the_picos_heap_room(rp2_results, shard):
     """After every core test, a collection gives back a quarter of the 234 KB heap at least: none keeps what it
     built, so the ones that come after it run in the heap a shoe has."""
