@@ -20,8 +20,8 @@ ALONE = {PICO_CUTS}  # uses none of its module's fixtures
 # The longest units, longest first (--durations on two workers); the others follow in xdist's order, most tests first.
 LONG = (PICO_CORE + "::rp2-0", PICO_CORE + "::rp2-1", PICO_CORE + "::rp2-2", PICO_CUTS,
         "tests/host/test_fleet_checks.py", "tests/host/test_ring_powercut.py", "tests/host/test_fleet_spark.py",
-        "tests/host/test_littlefs_powercut.py", "tests/host/test_pico_shoe.py", "tests/host/test_ring_powercut_vm.py", "tests/host/test_pico_production.py",
-        "tests/host/test_pico_tamper.py", "tests/host/test_nuit.py")
+        "tests/host/test_littlefs_powercut.py", "tests/host/test_pico_shoe.py", "tests/host/test_ring_powercut_vm.py",
+        "tests/host/test_pico_production.py", "tests/host/test_pico_tamper.py", "tests/host/test_nuit.py")
 
 
 def work_unit(nodeid):
