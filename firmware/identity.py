@@ -128,16 +128,19 @@ class RegionMac:
         self._key = Key(self.seed)
         self._inner = sha256(self._key._inner)
         self._inner.update(FLASH.encode() + b"\0")
+        if REGION is None:
+            raise ValueError("no program region: a production Pico's challenge only")
+        self._start, self._size = REGION
         self._at = 0
 
     def done(self):
-        return self._at >= REGION[1]
+        return self._at >= self._size
 
     def step(self):
         import uctypes
 
-        size = min(self.SLICE, REGION[1] - self._at)
-        self._inner.update(uctypes.bytearray_at(REGION[0] + self._at, size))
+        size = min(self.SLICE, self._size - self._at)
+        self._inner.update(uctypes.bytearray_at(self._start + self._at, size))
         self._at += size
 
     def answer(self):
