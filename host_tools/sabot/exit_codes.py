@@ -22,10 +22,13 @@ EXIT_CODES = {
     "vboard": ("stopped by Ctrl-C", "the emulated Pico stopped by itself", MISTAKE + " (the build, --fs)"),
     "deploy": ("every file copied and checked", "files that differ from the bundle (named)", "no device, another "
                "board, or " + MISTAKE),
-    "pull-log": ("the journal pulled with its receipt", None, "no shoe answering, or " + MISTAKE),
+    "pull-log": ("the journal pulled with its receipt", "the shoe is in fault: nothing pulled", "no shoe answering, "
+                 "or " + MISTAKE),
+    "status": ("the shoe's state said (a fault among it)", None, "no shoe answering, or " + MISTAKE),
     "firmware": ("done: a bundle written, or MATCH", "MISMATCH", MISTAKE),
     "firmware dist": ("the bundle written", None, MISTAKE),
-    "firmware verify": ("MATCH", "MISMATCH: the files that differ named", "the shoe or the bundle could not be "
+    "firmware verify": ("MATCH", "MISMATCH: the files that differ named, or a shoe in fault", "the shoe or the "
+                        "bundle could not be "
                         "read, or " + MISTAKE),
     "seance": ("done, the record it wrote named", "the shoe refused or is in fault", "no shoe answering, or "
                + MISTAKE),

@@ -19,6 +19,7 @@ class Terminal(io.StringIO):
 
 @pytest.mark.req("H-FIRMWARE")
 def test_a_wait_is_said_on_a_terminal_once_it_lasts_and_never_on_a_pipe(monkeypatch):
+    monkeypatch.setattr(progress, "QUIET", False)  # an earlier command's --quiet in this process is not this one's
     shown = Terminal()
     monkeypatch.setattr("sys.stderr", shown)
     with progress.waiting("sabot clock set : en attente du sabot", after=0.05):
