@@ -57,12 +57,12 @@ def _no_wait(ms):
 def serve(link, chip):
     """The host's side, on a socket: each request answered by the chip until the VM closes its end (it stopped)."""
     with link:
-        head = _exactly(link, 3)
+        head = exactly(link, 3)
         while len(head) == 3:
             operation, address, size = head
             try:
                 if operation == _WRITE:
-                    chip.writeto(address, _exactly(link, size))
+                    chip.writeto(address, exactly(link, size))
                     answer = b"\x00"
                 else:
                     buf = bytearray(size)
@@ -71,10 +71,11 @@ def serve(link, chip):
             except OSError as e:
                 answer = bytes((e.args[0] if e.args and type(e.args[0]) is int else _EIO,))
             link.sendall(answer)
-            head = _exactly(link, 3)
+            head = exactly(link, 3)
 
 
-def _exactly(link, size):
+def exactly(link, size):
+    """size bytes from the socket link, fewer when it closed first."""
     data = b""
     while len(data) < size:
         more = link.recv(size - len(data))

@@ -75,16 +75,15 @@ class ElementLink:
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self):
+        from boards.vboard.element_link import exactly
+
         link, model = self._socket, self.model
         size = self._REQUEST.size
         with link:
             while True:
-                request = b""
-                while len(request) < size:
-                    more = link.recv(size - len(request))
-                    if not more:
-                        return
-                    request += more
+                request = exactly(link, size)
+                if len(request) < size:
+                    return
                 op, value, self.now_us = self._REQUEST.unpack(request)
                 try:
                     if op == self.START:

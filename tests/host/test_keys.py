@@ -20,17 +20,24 @@ from tests.host.test_rollback import with_element
 SABOT = str(Path(sys.executable).parent / "sabot")
 
 
-@pytest.mark.req("J-TAMPER", "H-VERIFY", "K-ELEMENT")
-def test_a_journal_signed_by_a_shoes_element_verifies_with_its_public_key_only_and_never_without_one(tmp_path):
-    """No key file on the shoe: its headers name its element, and verify needs the element's public key to call the
-    journal clean; another element's key gets one finding naming both key ids; none, never clean."""
+def _signed_and_pulled(tmp_path, scenario):
+    """scenario played on a sim board whose element (seed 0..31) signs its checkpoints, pulled into tmp_path/pulled;
+    the element's public key file."""
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
     with_element(board, tmp_path, SimElement(bytes(range(32))))
-    run(parse("seance table=1\nshoe seed=1\nno_more_bets\ndraw 4\ncoup_end"), board)
+    run(parse(scenario), board)
     pulled(board, tmp_path / "pulled")
     board.close()
     public = tmp_path / "element.pub"
     public.write_text(p256.public_key(p256.scalar(bytes(range(32)))).hex() + "\n")
+    return public
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "K-ELEMENT")
+def test_a_journal_signed_by_a_shoes_element_verifies_with_its_public_key_only_and_never_without_one(tmp_path):
+    """No key file on the shoe: its headers name its element, and verify needs the element's public key to call the
+    journal clean; another element's key gets one finding naming both key ids; none, never clean."""
+    public = _signed_and_pulled(tmp_path, "seance table=1\nshoe seed=1\nno_more_bets\ndraw 4\ncoup_end")
     other = tmp_path / "other.pub"
     other.write_text(p256.public_key(p256.scalar(bytes(32))).hex() + "\n")
     folder = str(tmp_path / "pulled")
@@ -56,13 +63,8 @@ def test_a_journal_signed_by_a_shoes_element_verifies_with_its_public_key_only_a
 def test_a_journal_cut_at_its_end_is_said_cut_on_the_end_and_checkpoints_lines_too(tmp_path):
     """Issue 40, finding 9: no "-2 enregistrement(s)", no end "telle que le sabot l'a signée" above the finding
     that says the records were cut."""
-    board = SimBoard(FileStorage(str(tmp_path / "journal")))
-    with_element(board, tmp_path, SimElement(bytes(range(32))))
-    run(parse("seance table=1\nshoe seed=1\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 4\ncoup_end"), board)
-    pulled(board, tmp_path / "pulled")
-    board.close()
-    public = tmp_path / "element.pub"
-    public.write_text(p256.public_key(p256.scalar(bytes(range(32)))).hex() + "\n")
+    public = _signed_and_pulled(tmp_path, "seance table=1\nshoe seed=1\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\n"
+                                "draw 4\ncoup_end")
     last = sorted((tmp_path / "pulled").glob("*.sbj"))[-1]
     last.write_bytes(last.read_bytes()[:-70])  # the last records cut
     said = subprocess.run([SABOT, "log", "verify", str(tmp_path / "pulled"), "--public-key", str(public)],
