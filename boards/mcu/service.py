@@ -27,9 +27,6 @@ from firmware.startup import make_shell, whole
 _WATCHDOG_MS = const(5000)  # far above the longest pass of the loop (a journal segment started), under 8388 ms
 _IDLE_MS = const(1)
 _I2C_HZ = const(100000)  # the DS3231 and the secure element share the bus: the element's wake pulse needs 100 kHz
-# The secure element's I2C address: a Trust&GO ATECC608B-TNGTLS's (boards/mcu/atecc.py; 0x60 for a generic part
-# provisioned at the bench). To move into board.json.
-ELEMENT_ADDRESS = const(0x35)
 
 
 class _Chores:
@@ -113,9 +110,10 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
         indicator = Indicator(Pin(pins.LED, Pin.OUT, value=0))
         buzzer = Buzzer(Pin(pins.BUZZER, Pin.OUT, value=0))
         ring = ring_partition() if ring_partition else None
-        # The secure element beside the DS3231 (boards/mcu/atecc.py): the journal's checkpoints and its counter. A
+        # The secure element beside the DS3231 (boards/mcu/atecc.py), at the board's address (pins.py, board.json's
+        # "element"; a generic part is moved there when provisioned): the journal's checkpoints and its counter. A
         # chip that does not answer is found at power-up: the shoe cannot check its journal's end, and faults.
-        shell = make_shell(config, gate, indicator, buzzer, wall, ring, ATECC(bus, address=ELEMENT_ADDRESS))
+        shell = make_shell(config, gate, indicator, buzzer, wall, ring, ATECC(bus, address=pins.ELEMENT_ADDRESS))
         shell.boot_cause = _boot_cause(requested)
         shell.panel_seance = pack_seance(table, game, 0)  # employee 0: the panel's button (S-IDENT)
         # Each decision runs with the heap locked: the controller allocates nothing (tests/host/test_micropython),
