@@ -44,6 +44,7 @@ C_SEANCE_CLOSE = const(0x41)
 C_CLOCK_SET = const(0x42)
 C_CASINO_KEY = const(0x43)
 C_NUMBER_SET = const(0x44)
+C_CLOCK_FORCE = const(0x45)  # the clock set more than a day ahead of the journal's last record (`clock set --force`)
 AUTHENTICATED = const(0x40)
 
 # Statuses: an answer's first payload byte (docs/protocol.md's table, its words in host_tools/sabot/protocol.py).
@@ -306,24 +307,30 @@ class Protocol:
         if command == C_CASINO_KEY:
             if self.casino is not None:  # a change: the new key unwrapped under the current one
                 args = bytes(a ^ b for a, b in zip(args, self.casino.tag(WRAP + nonce, TAG_SIZE)))
-            remote.enrol_casino(args)
+            refused = remote.enrol_casino(args, self.shell, key.id, self.casino and self.casino.id)
+            if refused:
+                return _refused(refused)
             self.casino = Key(args)
             return OK, _json({"casino": _key_id(self.casino), "by_key": _key_id(key)})
         if command == C_NUMBER_SET:
             sabot = args[0] | args[1] << 8
-            answer = remote.renumber(sabot, self.shell)
+            answer = remote.renumber(sabot, self.shell, key.id)
+            if "was" not in answer:
+                return _refused(answer)
             answer["by_key"] = _key_id(key)
             self.restart = answer["was"] != sabot or answer["kept"] is not None
             return OK, _json(answer)
-        if command == C_CLOCK_SET:
+        if command == C_CLOCK_SET or command == C_CLOCK_FORCE:
             fields = struct.unpack("<IHBBBBB", args)
             try:
                 _check_time(fields[1:])
             except ValueError:
                 return E_ARGUMENT, b""
-            answer = remote.clock(self.shell, fields[0], fields[1:], self.board)
+            answer = remote.clock(self.shell, fields[0], fields[1:], self.board, key.id, command == C_CLOCK_FORCE)
             self.restart = "set" in answer
-            return (OK if self.restart else E_BEHIND), _json(answer)
+            if "behind" in answer:
+                return E_BEHIND, _json(answer)
+            return (OK, _json(answer)) if self.restart else _refused(answer)
         table, by, length = struct.unpack("<HHB", args[:5])
         try:
             answer = remote.open_seance(self.shell, self.now(), table, bytes(args[5:5 + length]).decode(), by,
@@ -363,9 +370,15 @@ def serve(runtime, protocol, received):
 _CHEAP = (C_STATUS, C_CHALLENGE)
 _READS = (C_STATUS, C_CHALLENGE, C_SEGMENTS, C_CHUNK, C_RECEIPT, C_ENROL, C_FIRMWARE)
 # The arguments' size of each state-changing command: séance table, employee, the game's name's length and 16 bytes
-# for it; clock: seconds since 2020, year, month, day, hour, minute, second; the casino's key (32 bytes); the
-# sabot number (u16).
-_WRITES = {C_SEANCE_OPEN: 21, C_SEANCE_CLOSE: 21, C_CLOCK_SET: 11, C_CASINO_KEY: 32, C_NUMBER_SET: 2}
+# for it; clock (forced or not): seconds since 2020, year, month, day, hour, minute, second; the casino's key (32
+# bytes); the sabot number (u16).
+_WRITES = {C_SEANCE_OPEN: 21, C_SEANCE_CLOSE: 21, C_CLOCK_SET: 11, C_CASINO_KEY: 32, C_NUMBER_SET: 2, C_CLOCK_FORCE: 11}
+
+
+def _refused(answer):
+    """A state-changing command the shoe did not carry out: refused (the controller's reason, or a clock too far
+    ahead), or in fault (nothing could be journalled)."""
+    return (E_REFUSED if "refused" in answer or "ahead" in answer else E_FAULT), _json(answer)
 
 
 def _check_time(fields):

@@ -151,8 +151,10 @@ class Client:
         args = struct.pack("<HHB", table, by, len(name)) + name.ljust(16, b"\0")[:16]
         return self._answered(self.authenticated(key, p.C_SEANCE_CLOSE if close else p.C_SEANCE_OPEN, args))
 
-    def set_clock(self, key, seconds, fields):
-        return self._answered(self.authenticated(key, p.C_CLOCK_SET, struct.pack("<IHBBBBB", seconds, *fields)))
+    def set_clock(self, key, seconds, fields, force=False):
+        """(status, answer) of the clock set; force: more than a day ahead of the journal's last record."""
+        return self._answered(self.authenticated(key, p.C_CLOCK_FORCE if force else p.C_CLOCK_SET,
+                                                 struct.pack("<IHBBBBB", seconds, *fields)))
 
     def enrol(self):
         """The secure element's public key, X || Y (64 bytes): what the casino's registry records."""

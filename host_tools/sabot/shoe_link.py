@@ -17,8 +17,8 @@ from firmware.checkpoints import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.device import DeviceError, no_device
-from sabot.json_out import said, state
-from sabot.production_link import authenticated, production, restarted_production
+from sabot.json_out import said
+from sabot.production_link import authenticated, production
 from sabot.receipt_files import keep_receipt
 from sabot.shoe_status import in_fault
 
@@ -259,99 +259,6 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
 def _failed(command, message):
     print("sabot %s: error: %s" % (command, message), file=sys.stderr)
     return 1
-
-
-def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None, as_json=False):
-    """Set the shoe's establishment number (S-IDENT) at commissioning: config.json's "sabot", then a restart. A
-    journal of another number is kept aside whole on the shoe and a new one begins, which the boot record opens. A
-    production shoe takes it over its protocol under the casino's key, and the casino's registry follows."""
-    updated = None
-    try:
-        client = production(port)
-        if client:
-            public = _public_key(client)
-            answer = authenticated(client, casino_key, "number set", lambda c, key: c.set_number(key, sabot))
-        else:
-            answer = ask(port, "from firmware.remote import number\nnumber(%d)" % sabot)
-        if answer["was"] == sabot and not answer["kept"]:
-            if not client:
-                resume(port)
-            if as_json:
-                return said(out, "number set", port=port, sabot=sabot, was=sabot, changed=False)
-            out.write("the shoe on %s is already sabot %d: nothing changed\n" % (port, sabot))
-            return 0
-        if client:
-            now = restarted_production(port)
-            if public and registry and os.path.exists(registry):
-                from sabot.keys import renumbered
-
-                renumbered(registry, public, sabot)
-                updated = registry
-        else:
-            restart(port)
-            now = restarted(port)
-    except DeviceError as e:
-        print("sabot number set: error: %s" % e, file=sys.stderr)
-        return 2
-    if now["broken"] or now["alarms"] or now["sabot"] != sabot:
-        return _failed("number set", fault(port, dict(now, fault=now["alarms"])))
-    kept = answer["kept"] and "; the journal of sabot %d (key id %s) kept on the shoe in /%s/, a new one begun" % (
-        answer["other"]["sabot"], answer["other"]["key"], answer["kept"])
-    if as_json:
-        return said(out, "number set", port=port, sabot=sabot, was=answer["was"], changed=True,
-                    kept=answer["kept"] and {"folder": "/%s/" % answer["kept"], "sabot": answer["other"]["sabot"],
-                                             "key_id": answer["other"]["key"]} or None,
-                    registry=updated, restarted=state(now))
-    out.write("the shoe on %s is sabot %d (was %d)%s; it restarted: boot record %d\n" % (
-        port, sabot, answer["was"], kept or "", now["seq"]))
-    return 0
-
-
-def _public_key(client):
-    """The shoe's element's public key, None without one."""
-    from sabot.protocol import ProtocolError, Refused
-
-    try:
-        return client.enrol()
-    except (Refused, ProtocolError):
-        return None
-
-
-def clock_command(port, at=None, out=sys.stdout, casino_key=None, as_json=False):
-    """Set the shoe's clock (its DS3231; the virtual board's) to the workstation's UTC time, then restart it: its
-    boot record is stamped by the clock set. Refused when it would put the journal's times back. A production shoe
-    takes it over its protocol under the casino's key, and restarts by itself."""
-    at = (at or datetime.datetime.now(datetime.UTC)).replace(microsecond=0)
-    fields = at.timetuple()[:6]
-    seconds = int((at - EPOCH).total_seconds())
-    try:
-        client = production(port)
-        if client:
-            answer = authenticated(client, casino_key, "clock set", lambda c, key: c.set_clock(key, seconds, fields))
-        else:
-            answer = ask(port, "from firmware.remote import set_clock\nset_clock(%d, %d, %d, %d, %d, %d, %d)" % (
-                seconds, *fields))
-        if "behind" in answer:
-            if not client:
-                resume(port)
-            return _failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
-                port, _utc(seconds), _utc(answer["behind"])))
-        if client:
-            now = restarted_production(port)
-        else:
-            restart(port)
-            now = restarted(port)
-    except DeviceError as e:
-        print("sabot clock set: error: %s" % e, file=sys.stderr)
-        return 2
-    if now["broken"] or now["alarms"]:
-        return _failed("clock set", fault(port, dict(now, fault=now["alarms"])))
-    if as_json:
-        return said(out, "clock set", port=port, set=_utc(seconds), restarted=dict(state(now), time=_utc(
-            now["seconds"])))
-    out.write("the shoe on %s set to %s; it restarted: boot record %d at %s\n" % (
-        port, _utc(seconds), now["seq"], _utc(now["seconds"])))
-    return 0
 
 
 EPOCH = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)  # the journal's times count from it

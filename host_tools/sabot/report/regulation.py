@@ -93,6 +93,8 @@ TITLES = {
     "J-TAMPER": ("intégrité du journal", "journal integrity"),
     "J-TIME": ("horloge du sabot", "the shoe's clock"),
     "J-EVENTS": ("événements au journal", "events journalled"),
+    "P-AUTHORITY": ("autorité du casino sur le sabot", "the casino's authority on the shoe"),
+    "K-REGISTRY": ("un numéro, un élément au registre", "one number, one element in the registry"),
 }
 
 
