@@ -64,7 +64,10 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
                                   % (port, status["casino"]))
             done, answer = client.casino_key(was, secret)
             if done != protocol.p.OK:
-                raise DeviceError("the shoe refused the casino's key: %s" % protocol.Refused(done, answer))
+                from sabot.authority import refusal
+
+                raise DeviceError(refusal(port, answer) if "refused" in answer else "the shoe refused the casino's "
+                                  "key: %s" % protocol.Refused(done, answer))
         entry = {"sabot": status["sabot"], "public_key": public.hex(), "casino_key": key_id,
                  "enrolled": _utc_now(), "port": port_entry(port, registry)}
         record(registry, entry)
