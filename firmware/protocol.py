@@ -195,17 +195,18 @@ class Protocol:
             answer = remote.status(self.shell)
             answer["protocol"] = VERSION
             answer["casino"] = _key_id(self.casino)
+            answer["kept"] = remote.kept_journals()
             answer.update(self.counters())
             return OK, _json(answer)
         if command == C_CHALLENGE and size == 0:
             self.nonce = self.random(NONCE_SIZE)
             self.nonce_at = self.now()
             return OK, self.nonce
-        if command == C_SEGMENTS and size == 2:
-            return self._segments(payload[0] | payload[1] << 8)
-        if command == C_CHUNK and size == 10:
-            segment, offset, count = struct.unpack("<IIH", payload)
-            return self._chunk(segment, offset, count)
+        if command == C_SEGMENTS and (size == 2 or size == 4):  # then the kept journal's number, 0 the journal's
+            return self._segments(payload[0] | payload[1] << 8, _kept(payload, 2))
+        if command == C_CHUNK and (size == 10 or size == 12):
+            segment, offset, count = struct.unpack("<IIH", payload[:10])
+            return self._chunk(segment, offset, count, _kept(payload, 10))
         if command == C_RECEIPT and NONCE_SIZE <= size <= 32:
             from firmware.receipt import receipt
 
@@ -221,19 +222,30 @@ class Protocol:
             return self._firmware(payload[:32], payload[32] | payload[33] << 8, command, seq)
         return (E_LENGTH if command in _READS else E_UNKNOWN), b""
 
-    def _segments(self, start):
-        storage = self.shell.journal.storage
+    def _storage(self, kept):
+        """The journal's store, or a kept journal's files (journal.N, set aside by a new number: no ring's); None
+        when there is no such kept journal."""
+        if not kept:
+            return self.shell.journal.storage
+        from firmware import remote
+
+        return remote.kept_storage(kept)
+
+    def _segments(self, start, kept=0):
+        storage = self._storage(kept)
+        if storage is None:
+            return E_NOT_FOUND, b""
         segments = storage.segments()
         data = struct.pack("<H", len(segments))
         for segment in segments[start:start + _SEGMENTS_PAGE]:
             data += struct.pack("<II", segment, storage.size(segment))
         return OK, data
 
-    def _chunk(self, segment, offset, count):
+    def _chunk(self, segment, offset, count, kept=0):
         if segment == 0:
-            return self._checkpoints(offset, count)
-        storage = self.shell.journal.storage
-        if segment not in storage.segments():
+            return self._checkpoints(offset, count, kept)
+        storage = self._storage(kept)
+        if storage is None or segment not in storage.segments():
             return E_NOT_FOUND, b""
         if count > _CHUNK_MAX:
             return E_ARGUMENT, b""
@@ -249,13 +261,17 @@ class Protocol:
                 skip -= got
             return OK, stream.read(min(count, size - offset))
 
-    def _checkpoints(self, offset, count):
-        """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), read as a segment is."""
+    def _checkpoints(self, offset, count, kept=0):
+        """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), or a kept journal's, read as a segment
+        is."""
         points = getattr(self.shell, "checkpoints", None)
         if points is None or count > _CHUNK_MAX:
             return (E_NOT_FOUND if points is None else E_ARGUMENT), b""
+        path = points.path
+        if kept:
+            path = "%s.%d/%s" % (points.folder, kept, path.rpartition("/")[2])
         try:
-            with open(points.path, "rb") as f:
+            with open(path, "rb") as f:
                 f.seek(offset)
                 return OK, f.read(count)
         except OSError:
@@ -379,6 +395,11 @@ def _refused(answer):
     """A state-changing command the shoe did not carry out: refused (the controller's reason, or a clock too far
     ahead), or in fault (nothing could be journalled)."""
     return (E_REFUSED if "refused" in answer or "ahead" in answer else E_FAULT), _json(answer)
+
+
+def _kept(payload, at):
+    """The kept journal a read names after its fields (journal.N), 0 for the journal."""
+    return payload[at] | payload[at + 1] << 8 if len(payload) > at else 0
 
 
 def _check_time(fields):

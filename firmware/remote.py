@@ -146,6 +146,23 @@ def _other_journal():
     return {"sabot": fields[3], "key": hexlify(fields[5]).decode()}
 
 
+def kept_journals():
+    """The numbers N of the journals kept aside on the shoe (journal.N, _keep_aside()), in order: pull-log takes
+    them too."""
+    kept = []
+    prefix = JOURNAL + "."
+    for name in os.listdir():
+        if name.startswith(prefix) and name[len(prefix):].isdigit():
+            kept.append(int(name[len(prefix):]))
+    return sorted(kept)
+
+
+def kept_storage(n):
+    """A kept journal's segment files (journal.N), None when there is none."""
+    name = "%s.%d" % (JOURNAL, n)
+    return FileStorage(name) if name in os.listdir() else None
+
+
 def _keep_aside(shell=None):
     """The journal folder, its checkpoints inside it, moved whole to journal.N (the first N free): kept, never
     deleted, and the shoe begins a new journal at its next boot; its first checkpoint, "journal begun", is written

@@ -119,8 +119,9 @@ def _destination(segments, dest, force):
     dest.mkdir(parents=True, exist_ok=True)
 
 
-def _pulled(dest, names, receipt, out, as_json=False):
+def _pulled(dest, names, receipt, out, as_json=False, kept=()):
     size = sum((dest / n).stat().st_size for n in names)
+    also = " ".join(map(str, kept))
     if receipt.get("receipt") == 2:
         how = ("--registry shoes.json (sabot %d's element, key id %s: its checkpoints and receipt, counter %d)"
                % (receipt["sabot"], receipt["key_id"], receipt["counter"]))
@@ -132,9 +133,14 @@ def _pulled(dest, names, receipt, out, as_json=False):
                     written=[str(dest / n) for n in names + [CHECKPOINT_FILE, "receipt.json", "pull.json",
                                                              receipt.get("kept") or "receipt.json"]
                              if (dest / n).is_file()],
-                    verify="sabot log verify %s %s" % (dest, how.split(" (")[0]))
+                    kept_journals=[str(folder) for folder in kept],
+                    verify="sabot log verify %s%s %s" % (also + " " if also else "", dest, how.split(" (")[0]))
+    if kept:
+        out.write("the journals the shoe kept aside (a new number), pulled too: %s; each follows the next, checked "
+                  "by log verify given them in order\n" % ", ".join(map(str, kept)))
     out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s (receipt.json, kept as %s); check them "
-              "with: sabot log verify %s %s\n" % (len(names), size, receipt["seq"], dest, receipt["kept"], dest, how))
+              "with: sabot log verify %s%s %s\n" % (len(names), size, receipt["seq"], dest, receipt["kept"],
+                                                     also + " " if also else "", dest, how))
     return 0
 
 
@@ -149,24 +155,39 @@ def _pull_protocol(client, port, dest, force, out, as_json=False):
             return _failed("pull-log", said + "; nothing pulled")
         listed = client.segments()
         _destination(listed, dest, force)
-        with progress.bar(len(listed), "pull-log", unit="segment") as shown:
-            for segment, size in listed:
-                (dest / segment_name(segment)).write_bytes(client.segment(segment, size))
-                shown.update(1)
-        try:
-            points = client.segment(0, 1 << 30)  # segment 0: the checkpoint file, read to its end
-        except Refused:
-            points = None  # a shoe with no element, or no checkpoint yet
-        if points:
-            (dest / CHECKPOINT_FILE).write_bytes(points)
+        _pull_journal(client, dest, listed)
         nonce = os.urandom(32)
         receipt = keep_receipt(dest, port, nonce, client.receipt(nonce))
+        kept = []
+        for n in client.status().get("kept", ()):  # the journals a new number set aside: every one pulled
+            folder = dest / ("journal.%d" % n)
+            folder.mkdir(exist_ok=True)
+            _pull_journal(client, folder, client.segments(n), n)
+            kept.append(folder)
     except (DeviceError, ProtocolError, Refused, OSError, ValueError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     finally:
         client.link.close()
-    return _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out, as_json)
+    return _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out, as_json, kept)
+
+
+def _pull_journal(client, folder, listed, kept=0):
+    """A journal's segments (listed: (segment, size)) and its checkpoint file into folder, over the protocol: the
+    shoe's journal, or the one it kept aside as journal.N (kept N)."""
+    from firmware.storage import segment_name
+    from sabot.protocol import Refused
+
+    with progress.bar(len(listed), "pull-log", unit="segment") as shown:
+        for segment, size in listed:
+            (folder / segment_name(segment)).write_bytes(client.segment(segment, size, kept))
+            shown.update(1)
+    try:
+        points = client.segment(0, 1 << 30, kept)  # segment 0: the checkpoint file, read to its end
+    except Refused:
+        points = None  # a shoe with no element, or no checkpoint yet
+    if points:
+        (folder / CHECKPOINT_FILE).write_bytes(points)
 
 
 def ask(port, code):

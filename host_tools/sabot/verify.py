@@ -13,7 +13,7 @@ from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.mac import Key
 from firmware.records import AU_CLOCK, AU_CLOCK_FORCED, AU_KEY, AU_NUMBER, R_LOAD
-from sabot import _frames, checkpoints, element, progress, receipts
+from sabot import _frames, checkpoints, element, kept, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import error_fr, french
@@ -202,6 +202,9 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         one_key_finding(segments, reader) + rules.findings + ends, key=lambda f: f.seq)]
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
                                      for label, segments, _, rules, _ in checked], same_table)
+    gaps, vouched = kept.linked([(c[0], c[1][0].key_id, result) for c, result in zip(checked, points)])
+    findings = [(label, f) for label, f in findings if label not in vouched or f.message != receipts.NO_RECEIPT]
+    findings += gaps
     foreign_findings = {id(f) for _, _, _, _, ends in checked for f in ends if _FOREIGN in f.message}
     intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT and id(f) not in foreign_findings
                      for _, f in findings)

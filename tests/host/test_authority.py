@@ -17,6 +17,7 @@ from firmware.record_names import unpack_authority
 from firmware.records import AU_CLOCK_FORCED, AU_KEY, AU_NUMBER, R_AUTHORITY, R_CLEAR
 from firmware.storage import segment_name
 from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, TYPE, Reader, load_segments
+from sabot.production_link import production
 from tests.host.protocol_shoe import CASINO, Shoe
 
 SABOT = str(Path(sys.executable).parent / "sabot")
@@ -128,3 +129,70 @@ def test_verify_names_each_authority_change_and_finds_one_the_shoe_would_have_re
     page = unescape(html.read_text())
     assert "changements d'autorité du casino" in page and "numéro du sabot 1 → 42" in page, page
     assert "P-AUTHORITY" in page
+
+
+def _board(tmp_path, casino, scenario):
+    """The production virtual board of tmp_path/fs (its casino key enrolled in its folder), playing scenario at its
+    power-up."""
+    from tests.host.test_vboard import VirtualBoard
+
+    (tmp_path / "fs" / "keys").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "fs" / "keys" / "casino.key").write_text(casino.read_text())
+    (tmp_path / "scenario.txt").write_text(scenario)
+    return VirtualBoard(tmp_path, "--scenario", str(tmp_path / "scenario.txt"), production=True)
+
+
+def sabot(*args):
+    done = subprocess.run([SABOT, *map(str, args)], capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    return done
+
+
+@pytest.mark.req("P-AUTHORITY", "S-FORCED", "J-TAMPER", "P-PULL")
+def test_the_renumbering_attack_is_refused_while_the_alarm_stands_and_the_kept_journal_is_pulled_and_verified(
+        tmp_path, mpy_build):
+    """Issue 38, on the production virtual board: after a forced card, `number set 43` (to set the journal aside)
+    and a clock set to 2099 are refused, one line each, French first; once the supervisor has cleared the alarm and
+    the séance is closed, the new number is taken, the journal kept aside is pulled with the new one, and verify
+    checks that the new one begins where the kept one ends."""
+    casino = tmp_path / "casino.key"
+    casino.write_text(bytes(range(32, 64)).hex())
+    board = _board(tmp_path, casino, "seance table=1\nshoe seed=1\nforce\n")
+    try:
+        assert sabot("key", "enrol", "--port", board.port, "--casino-key", casino, "--registry",
+                     tmp_path / "shoes.json").returncode == 0
+        renumbered = sabot("number", "set", "--port", board.port, 43, "--casino-key", casino)
+        far = sabot("clock", "set", "--port", board.port, "--at", "2099-01-01T00:00:00", "--casino-key", casino)
+        client = production(board.port)
+        status = client.status()
+        client.link.close()
+    finally:
+        board.close()
+    assert renumbered.returncode == 1 and len(renumbered.stderr.splitlines()) == 1, renumbered.stderr
+    assert "refuse : une alarme ou un défaut est levé" in renumbered.stderr, renumbered.stderr
+    assert far.returncode == 1 and "plus d'un jour après le dernier enregistrement" in far.stderr, far.stderr
+    assert status["alarms"] and status["sabot"] == 1, status  # the alarm still stands, the number unchanged
+    # The supervisor's key, the séance closed (a scenario loads a shoe: refused outside a séance, not journalled).
+    board = _board(tmp_path, casino, "clear_alarm\nseance_close\nshoe seed=2\n")
+    try:
+        renumbered = sabot("number", "set", "--port", board.port, 43, "--casino-key", casino)
+        pulled = sabot("pull-log", "--port", board.port, tmp_path / "pulled", "--quiet")
+    finally:
+        board.close()
+    assert renumbered.returncode == 0 and "kept on the shoe in /journal.1/" in renumbered.stdout, renumbered.stderr
+    assert pulled.returncode == 0 and "journal.1" in pulled.stdout, pulled.stderr
+    kept, journal = tmp_path / "pulled" / "journal.1", tmp_path / "pulled"
+    assert (kept / "checkpoints.sbc").is_file() and list(kept.glob("*.sbj"))
+    public = tmp_path / "element.pub"
+    public.write_text(json.loads((tmp_path / "shoes.json").read_text())["shoes"][0]["public_key"])
+    verified = sabot("log", "verify", kept, journal, "--public-key", public)
+    said = verified.stdout
+    assert verified.returncode == 1 and "S-FORCED" in said and "aucun reçu" not in said, said  # its end vouched
+    assert "numéro du sabot 1 → 43 ; demandé sous la clé du casino %s…" % Key(bytes(range(32, 64))).id[:4].hex() \
+        in said, said
+    assert "commence au compteur" not in said and "begins at the element's counter" not in said, said
+    points = (kept / "checkpoints.sbc").read_bytes()
+    (kept / "checkpoints.sbc").write_bytes(points[:-116])  # the kept journal's last checkpoint gone: a gap
+    gap = sabot("log", "verify", kept, journal, "--public-key", public, "--json")
+    messages = [f["message"] for f in json.loads(gap.stdout)["findings"]]
+    assert any("ends at counter" in m and "1 checkpoint(s) between them" in m for m in messages), messages
