@@ -217,7 +217,7 @@ def test_a_journal_begun_by_a_new_number_raises_no_fault_and_the_journal_folder_
     over mpremote, checkpoints and all, is behind the element's counter: the rollback fault."""
     board = VirtualBoard(tmp_path)
     try:
-        play(board, tmp_path, DEALT)
+        play(board, tmp_path, DEALT + "seance_close\n")  # a new number with no séance open (P-AUTHORITY)
         renumbered = sabot("number", "set", "--port", board.port, 7)
         assert renumbered.returncode == 0 and "a new one begun" in renumbered.stdout, renumbered.stderr
         assert not status(board)["rollback"]  # and its exit 0 says no alarm at all after its restart
