@@ -99,13 +99,34 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
             args += ["fs", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
         with progress.bar(len(names), "pull-log", unit="segment") as shown:
             mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp ")))
+        kept = _pull_kept(port, dest)
         nonce = os.urandom(32)
         said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex())
         receipt = keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1]))
     except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
-    return _pulled(dest, names, receipt, out, as_json)
+    return _pulled(dest, names, receipt, out, as_json, kept)
+
+
+def _pull_kept(port, dest):
+    """Over mpremote: every journal the shoe kept aside (/journal.N/), its segments and checkpoints into
+    DEST/journal.N, as over the protocol; the folders written."""
+    said = mpremote(port, "exec", "from firmware.remote import kept_journals\nprint(kept_journals())")
+    kept = []
+    for n in ast.literal_eval(said.strip().splitlines()[-1]):
+        name = "%s.%d" % (JOURNAL, n)
+        listed = ast.literal_eval(mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % name)
+                                  .strip().splitlines()[-1])
+        folder = dest / name
+        folder.mkdir(exist_ok=True)
+        args = []
+        for file in [f for f in listed if f.endswith(".sbj") or f == CHECKPOINT_FILE]:
+            args += (["+"] if args else []) + ["fs", "cp", ":%s/%s" % (name, file), str(folder / file)]
+        if args:
+            mpremote(port, *args)
+        kept.append(folder)
+    return kept
 
 
 def _destination(segments, dest, force):
