@@ -258,6 +258,21 @@ def authority(what, who, before, after, lang=EN):
     return form[lang] % (before, after) + asked
 
 
+def authority_part(what, part, value, lang=EN):
+    """One R_AUTHORITY record alone (log show, log export): what changed, and who asked, or the value before or
+    after."""
+    head = AUTHORITY.get(what, ("code %d", "code %d"))[lang].split(" %")[0]
+    if what == r.AU_CLOCK_FORCED:
+        head += (" FORCED (--force)", " FORCÉE (--force)")[lang]
+    if part == 0:
+        return head + (_ASKED[lang][0] % key32(value) if value else _ASKED[lang][1])
+    if what == r.AU_KEY:
+        value = key32(value) or ("none", "aucune")[lang]
+    elif what != r.AU_NUMBER:
+        value = _utc(value) + " UTC"
+    return "%s%s%s" % (head, (", before: ", ", after: ", " ; avant : ", " ; après : ")[2 * lang + part - 1], value)
+
+
 def key32(value):
     """An R_AUTHORITY key value as the key id's first 4 bytes in hexadecimal ("" for none)."""
     return value.to_bytes(4, "little").hex() if value else ""

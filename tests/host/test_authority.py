@@ -122,6 +122,9 @@ def test_verify_names_each_authority_change_and_finds_one_the_shoe_would_have_re
     assert [(a["what"], a["who"], a["before"], a["after"]) for a in said["authority"]] == [
         ("number", CASINO.id[:4].hex(), 1, 42), ("number", None, 42, 43)]
     assert [f["id"] for f in said["findings"]].count("P-AUTHORITY") == 1 and not said["ok"]
+    shown = subprocess.run([SABOT, "log", "show", folder], capture_output=True, text=True).stdout
+    assert "numéro du sabot ; demandé sous la clé du casino %s…" % CASINO.id[:4].hex() in shown, shown
+    assert "numéro du sabot ; avant : 1" in shown and "numéro du sabot ; après : 42" in shown, shown
     html = tmp_path / "rapport.html"
     reported = subprocess.run([SABOT, "report", folder, "--allow-development-key", "-o", str(html)],
                               capture_output=True, text=True)
