@@ -20,7 +20,7 @@ from hashlib import sha256
 
 from firmware import layout
 from firmware.compat import const
-from firmware.events import EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_AUTHORITY, EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_BOOT, R_ELEMENT
 from firmware.shell import Shell
 
@@ -43,6 +43,7 @@ SEANCE = const(4)  # a séance opened or closed
 PULL = const(5)  # the journal pulled (sabot pull-log over mpremote)
 BEGUN = const(6)  # a new journal begun (another number or key: the old one kept aside)
 ALARM = const(7)  # a step that raised an alarm or a fault
+AUTHORITY = const(8)  # the casino's authority changed (R_AUTHORITY): signed before it takes effect
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
 SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value, after the driver's 3 resubmissions:
@@ -53,10 +54,11 @@ SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value,
 AHEAD_MOST = const(3)
 # The records a step that writes a checkpoint ends with (its last one), as bits by type: a power-up's (R_BOOT,
 # R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's end
-# (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT). A journal whose last record is another ends on a
-# step with no checkpoint (a load, a burn, a clear, a card in a coup): no cut during a checkpoint left it so. A
-# literal, each name an import on the board (tests/host/test_element_faults.py checks it against the names).
-STEP_ENDS = const(0x3394C6)
+# (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT), an authority change's (R_AUTHORITY). A journal
+# whose last record is another ends on a step with no checkpoint (a load, a burn, a clear, a card in a coup): no
+# cut during a checkpoint left it so. A literal, each name an import on the board (tests/host/test_element_faults.py
+# checks it against the names).
+STEP_ENDS = const(0x7394C6)
 
 
 class CheckpointShell(Shell):
@@ -294,6 +296,8 @@ class Checkpoints:
             self.write(shell.journal, SEANCE)
         elif in_coup and not ctl.in_coup:
             self.write(shell.journal, COUP_END)
+        elif event == EV_AUTHORITY:
+            self.write(shell.journal, AUTHORITY)
 
     def write(self, journal, reason):
         """A new checkpoint at the journal's end, once its records are durable: the counter counted up first, then

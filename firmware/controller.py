@@ -99,6 +99,7 @@ class Controller:
         self.seconds = 0
         self.break_min = rec.BREAK_MIN  # the casino's break between the day's two séances (config.json)
         self.ouverte = None  # firmware/ouverte.py's Day, from the shoe's first séance or record of banque ouverte
+        self.asked = bytearray(12)  # EV_AUTHORITY's who, before and after (records.R_AUTHORITY), filled before it
 
     # The board's side: feed an event, then read cmds/n_cmds and recs/n_recs and carry them out in order.
 
@@ -139,6 +140,8 @@ class Controller:
             self._on_fault(arg)
         elif event == ev.EV_ELEMENT:
             self._on_element(arg)
+        elif event == ev.EV_AUTHORITY:
+            self._on_authority(arg)
         day = self.ouverte
         if day is not None and day.restate:
             day.restate_in(self.seconds)
@@ -302,6 +305,24 @@ class Controller:
         if why == rec.EL_FAULT and not self.raised(rec.FAULT_ELEMENT):
             self._cmd(ev.CMD_GATE_CLOSE, 0)
             self._raise(rec.FAULT_ELEMENT)
+
+    def _on_authority(self, what):
+        """A change of the casino's authority (P-AUTHORITY), journalled before it takes effect: who asked, before,
+        after. A new number or casino key waits for no alarm and no séance open (a forced card's alarm is not
+        cleared by renumbering the shoe); the clock is set at any time."""
+        if what < rec.AU_NUMBER or what > rec.AU_CLOCK_FORCED:
+            return self._refuse(ev.REF_BAD_FAULT)
+        if what <= rec.AU_KEY:
+            if self._release:
+                return self._refuse(ev.REF_BUSY)
+            if self.alarms:
+                return self._refuse(ev.REF_ALARM)
+            if self.table:
+                return self._refuse(ev.REF_SEANCE_OPEN)
+        asked = self.asked
+        for part in range(3):
+            at = 4 * part
+            self._emit(rec.R_AUTHORITY, asked[at + 2], asked[at + 3], what | part << 4, asked[at] | asked[at + 1] << 8)
 
     def _on_release_request(self, kind):
         if self._release or self._settling():

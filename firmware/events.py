@@ -26,6 +26,8 @@ EV_CANDIDATE = const(15)  # a player wants the bank (banque ouverte); arg: his n
 EV_ADJUDICATE = const(16)  # the bank drawn by lot among the candidates; arg: the board's random value, 16 bits
 EV_ELEMENT = const(17)  # secure element counter values spent with no checkpoint (firmware/checkpoints.py); arg:
 # the counter's last value spent | how many (up to 7) << 21 | why (records.EL_*) << 24 (firmware/checkpoints.py)
+EV_AUTHORITY = const(18)  # the casino's authority changed (records.R_AUTHORITY); arg: what, records.AU_*; who asked,
+# the values before and after in the controller's asked (12 bytes, 3 little-endian u32), filled just before
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card
@@ -60,3 +62,4 @@ REF_SEANCES = const(15)  # Article 61: two séances at banque ouverte already in
 REF_BREAK = const(16)  # Article 61: the break after the day's first séance is not over
 REF_CANDIDATES = const(17)  # a draw with fewer than two candidates, or a candidate twice, or too many
 REF_NOT_OUVERTE = const(18)  # candidates and the draw: at a séance of banque ouverte only
+REF_SEANCE_OPEN = const(19)  # a new number or casino key while a séance is open (P-AUTHORITY)

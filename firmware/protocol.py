@@ -44,6 +44,7 @@ C_SEANCE_CLOSE = const(0x41)
 C_CLOCK_SET = const(0x42)
 C_CASINO_KEY = const(0x43)
 C_NUMBER_SET = const(0x44)
+C_CLOCK_FORCE = const(0x45)  # the clock set more than a day ahead of the journal's last record (`clock set --force`)
 AUTHENTICATED = const(0x40)
 
 # Statuses: an answer's first payload byte (docs/protocol.md's table, its words in host_tools/sabot/protocol.py).
@@ -194,17 +195,18 @@ class Protocol:
             answer = remote.status(self.shell)
             answer["protocol"] = VERSION
             answer["casino"] = _key_id(self.casino)
+            answer["kept"] = remote.kept_journals()
             answer.update(self.counters())
             return OK, _json(answer)
         if command == C_CHALLENGE and size == 0:
             self.nonce = self.random(NONCE_SIZE)
             self.nonce_at = self.now()
             return OK, self.nonce
-        if command == C_SEGMENTS and size == 2:
-            return self._segments(payload[0] | payload[1] << 8)
-        if command == C_CHUNK and size == 10:
-            segment, offset, count = struct.unpack("<IIH", payload)
-            return self._chunk(segment, offset, count)
+        if command == C_SEGMENTS and (size == 2 or size == 4):  # then the kept journal's number, 0 the journal's
+            return self._segments(payload[0] | payload[1] << 8, _kept(payload, 2))
+        if command == C_CHUNK and (size == 10 or size == 12):
+            segment, offset, count = struct.unpack("<IIH", payload[:10])
+            return self._chunk(segment, offset, count, _kept(payload, 10))
         if command == C_RECEIPT and NONCE_SIZE <= size <= 32:
             from firmware.receipt import receipt
 
@@ -220,19 +222,30 @@ class Protocol:
             return self._firmware(payload[:32], payload[32] | payload[33] << 8, command, seq)
         return (E_LENGTH if command in _READS else E_UNKNOWN), b""
 
-    def _segments(self, start):
-        storage = self.shell.journal.storage
+    def _storage(self, kept):
+        """The journal's store, or a kept journal's files (journal.N, set aside by a new number: no ring's); None
+        when there is no such kept journal."""
+        if not kept:
+            return self.shell.journal.storage
+        from firmware import remote
+
+        return remote.kept_storage(kept)
+
+    def _segments(self, start, kept=0):
+        storage = self._storage(kept)
+        if storage is None:
+            return E_NOT_FOUND, b""
         segments = storage.segments()
         data = struct.pack("<H", len(segments))
         for segment in segments[start:start + _SEGMENTS_PAGE]:
             data += struct.pack("<II", segment, storage.size(segment))
         return OK, data
 
-    def _chunk(self, segment, offset, count):
+    def _chunk(self, segment, offset, count, kept=0):
         if segment == 0:
-            return self._checkpoints(offset, count)
-        storage = self.shell.journal.storage
-        if segment not in storage.segments():
+            return self._checkpoints(offset, count, kept)
+        storage = self._storage(kept)
+        if storage is None or segment not in storage.segments():
             return E_NOT_FOUND, b""
         if count > _CHUNK_MAX:
             return E_ARGUMENT, b""
@@ -248,13 +261,17 @@ class Protocol:
                 skip -= got
             return OK, stream.read(min(count, size - offset))
 
-    def _checkpoints(self, offset, count):
-        """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), read as a segment is."""
+    def _checkpoints(self, offset, count, kept=0):
+        """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), or a kept journal's, read as a segment
+        is."""
         points = getattr(self.shell, "checkpoints", None)
         if points is None or count > _CHUNK_MAX:
             return (E_NOT_FOUND if points is None else E_ARGUMENT), b""
+        path = points.path
+        if kept:
+            path = "%s.%d/%s" % (points.folder, kept, path.rpartition("/")[2])
         try:
-            with open(points.path, "rb") as f:
+            with open(path, "rb") as f:
                 f.seek(offset)
                 return OK, f.read(count)
         except OSError:
@@ -306,24 +323,30 @@ class Protocol:
         if command == C_CASINO_KEY:
             if self.casino is not None:  # a change: the new key unwrapped under the current one
                 args = bytes(a ^ b for a, b in zip(args, self.casino.tag(WRAP + nonce, TAG_SIZE)))
-            remote.enrol_casino(args)
+            refused = remote.enrol_casino(args, self.shell, key.id, self.casino and self.casino.id)
+            if refused:
+                return _refused(refused)
             self.casino = Key(args)
             return OK, _json({"casino": _key_id(self.casino), "by_key": _key_id(key)})
         if command == C_NUMBER_SET:
             sabot = args[0] | args[1] << 8
-            answer = remote.renumber(sabot, self.shell)
+            answer = remote.renumber(sabot, self.shell, key.id)
+            if "was" not in answer:
+                return _refused(answer)
             answer["by_key"] = _key_id(key)
             self.restart = answer["was"] != sabot or answer["kept"] is not None
             return OK, _json(answer)
-        if command == C_CLOCK_SET:
+        if command == C_CLOCK_SET or command == C_CLOCK_FORCE:
             fields = struct.unpack("<IHBBBBB", args)
             try:
                 _check_time(fields[1:])
             except ValueError:
                 return E_ARGUMENT, b""
-            answer = remote.clock(self.shell, fields[0], fields[1:], self.board)
+            answer = remote.clock(self.shell, fields[0], fields[1:], self.board, key.id, command == C_CLOCK_FORCE)
             self.restart = "set" in answer
-            return (OK if self.restart else E_BEHIND), _json(answer)
+            if "behind" in answer:
+                return E_BEHIND, _json(answer)
+            return (OK, _json(answer)) if self.restart else _refused(answer)
         table, by, length = struct.unpack("<HHB", args[:5])
         try:
             answer = remote.open_seance(self.shell, self.now(), table, bytes(args[5:5 + length]).decode(), by,
@@ -363,9 +386,20 @@ def serve(runtime, protocol, received):
 _CHEAP = (C_STATUS, C_CHALLENGE)
 _READS = (C_STATUS, C_CHALLENGE, C_SEGMENTS, C_CHUNK, C_RECEIPT, C_ENROL, C_FIRMWARE)
 # The arguments' size of each state-changing command: séance table, employee, the game's name's length and 16 bytes
-# for it; clock: seconds since 2020, year, month, day, hour, minute, second; the casino's key (32 bytes); the
-# sabot number (u16).
-_WRITES = {C_SEANCE_OPEN: 21, C_SEANCE_CLOSE: 21, C_CLOCK_SET: 11, C_CASINO_KEY: 32, C_NUMBER_SET: 2}
+# for it; clock (forced or not): seconds since 2020, year, month, day, hour, minute, second; the casino's key (32
+# bytes); the sabot number (u16).
+_WRITES = {C_SEANCE_OPEN: 21, C_SEANCE_CLOSE: 21, C_CLOCK_SET: 11, C_CASINO_KEY: 32, C_NUMBER_SET: 2, C_CLOCK_FORCE: 11}
+
+
+def _refused(answer):
+    """A state-changing command the shoe did not carry out: refused (the controller's reason, or a clock too far
+    ahead), or in fault (nothing could be journalled)."""
+    return (E_REFUSED if "refused" in answer or "ahead" in answer else E_FAULT), _json(answer)
+
+
+def _kept(payload, at):
+    """The kept journal a read names after its fields (journal.N), 0 for the journal."""
+    return payload[at] | payload[at + 1] << 8 if len(payload) > at else 0
 
 
 def _check_time(fields):

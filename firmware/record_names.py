@@ -13,10 +13,11 @@ from firmware.records import NO_HAND
 # others are 0 (docs/journal-format.md, "What the shoe writes"). Here rather than in firmware/records.py: the
 # verifier checks them, the shoe's controller never asks (four names less in its heap, H-SIM).
 USES_CARD = (1 << r.R_SEANCE | 1 << r.R_FINDING | 1 << r.R_RESULT | 1 << r.R_REFUSAL | 1 << r.R_DRAW
-             | 1 << r.R_OUVERTE_DAY | 1 << r.R_ELEMENT)
+             | 1 << r.R_OUVERTE_DAY | 1 << r.R_ELEMENT | 1 << r.R_AUTHORITY)
 USES_DISPOSITION = (1 << r.R_SEANCE | 1 << r.R_RESULT | 1 << r.R_OUVERTE | 1 << r.R_DRAW | 1 << r.R_OUVERTE_DAY
-                    | 1 << r.R_ELEMENT)
-USES_CONDITION = 1 << r.R_SEANCE | 1 << r.R_RECOVERY | 1 << r.R_OUVERTE_DAY | 1 << r.R_ELEMENT
+                    | 1 << r.R_ELEMENT | 1 << r.R_AUTHORITY)
+USES_CONDITION = (1 << r.R_SEANCE | 1 << r.R_RECOVERY | 1 << r.R_OUVERTE_DAY | 1 << r.R_ELEMENT
+                  | 1 << r.R_AUTHORITY)
 NO_CODE = 1 << r.R_NO_MORE_BETS | 1 << r.R_CLOSED  # records whose code is 0 (R_BOOT's: its cause, BOOT_*)
 
 
@@ -37,6 +38,12 @@ SNAPSHOT_FIELDS = _spans(SNAPSHOT)  # the snapshot's fixed fields, in Controller
 def unpack_element(card, disposition, condition, code):
     """R_ELEMENT's (counter, count, why): the last counter value spent with no checkpoint, how many, EL_*."""
     return code | disposition << 16, card, condition
+
+
+def unpack_authority(card, disposition, condition, code):
+    """R_AUTHORITY's (what, part, value): what changed (AU_*), which of its three records (0 who asked, 1 before,
+    2 after), the 32-bit value."""
+    return condition & 15, condition >> 4, code | card << 16 | disposition << 24
 
 
 def unpack_hand(code):

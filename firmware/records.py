@@ -42,6 +42,16 @@ R_OUVERTE_DAY = const(20)
 R_ELEMENT = const(21)
 EL_CUT = const(1)
 EL_FAULT = const(2)
+# A change of the casino's authority on the shoe (P-AUTHORITY), journalled before it takes effect, three records in
+# one step: who asked, the value before, the value after (the part: condition bits 4-5, 0, 1, 2), each a 32-bit
+# value in code (bits 0-15), card (16-23) and disposition (24-31); condition bits 0-3: what changed, AU_*. Who: the
+# first 4 bytes of the id of the casino's key that authenticated it (zeros: over mpremote, no key).
+R_AUTHORITY = const(22)
+AU_NUMBER = const(1)  # the sabot number (S-IDENT): before, after
+AU_KEY = const(2)  # the casino's key: its id's first 4 bytes before (zeros: none) and after
+AU_CLOCK = const(3)  # the clock: the shoe's time before, the time set, seconds since 2020
+AU_CLOCK_FORCED = const(4)  # the same, more than a day ahead of the journal's last record, under --force
+CLOCK_AHEAD_MOST = const(86400)  # seconds a clock set may go past the journal's last record without --force
 
 # Which fields each record type uses: firmware/record_names.py's USES_* and NO_CODE, for readers (the controller
 # writes them by type and never asks).

@@ -8,11 +8,22 @@ import json
 import os
 from binascii import hexlify
 
-from firmware.events import EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_AUTHORITY, EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.games import by_name
 from firmware.journal import JournalError, parse_header
 from firmware.layout import HEADER_SIZE, MAGIC, VERSION
-from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX, TABLE_MIN, pack_seance
+from firmware.records import (
+    AU_CLOCK,
+    AU_CLOCK_FORCED,
+    AU_KEY,
+    AU_NUMBER,
+    CLOCK_AHEAD_MOST,
+    EMPLOYEE_MAX,
+    SABOT_MAX,
+    TABLE_MAX,
+    TABLE_MIN,
+    pack_seance,
+)
 from firmware.runtime import Runtime
 from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_config, load_config, whole
 from firmware.storage import FileStorage
@@ -135,6 +146,23 @@ def _other_journal():
     return {"sabot": fields[3], "key": hexlify(fields[5]).decode()}
 
 
+def kept_journals():
+    """The numbers N of the journals kept aside on the shoe (journal.N, _keep_aside()), in order: pull-log takes
+    them too."""
+    kept = []
+    prefix = JOURNAL + "."
+    for name in os.listdir():
+        if name.startswith(prefix) and name[len(prefix):].isdigit():
+            kept.append(int(name[len(prefix):]))
+    return sorted(kept)
+
+
+def kept_storage(n):
+    """A kept journal's segment files (journal.N), None when there is none."""
+    name = "%s.%d" % (JOURNAL, n)
+    return FileStorage(name) if name in os.listdir() else None
+
+
 def _keep_aside(shell=None):
     """The journal folder, its checkpoints inside it, moved whole to journal.N (the first N free): kept, never
     deleted, and the shoe begins a new journal at its next boot; its first checkpoint, "journal begun", is written
@@ -228,12 +256,43 @@ def number(sabot):
     _say(**renumber(sabot))
 
 
-def renumber(sabot, shell=None):
-    """The shoe's establishment number (S-IDENT) written to config.json; a journal of another number is kept aside
-    (_keep_aside()). The shoe is then restarted, and journals its boot under the new number."""
+def journalled(shell, what, who, before, after):
+    """The authority change (records.R_AUTHORITY: what, who asked, the values before and after, 32-bit each)
+    journalled before it takes effect: None when done, else the answer that refuses it (the controller's refusal:
+    an alarm standing, a séance open) or says the fault (nothing could be journalled)."""
+    shell = _running(shell)
+    if shell is None:
+        return None  # no shoe running this journal (a tool's): nothing to journal in
+    if shell.journal.broken:
+        return _fault(shell) or {"fault": 0, "broken": True, "other": None}
+    shell.journal.reopen()
+    asked = shell.ctl.asked
+    asked[0:4] = bytes(who or bytes(4))[:4]
+    for at, value in ((4, before), (8, after)):
+        for i in range(4):
+            asked[at + i] = value >> 8 * i & 255
+    seq = shell.journal.seq
+    shell.handle(EV_AUTHORITY, what, shell.ctl.now)
+    if shell.ctl.refused:
+        return {"refused": shell.ctl.refused}
+    if shell.journal.seq == seq:
+        return _fault(shell) or {"fault": 0, "broken": True, "other": None}
+    return None
+
+
+def renumber(sabot, shell=None, who=None):
+    """The shoe's establishment number (S-IDENT) written to config.json, journalled first (P-AUTHORITY: refused
+    while an alarm stands or a séance is open); a journal of another number is kept aside (_keep_aside()). The shoe
+    is then restarted, and journals its boot under the new number. A shoe whose journal is unusable (another's:
+    a copied config.json) journals nothing: the new number begins its own journal, the other one kept."""
     whole("sabot", sabot, 0, SABOT_MAX)
     config = load_config()
     was = config["sabot"]
+    shell = _running(shell)
+    if was != sabot and shell is not None and not shell.journal.broken:
+        refused = journalled(shell, AU_NUMBER, who, was, sabot)
+        if refused:
+            return refused
     config["sabot"] = sabot
     with open(CONFIG, "w") as f:
         json.dump(check_config(config), f)
@@ -242,33 +301,58 @@ def renumber(sabot, shell=None):
     return {"sabot": sabot, "was": was, "kept": _keep_aside(shell) if other else None, "other": other}
 
 
-def enrol_casino(key):
-    """The casino's key (32 bytes) written where the shoe reads it at boot (startup.CASINO_KEY), whole or not at all:
-    the protocol authenticates the shoe's commands under it (docs/protocol.md)."""
+def enrol_casino(key, shell=None, who=None, was=None):
+    """The casino's key (32 bytes) written where the shoe reads it at boot (startup.CASINO_KEY), whole or not at all,
+    journalled first (P-AUTHORITY: who asked, the key ids' first 4 bytes before and after; refused while an alarm
+    stands or a séance is open): the answer that refuses it, or None when done. The protocol authenticates the
+    shoe's commands under it (docs/protocol.md)."""
+    from firmware.mac import Key
+
+    refused = journalled(shell, AU_KEY, who, _id32(was), _id32(Key(key).id))
+    if refused:
+        return refused
     folder = CASINO_KEY.rpartition("/")[0]
     if folder not in os.listdir():
         os.mkdir(folder)
     with open(CASINO_KEY + ".new", "w") as f:
         f.write(hexlify(key).decode() + "\n")
     os.rename(CASINO_KEY + ".new", CASINO_KEY)
+    return None
 
 
-def set_clock(seconds, year, month, day, hour, minute, second):
+def _id32(key_id):
+    """A key id's first 4 bytes as R_AUTHORITY's value (little-endian: its bytes in the record's order), 0 for none."""
+    if not key_id:
+        return 0
+    return key_id[0] | key_id[1] << 8 | key_id[2] << 16 | key_id[3] << 24
+
+
+def set_clock(seconds, year, month, day, hour, minute, second, force=False):
     """The board's clock set over mpremote (clock())."""
-    _say(**clock(_runtime().shell, seconds, (year, month, day, hour, minute, second)))
+    _say(**clock(_runtime().shell, seconds, (year, month, day, hour, minute, second), force=force))
 
 
-def clock(shell, seconds, fields, board=None):
+def clock(shell, seconds, fields, board=None, who=None, force=False):
     """The board's clock (its DS3231; the virtual board's own) set to UTC from the workstation, fields (year, month,
-    day, hour, minute, second). Refused when it would put the journal's times back: the host restarts the shoe,
-    whose boot record is stamped by it."""
+    day, hour, minute, second). Refused when it would put the journal's times back, or put them more than a day
+    ahead of its last record without force (a clock set to 2099 would lock the casino out for good); journalled
+    first either way (P-AUTHORITY: the shoe's time before, the time set; AU_CLOCK_FORCED when forced past a day).
+    The host restarts the shoe, whose boot record is stamped by it."""
     last = _last_seconds(shell.journal)
     if seconds < last:
         return {"behind": last}
+    ahead = seconds > last + CLOCK_AHEAD_MOST
+    if ahead and not force:
+        return {"ahead": last}
+    wall = shell.journal.wall
+    wall.stamp()
+    refused = journalled(shell, AU_CLOCK_FORCED if ahead else AU_CLOCK, who, wall.seconds, seconds)
+    if refused:
+        return refused
     if board is None:
         board = __import__("boards.%s.board" % load_config()["board"], None, None, ("set_clock",))
     board.set_clock(*fields)
-    return {"set": seconds}
+    return {"set": seconds, "forced": ahead}
 
 
 def receipt(nonce_hex):

@@ -42,6 +42,7 @@ RECORDS = {
     r.R_OUVERTE_DAY: ("banque ouverte day restated", "journée de banque ouverte rappelée", "ouverte_day"),
     r.R_ELEMENT: ("secure element counter with no checkpoint", "compteur de l'élément sécurisé sans point de contrôle",
                   "element"),
+    r.R_AUTHORITY: ("the casino's authority changed", "changement d'autorité du casino", "authority"),
 }
 BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
     r.BOOT_POWER: ("power-up", "mise sous tension", "power"),
@@ -120,6 +121,7 @@ EVENTS = {
     e.EV_CANDIDATE: ("candidate", "candidat", "candidate"),
     e.EV_ADJUDICATE: ("draw the bank", "tirage de la banque", "adjudicate"),
     e.EV_ELEMENT: ("element counter spent", "compteur de l'élément consommé", "element"),
+    e.EV_AUTHORITY: ("authority change", "changement d'autorité", "authority"),
 }
 COMMANDS = {
     e.CMD_GATE_OPEN: ("gate open", "porte ouverte", "gate_open"),
@@ -156,6 +158,7 @@ REFUSALS = {  # why the controller refused an input (Controller.refused)
     e.REF_CANDIDATES: ("a draw needs 2 to 8 candidates, each once", "un tirage demande de 2 à 8 candidats, chacun une "
                        "fois"),
     e.REF_NOT_OUVERTE: ("not a banque ouverte séance", "pas une séance de banque ouverte"),
+    e.REF_SEANCE_OPEN: ("a séance is open: close it first", "une séance est ouverte : la fermer d'abord"),
 }
 PHASES = {
     IDLE: ("no shoe", "pas de sabot"),
@@ -189,6 +192,16 @@ _ELEMENT = {
                  "l'élément n'a pas pu signer un point de contrôle : compteur %d, %d valeur(s) consommée(s) après %d "
                  "sans point de contrôle"),
 }
+# R_AUTHORITY: what changed (its condition's bits 0-3, AU_*), with its values before and after (P-AUTHORITY).
+AUTHORITY = {
+    r.AU_NUMBER: ("sabot number %d → %d", "numéro du sabot %d → %d"),
+    r.AU_KEY: ("casino key %s → %s", "clé du casino %s → %s"),
+    r.AU_CLOCK: ("clock %s → %s UTC", "horloge %s → %s UTC"),
+    r.AU_CLOCK_FORCED: ("clock %s → %s UTC, FORCED more than a day ahead (--force)",
+                        "horloge %s → %s UTC, FORCÉE plus d'un jour en avant (--force)"),
+}
+_ASKED = (("; asked under casino key %s…", "; over mpremote, no casino key"),
+          (" ; demandé sous la clé du casino %s…", " ; par mpremote, sans clé du casino"))
 UNCERTAIN = ("release uncertain", "libération incertaine : on ne sait pas si une carte est sortie")  # its condition
 _RESULT = (("; winner: ", "; tableau1: %s, tableau2: %s"), (" ; gagnant : ", " ; tableau1 : %s, tableau2 : %s"))
 _BANK = (("; bank: %s", "; bank: tableau1 %s, tableau2 %s"), (" ; banque : %s", " ; banque : tableau1 %s, tableau2 %s"))
@@ -229,6 +242,46 @@ def element(card, disposition, condition, code, lang=EN):
     if form is None:
         return "code %d, counter %d, %d value(s)" % (condition, counter, card)
     return form[lang] % (counter, card, counter - card)
+
+
+def authority(what, who, before, after, lang=EN):
+    """What a change of the casino's authority says (R_AUTHORITY's three records, their values joined: who asked,
+    before, after; key ids' first 4 bytes as little-endian values)."""
+    form = AUTHORITY.get(what)
+    if form is None:
+        return "code %d: %d → %d" % (what, before, after)
+    if what == r.AU_KEY:
+        before, after = key32(before) or ("none", "aucune")[lang], key32(after)
+    elif what != r.AU_NUMBER:
+        before, after = _utc(before), _utc(after)
+    asked = _ASKED[lang][0] % key32(who) if who else _ASKED[lang][1]
+    return form[lang] % (before, after) + asked
+
+
+def authority_part(what, part, value, lang=EN):
+    """One R_AUTHORITY record alone (log show, log export): what changed, and who asked, or the value before or
+    after."""
+    head = AUTHORITY.get(what, ("code %d", "code %d"))[lang].split(" %")[0]
+    if what == r.AU_CLOCK_FORCED:
+        head += (" FORCED (--force)", " FORCÉE (--force)")[lang]
+    if part == 0:
+        return head + (_ASKED[lang][0] % key32(value) if value else _ASKED[lang][1])
+    if what == r.AU_KEY:
+        value = key32(value) or ("none", "aucune")[lang]
+    elif what != r.AU_NUMBER:
+        value = _utc(value) + " UTC"
+    return "%s%s%s" % (head, (", before: ", ", after: ", " ; avant : ", " ; après : ")[2 * lang + part - 1], value)
+
+
+def key32(value):
+    """An R_AUTHORITY key value as the key id's first 4 bytes in hexadecimal ("" for none)."""
+    return value.to_bytes(4, "little").hex() if value else ""
+
+
+def _utc(seconds):
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds + 1577836800))
 
 
 def game(code):

@@ -28,7 +28,8 @@ REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
            cp.SEANCE: ("séance", "séance"),
            cp.PULL: ("pull", "relevé"),
            cp.BEGUN: ("journal begun", "journal commencé"),
-           cp.ALARM: ("alarm", "alarme")}
+           cp.ALARM: ("alarm", "alarme"),
+           cp.AUTHORITY: ("authority change", "changement d'autorité")}
 
 
 class Entry:
@@ -151,6 +152,23 @@ def registry_keys(path, sabot):
     if not found:
         raise NotEnrolled("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
     return found
+
+
+def two_keys(path, sabot):
+    """[the K-REGISTRY finding] when the casino's registry holds sabot number sabot under more than one element (two
+    shoes under one number, or a replacement `sabot number set --replace` did not record), else []: a journal then
+    verifies under a key nobody vouches is that shoe's."""
+    try:
+        shoes = json.loads(Path(path).read_text(encoding="utf-8"))["shoes"]
+        keys = sorted({s["public_key"] for s in shoes if s["sabot"] == sabot})
+    except (OSError, UnicodeError, ValueError, KeyError, TypeError):
+        return []  # registry_keys says what is wrong with it
+    if len(keys) < 2:
+        return []
+    ids = ", ".join(element.key_id(element.public_key(bytes.fromhex(k))).hex() for k in keys)
+    return [Finding("K-REGISTRY", 0, "the registry %s holds sabot %d under %d elements (key ids %s): two shoes under "
+                    "one number, or a replacement not recorded (sabot number set --replace)" % (
+                        path, sabot, len(keys), ids))]
 
 
 def read(paths):

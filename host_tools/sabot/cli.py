@@ -8,6 +8,7 @@ from firmware import games
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
 from sabot import firmware, json_out, keys, progress, settings, tool_version
+from sabot.authority import clock_command, number_command
 from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
 from sabot.deploy import deploy
@@ -18,7 +19,7 @@ from sabot.logview import export, show
 from sabot.options import SEANCE_MAX, number  # an integer in its bounds, the firmware's own limits
 from sabot.ouverte import cli as ouverte_command
 from sabot.report import cli as report_command
-from sabot.shoe_link import clock_command, number_command, pull_log, seance_command
+from sabot.shoe_link import pull_log, seance_command
 from sabot.shoe_status import CHANGING, interrupted, status_command
 from sabot.vboard import vboard
 from sabot.verify import verify
@@ -226,6 +227,8 @@ def parser():
     numbered.add_argument("--casino-key", metavar="FILE", help=casino_help)
     numbered.add_argument("--registry", default=keys.REGISTRY, help="the casino's registry of its shoes, updated "
                           "when it holds the shoe (default %s)" % keys.REGISTRY)
+    numbered.add_argument("--replace", action="store_true", help="the number is another element's in the registry: "
+                          "this shoe replaces it (the replacement recorded there); refused without")
     state = commands.add_parser("status", help="what a shoe says of itself: its number, its séance, its journal's "
                                 "last record and its time, a fault; no key needed (exit 0, 1 in fault, 2 unreachable)")
     state.add_argument("--port", required=True, help=port_help)
@@ -235,6 +238,8 @@ def parser():
     clock.add_argument("--port", required=True, help=port_help)
     clock.add_argument("--at", type=utc_time, help="this UTC time instead, e.g. 2026-12-01T09:00:00")
     clock.add_argument("--casino-key", metavar="FILE", help=casino_help)
+    clock.add_argument("--force", action="store_true", help="a time more than a day ahead of the journal's last "
+                       "record, refused without (journalled as forced)")
     report_command.add_arguments(commands.add_parser(
         "report", help="the inspector's report: HTML, or PDF for -o FILE.pdf (docs/report.md)"))
     web_command.add_arguments(commands.add_parser(
@@ -300,9 +305,9 @@ def _run(args, top):
                               casino_key=args.casino_key, as_json=args.json)
     if args.command == "number":
         return number_command(args.port, args.sabot, casino_key=args.casino_key, registry=args.registry,
-                              as_json=args.json)
+                              as_json=args.json, replace=args.replace)
     if args.command == "clock":
-        return clock_command(args.port, args.at, casino_key=args.casino_key, as_json=args.json)
+        return clock_command(args.port, args.at, casino_key=args.casino_key, as_json=args.json, force=args.force)
     if args.command == "firmware":
         if args.action == "dist":
             return firmware.dist(args.build, args.board, args.out, force=args.force)

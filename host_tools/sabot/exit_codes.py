@@ -32,11 +32,13 @@ EXIT_CODES = {
                         "read, or " + MISTAKE),
     "seance": ("done, the record it wrote named", "the shoe refused or is in fault", "no shoe answering, or "
                + MISTAKE),
-    "number": ("done", "the shoe is in fault after its restart", "no shoe answering, or " + MISTAKE),
-    "number set": ("set (or already so), the shoe restarted", "the shoe is in fault after its restart",
-                   "no shoe answering, or " + MISTAKE),
-    "clock": ("done", "the shoe is in fault after its restart", "no shoe answering, or " + MISTAKE),
-    "clock set": ("set, the shoe restarted", "the shoe is in fault after its restart", "no shoe answering, or "
+    "number": ("done", "the shoe refused or is in fault", "no shoe answering, or " + MISTAKE),
+    "number set": ("set (or already so), the shoe restarted", "the shoe refused (an alarm stands, a séance is "
+                   "open: nothing changed) or is in fault", "no shoe answering, a number the registry holds under "
+                   "another element (without --replace), or " + MISTAKE),
+    "clock": ("done", "the shoe refused or is in fault", "no shoe answering, or " + MISTAKE),
+    "clock set": ("set, the shoe restarted", "the shoe refused (a time behind its journal, or more than a day "
+                  "ahead of it without --force: nothing changed) or is in fault", "no shoe answering, or "
                   + MISTAKE),
     "report": ("the report written (its verdict, conforme or not, on its first line)", None,
                "unusable input, or a file that cannot be written"),

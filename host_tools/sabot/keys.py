@@ -64,7 +64,10 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
                                   % (port, status["casino"]))
             done, answer = client.casino_key(was, secret)
             if done != protocol.p.OK:
-                raise DeviceError("the shoe refused the casino's key: %s" % protocol.Refused(done, answer))
+                from sabot.authority import refusal
+
+                raise DeviceError(refusal(port, answer) if "refused" in answer else "the shoe refused the casino's "
+                                  "key: %s" % protocol.Refused(done, answer))
         entry = {"sabot": status["sabot"], "public_key": public.hex(), "casino_key": key_id,
                  "enrolled": _utc_now(), "port": port_entry(port, registry)}
         record(registry, entry)
@@ -125,17 +128,37 @@ def record(registry, entry):
     """The entry in the registry, in place of any of the same element (its public key names the shoe)."""
     kept = [shoe for shoe in shoes(registry) if shoe["public_key"] != entry["public_key"]]
     kept = sorted(kept + [entry], key=lambda shoe: (shoe["sabot"], shoe["public_key"]))
+    try:
+        with open(registry) as f:
+            held = json.load(f)
+    except FileNotFoundError:
+        held = {}
+    _write(registry, dict(held, shoes=kept))
+
+
+def _write(registry, held):
     with open(registry + ".new", "w") as f:
-        json.dump({"shoes": kept}, f, indent=1)
+        json.dump(held, f, indent=1)
         f.write("\n")
     os.replace(registry + ".new", registry)
 
 
-def renumbered(registry, public_key, sabot):
-    """After `sabot number set`: the registry's entry of that element says the new number."""
+def renumbered(registry, public_key, sabot, replaced=()):
+    """After `sabot number set`: the registry's entry of that element says the new number; the entries of another
+    element under that number (replaced, `--replace`) leave the shoes for the registry's "replaced" list, with when
+    and by which element (K-REGISTRY: one element a number)."""
     for shoe in shoes(registry):
         if shoe["public_key"] == public_key.hex():
             record(registry, dict(shoe, sabot=sabot))
+    if not replaced:
+        return
+    with open(registry) as f:
+        held = json.load(f)
+    gone = {shoe["public_key"] for shoe in replaced}
+    held["replaced"] = held.get("replaced", []) + [dict(shoe, replaced=_utc_now(), by=public_key.hex())
+                                                   for shoe in held["shoes"] if shoe["public_key"] in gone]
+    held["shoes"] = [shoe for shoe in held["shoes"] if shoe["public_key"] not in gone]
+    _write(registry, held)
 
 
 def export(registry=REGISTRY, form="csv", out=sys.stdout):
@@ -144,6 +167,14 @@ def export(registry=REGISTRY, form="csv", out=sys.stdout):
         listed = shoes(registry)
     except (OSError, ValueError, KeyError) as e:
         print("sabot key export: error: %s: %s" % (registry, e), file=sys.stderr)
+        return 2
+    numbers = [shoe["sabot"] for shoe in listed]
+    twice = sorted({n for n in numbers if numbers.count(n) > 1})
+    if twice:  # K-REGISTRY: the ministry never gets two rows for one number
+        print("sabot key export: erreur : %s tient le sabot %s sous plusieurs éléments : un numéro par sabot "
+              "(sabot number set N, ou --replace) ; rien n'est exporté / error: sabot %s held under several "
+              "elements; nothing exported" % (registry, ", ".join(map(str, twice)), ", ".join(map(str, twice))),
+              file=sys.stderr)
         return 2
     if form == "json":
         out.write(json.dumps({"shoes": [{name: shoe.get(name) for name in _FIELDS} for shoe in listed]},

@@ -120,11 +120,12 @@ class Client:
     def status(self):
         return json.loads(self.request(p.C_STATUS))
 
-    def segments(self):
-        """(segment, size) of every segment of the shoe's journal, the ring's undrained records counted."""
+    def segments(self, kept=0):
+        """(segment, size) of every segment of the shoe's journal, the ring's undrained records counted; or of the
+        journal it kept aside as journal.N (kept N)."""
         found, total = [], None
         while total is None or len(found) < total:
-            data = self.request(p.C_SEGMENTS, struct.pack("<H", len(found)))
+            data = self.request(p.C_SEGMENTS, struct.pack("<H", len(found)) + _kept(kept))
             total = struct.unpack_from("<H", data)[0]
             page = [struct.unpack_from("<II", data, at) for at in range(2, len(data), 8)]
             if not page and len(found) < total:
@@ -132,11 +133,11 @@ class Client:
             found += page
         return found
 
-    def segment(self, segment, size):
-        """A segment's bytes, chunk by chunk."""
+    def segment(self, segment, size, kept=0):
+        """A segment's bytes, chunk by chunk (segment 0: the checkpoint file), of the journal or a kept one."""
         data = b""
         while len(data) < size:
-            chunk = self.request(p.C_CHUNK, struct.pack("<IIH", segment, len(data), 508))
+            chunk = self.request(p.C_CHUNK, struct.pack("<IIH", segment, len(data), 508) + _kept(kept))
             if not chunk:
                 break
             data += chunk
@@ -151,8 +152,10 @@ class Client:
         args = struct.pack("<HHB", table, by, len(name)) + name.ljust(16, b"\0")[:16]
         return self._answered(self.authenticated(key, p.C_SEANCE_CLOSE if close else p.C_SEANCE_OPEN, args))
 
-    def set_clock(self, key, seconds, fields):
-        return self._answered(self.authenticated(key, p.C_CLOCK_SET, struct.pack("<IHBBBBB", seconds, *fields)))
+    def set_clock(self, key, seconds, fields, force=False):
+        """(status, answer) of the clock set; force: more than a day ahead of the journal's last record."""
+        return self._answered(self.authenticated(key, p.C_CLOCK_FORCE if force else p.C_CLOCK_SET,
+                                                 struct.pack("<IHBBBBB", seconds, *fields)))
 
     def enrol(self):
         """The secure element's public key, X || Y (64 bytes): what the casino's registry records."""
@@ -187,3 +190,8 @@ class Client:
     def _answered(answer):
         status, data = answer
         return status, json.loads(data) if data else {}
+
+
+def _kept(kept):
+    """A read's kept journal field: none for the journal itself (the request as before kept journals)."""
+    return struct.pack("<H", kept) if kept else b""

@@ -17,8 +17,8 @@ from firmware.checkpoints import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.device import DeviceError, no_device
-from sabot.json_out import said, state
-from sabot.production_link import authenticated, production, restarted_production
+from sabot.json_out import said
+from sabot.production_link import authenticated, production
 from sabot.receipt_files import keep_receipt
 from sabot.shoe_status import in_fault
 
@@ -99,13 +99,34 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
             args += ["fs", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
         with progress.bar(len(names), "pull-log", unit="segment") as shown:
             mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp ")))
+        kept = _pull_kept(port, dest)
         nonce = os.urandom(32)
         said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex())
         receipt = keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1]))
     except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
-    return _pulled(dest, names, receipt, out, as_json)
+    return _pulled(dest, names, receipt, out, as_json, kept)
+
+
+def _pull_kept(port, dest):
+    """Over mpremote: every journal the shoe kept aside (/journal.N/), its segments and checkpoints into
+    DEST/journal.N, as over the protocol; the folders written."""
+    said = mpremote(port, "exec", "from firmware.remote import kept_journals\nprint(kept_journals())")
+    kept = []
+    for n in ast.literal_eval(said.strip().splitlines()[-1]):
+        name = "%s.%d" % (JOURNAL, n)
+        listed = ast.literal_eval(mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % name)
+                                  .strip().splitlines()[-1])
+        folder = dest / name
+        folder.mkdir(exist_ok=True)
+        args = []
+        for file in [f for f in listed if f.endswith(".sbj") or f == CHECKPOINT_FILE]:
+            args += (["+"] if args else []) + ["fs", "cp", ":%s/%s" % (name, file), str(folder / file)]
+        if args:
+            mpremote(port, *args)
+        kept.append(folder)
+    return kept
 
 
 def _destination(segments, dest, force):
@@ -119,8 +140,9 @@ def _destination(segments, dest, force):
     dest.mkdir(parents=True, exist_ok=True)
 
 
-def _pulled(dest, names, receipt, out, as_json=False):
+def _pulled(dest, names, receipt, out, as_json=False, kept=()):
     size = sum((dest / n).stat().st_size for n in names)
+    also = " ".join(map(str, kept))
     if receipt.get("receipt") == 2:
         how = ("--registry shoes.json (sabot %d's element, key id %s: its checkpoints and receipt, counter %d)"
                % (receipt["sabot"], receipt["key_id"], receipt["counter"]))
@@ -132,9 +154,14 @@ def _pulled(dest, names, receipt, out, as_json=False):
                     written=[str(dest / n) for n in names + [CHECKPOINT_FILE, "receipt.json", "pull.json",
                                                              receipt.get("kept") or "receipt.json"]
                              if (dest / n).is_file()],
-                    verify="sabot log verify %s %s" % (dest, how.split(" (")[0]))
+                    kept_journals=[str(folder) for folder in kept],
+                    verify="sabot log verify %s%s %s" % (also + " " if also else "", dest, how.split(" (")[0]))
+    if kept:
+        out.write("the journals the shoe kept aside (a new number), pulled too: %s; each follows the next, checked "
+                  "by log verify given them in order\n" % ", ".join(map(str, kept)))
     out.write("%d segments, %d bytes, and the shoe's receipt (seq %d), in %s (receipt.json, kept as %s); check them "
-              "with: sabot log verify %s %s\n" % (len(names), size, receipt["seq"], dest, receipt["kept"], dest, how))
+              "with: sabot log verify %s%s %s\n" % (len(names), size, receipt["seq"], dest, receipt["kept"],
+                                                     also + " " if also else "", dest, how))
     return 0
 
 
@@ -149,24 +176,39 @@ def _pull_protocol(client, port, dest, force, out, as_json=False):
             return _failed("pull-log", said + "; nothing pulled")
         listed = client.segments()
         _destination(listed, dest, force)
-        with progress.bar(len(listed), "pull-log", unit="segment") as shown:
-            for segment, size in listed:
-                (dest / segment_name(segment)).write_bytes(client.segment(segment, size))
-                shown.update(1)
-        try:
-            points = client.segment(0, 1 << 30)  # segment 0: the checkpoint file, read to its end
-        except Refused:
-            points = None  # a shoe with no element, or no checkpoint yet
-        if points:
-            (dest / CHECKPOINT_FILE).write_bytes(points)
+        _pull_journal(client, dest, listed)
         nonce = os.urandom(32)
         receipt = keep_receipt(dest, port, nonce, client.receipt(nonce))
+        kept = []
+        for n in client.status().get("kept", ()):  # the journals a new number set aside: every one pulled
+            folder = dest / ("journal.%d" % n)
+            folder.mkdir(exist_ok=True)
+            _pull_journal(client, folder, client.segments(n), n)
+            kept.append(folder)
     except (DeviceError, ProtocolError, Refused, OSError, ValueError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     finally:
         client.link.close()
-    return _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out, as_json)
+    return _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out, as_json, kept)
+
+
+def _pull_journal(client, folder, listed, kept=0):
+    """A journal's segments (listed: (segment, size)) and its checkpoint file into folder, over the protocol: the
+    shoe's journal, or the one it kept aside as journal.N (kept N)."""
+    from firmware.storage import segment_name
+    from sabot.protocol import Refused
+
+    with progress.bar(len(listed), "pull-log", unit="segment") as shown:
+        for segment, size in listed:
+            (folder / segment_name(segment)).write_bytes(client.segment(segment, size, kept))
+            shown.update(1)
+    try:
+        points = client.segment(0, 1 << 30, kept)  # segment 0: the checkpoint file, read to its end
+    except Refused:
+        points = None  # a shoe with no element, or no checkpoint yet
+    if points:
+        (folder / CHECKPOINT_FILE).write_bytes(points)
 
 
 def ask(port, code):
@@ -259,99 +301,6 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
 def _failed(command, message):
     print("sabot %s: error: %s" % (command, message), file=sys.stderr)
     return 1
-
-
-def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None, as_json=False):
-    """Set the shoe's establishment number (S-IDENT) at commissioning: config.json's "sabot", then a restart. A
-    journal of another number is kept aside whole on the shoe and a new one begins, which the boot record opens. A
-    production shoe takes it over its protocol under the casino's key, and the casino's registry follows."""
-    updated = None
-    try:
-        client = production(port)
-        if client:
-            public = _public_key(client)
-            answer = authenticated(client, casino_key, "number set", lambda c, key: c.set_number(key, sabot))
-        else:
-            answer = ask(port, "from firmware.remote import number\nnumber(%d)" % sabot)
-        if answer["was"] == sabot and not answer["kept"]:
-            if not client:
-                resume(port)
-            if as_json:
-                return said(out, "number set", port=port, sabot=sabot, was=sabot, changed=False)
-            out.write("the shoe on %s is already sabot %d: nothing changed\n" % (port, sabot))
-            return 0
-        if client:
-            now = restarted_production(port)
-            if public and registry and os.path.exists(registry):
-                from sabot.keys import renumbered
-
-                renumbered(registry, public, sabot)
-                updated = registry
-        else:
-            restart(port)
-            now = restarted(port)
-    except DeviceError as e:
-        print("sabot number set: error: %s" % e, file=sys.stderr)
-        return 2
-    if now["broken"] or now["alarms"] or now["sabot"] != sabot:
-        return _failed("number set", fault(port, dict(now, fault=now["alarms"])))
-    kept = answer["kept"] and "; the journal of sabot %d (key id %s) kept on the shoe in /%s/, a new one begun" % (
-        answer["other"]["sabot"], answer["other"]["key"], answer["kept"])
-    if as_json:
-        return said(out, "number set", port=port, sabot=sabot, was=answer["was"], changed=True,
-                    kept=answer["kept"] and {"folder": "/%s/" % answer["kept"], "sabot": answer["other"]["sabot"],
-                                             "key_id": answer["other"]["key"]} or None,
-                    registry=updated, restarted=state(now))
-    out.write("the shoe on %s is sabot %d (was %d)%s; it restarted: boot record %d\n" % (
-        port, sabot, answer["was"], kept or "", now["seq"]))
-    return 0
-
-
-def _public_key(client):
-    """The shoe's element's public key, None without one."""
-    from sabot.protocol import ProtocolError, Refused
-
-    try:
-        return client.enrol()
-    except (Refused, ProtocolError):
-        return None
-
-
-def clock_command(port, at=None, out=sys.stdout, casino_key=None, as_json=False):
-    """Set the shoe's clock (its DS3231; the virtual board's) to the workstation's UTC time, then restart it: its
-    boot record is stamped by the clock set. Refused when it would put the journal's times back. A production shoe
-    takes it over its protocol under the casino's key, and restarts by itself."""
-    at = (at or datetime.datetime.now(datetime.UTC)).replace(microsecond=0)
-    fields = at.timetuple()[:6]
-    seconds = int((at - EPOCH).total_seconds())
-    try:
-        client = production(port)
-        if client:
-            answer = authenticated(client, casino_key, "clock set", lambda c, key: c.set_clock(key, seconds, fields))
-        else:
-            answer = ask(port, "from firmware.remote import set_clock\nset_clock(%d, %d, %d, %d, %d, %d, %d)" % (
-                seconds, *fields))
-        if "behind" in answer:
-            if not client:
-                resume(port)
-            return _failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
-                port, _utc(seconds), _utc(answer["behind"])))
-        if client:
-            now = restarted_production(port)
-        else:
-            restart(port)
-            now = restarted(port)
-    except DeviceError as e:
-        print("sabot clock set: error: %s" % e, file=sys.stderr)
-        return 2
-    if now["broken"] or now["alarms"]:
-        return _failed("clock set", fault(port, dict(now, fault=now["alarms"])))
-    if as_json:
-        return said(out, "clock set", port=port, set=_utc(seconds), restarted=dict(state(now), time=_utc(
-            now["seconds"])))
-    out.write("the shoe on %s set to %s; it restarted: boot record %d at %s\n" % (
-        port, _utc(seconds), now["seq"], _utc(now["seconds"])))
-    return 0
 
 
 EPOCH = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)  # the journal's times count from it

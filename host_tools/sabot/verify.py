@@ -6,12 +6,14 @@ import struct
 import sys
 from pathlib import Path
 
+from boards.sim.words import LANGUAGES, key32
+from boards.sim.words import authority as authority_words
 from firmware import games
 from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.mac import Key
-from firmware.records import R_LOAD
-from sabot import _frames, checkpoints, element, progress, receipts
+from firmware.records import AU_CLOCK, AU_CLOCK_FORCED, AU_KEY, AU_NUMBER, R_LOAD
+from sabot import _frames, checkpoints, element, kept, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import error_fr, french
@@ -184,7 +186,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
             foreign += bool(other_element)
             keys = [] if other_element else keys  # another element's key checks nothing: its one finding says so
             result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader, signed_points)
-            signed = other_element + signed
+            signed = other_element + signed + (checkpoints.two_keys(registry, segments[0].sabot) if registry else [])
             at_end = receipts.found_in(group)
             unchecked += bool(at_end and at_end.version == 2 and not keys and not other_element)
             ends = receipts.findings(segments, reader.seq, key, at_end,
@@ -200,6 +202,9 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         one_key_finding(segments, reader) + rules.findings + ends, key=lambda f: f.seq)]
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
                                      for label, segments, _, rules, _ in checked], same_table)
+    gaps, vouched = kept.linked([(c[0], c[1][0].key_id, result) for c, result in zip(checked, points)])
+    findings = [(label, f) for label, f in findings if label not in vouched or f.message != receipts.NO_RECEIPT]
+    findings += gaps
     foreign_findings = {id(f) for _, _, _, _, ends in checked for f in ends if _FOREIGN in f.message}
     intact = not any(f.id == "J-TAMPER" and f.message != receipts.NO_RECEIPT and id(f) not in foreign_findings
                      for _, f in findings)
@@ -210,6 +215,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
                    "checkpoints": [p.as_json() for p in points] if many else points[0].as_json(),
                    "key": "development" if development else "provided",
                    **({"development_key": DEVELOPMENT_WORDS} if development else {}),
+                   "authority": [_authority_json(*a) for c in checked for a in c[3].authorities],
                    "findings": [dict({"id": f.id, "article": ARTICLES[f.id], "seq": f.seq, "message": f.message},
                                      **({"journal": label} if many else {})) for label, f in findings]}, out)
         out.write("\n")
@@ -228,6 +234,10 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     for (label, _, _, _, ends), result in zip(checked, points):
         other = any(_FOREIGN in f.message for f in ends)
         out.write(checkpoints_said(result, said, label if many else "", other))
+    for label, _, _, rules, _ in checked:  # P-AUTHORITY: each change of the casino's authority, who asked
+        for seq, _, what, who, before, after in rules.authorities:
+            out.write(said["authority"] % (" " + label if many else "", seq, authority_words(
+                what, who, before, after, LANGUAGES[lang])))
     words = _in_french(checked, findings) if lang == "fr" else {}
     for label, f in findings:
         out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
@@ -241,6 +251,17 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     else:
         out.write(said["clean"] + (said["allowed"] if development else "") + "\n")
     return 0 if ok else 1
+
+
+def _authority_json(seq, time, what, who, before, after):
+    """An authority change for programs: what (number, casino_key, clock, clock_forced), who asked (the casino key
+    id's first 4 bytes, hexadecimal; None over mpremote), before and after (key ids as who; times in seconds since
+    2020-01-01 UTC)."""
+    if what == AU_KEY:
+        before, after = key32(before) or None, key32(after)
+    return {"seq": seq, "what": {AU_NUMBER: "number", AU_KEY: "casino_key", AU_CLOCK: "clock",
+                                 AU_CLOCK_FORCED: "clock_forced"}.get(what, what),
+            "who": key32(who) or None, "before": before, "after": after}
 
 
 def checkpoints_said(result, said, label, foreign=False):
@@ -303,6 +324,7 @@ SAID = {
         "unchecked": "end: as the shoe's receipt says, its element's signature not checked (no public key: "
                      "--public-key FILE or --registry shoes.json)\n",
         "finding": "  %sseq %-7d %-9s (%s) %s\n",
+        "authority": "authority change%s, seq %d: %s\n",
         "findings": "result: %d finding(s)\n",
         "development": "result: not clean: authenticated by the development key only (a shoe's journal: "
                        "--registry shoes.json or --public-key FILE; a sim's: --allow-development-key)\n",
@@ -335,6 +357,7 @@ SAID = {
         "unchecked": "fin : telle que la dit le reçu du sabot, la signature de son élément sécurisé non vérifiée "
                      "(aucune clé publique : --public-key FICHIER ou --registry shoes.json)\n",
         "finding": "  %sn° %-7d %-9s (%s) %s\n",
+        "authority": "changement d'autorité%s, n° %d : %s\n",
         "findings": "résultat : %d constat(s)\n",
         "development": "résultat : non conforme : authentifié par la seule clé de développement (le journal d'un "
                        "sabot : --registry shoes.json ou --public-key FICHIER ; d'un simulateur : "

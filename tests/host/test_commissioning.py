@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware.mac import Key
-from firmware.records import BOOT_POWER, BOOT_RESTART, R_BOOT, R_SEANCE
+from firmware.records import BOOT_POWER, BOOT_RESTART, R_AUTHORITY, R_BOOT, R_SEANCE
 from firmware.version import VERSION
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.shoe_link import mpremote
@@ -100,8 +100,8 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_with_its_elem
     assert json.loads((tmp_path / "shoes.json").read_text())["shoes"][0]["public_key"] == public.hex()
     renumbered = said["sabot number set"]
     assert "the journal of sabot 1" in renumbered and "kept on the shoe in /journal.1/" in renumbered
-    assert re.search(r"set to [-\d]{10} [:\d]{8} UTC; it restarted: boot record 2 at ", said["sabot clock set"])
-    assert "seance 1 opened at table 12, record 3" in said["sabot seance open"]
+    assert re.search(r"set to [-\d]{10} [:\d]{8} UTC; it restarted: boot record 5 at ", said["sabot clock set"])
+    assert "seance 1 opened at table 12, record 6" in said["sabot seance open"]  # the clock set's 3 records before
     assert "sabot log verify journal --registry shoes.json (sabot 42's element, key id %s" % key_id.hex() in said[
         "sabot pull-log --port"]
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
@@ -114,7 +114,8 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_with_its_elem
     segments = load_segments([tmp_path / "journal"])
     assert {s.sabot for s in segments} == {42} and {s.key_id for s in segments} == {key_id}
     kinds = [r.fields[TYPE] for r in Reader(segments, None)]
-    assert kinds[:3] == [R_BOOT, R_BOOT, R_SEANCE]  # the number's boot, the clock's, then the séance
+    assert kinds[:6] == [R_BOOT] + [R_AUTHORITY] * 3 + [R_BOOT, R_SEANCE]  # the number's boot, the clock set
+    # journalled (P-AUTHORITY: who, before, after), its boot, then the séance
     assert [r.fields[CODE] for r in Reader(segments, None) if r.fields[TYPE] == R_BOOT][:2] == [
         BOOT_RESTART, BOOT_RESTART]  # restarts with the power on, no power cut
     kept = board.fs / "journal.1"  # the journal begun before config.json was there, kept aside whole

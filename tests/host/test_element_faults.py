@@ -231,5 +231,5 @@ def _command(opcode, param1, param2=0):
 def test_the_steps_that_write_a_checkpoint_end_on_the_records_the_boot_accepts_after_a_cut():
     """firmware/checkpoints.py's STEP_ENDS, a literal on the board, is the records it names."""
     names = ("R_BOOT", "R_RECOVERY", "R_ALARM", "R_SEANCE", "R_OUVERTE", "R_REFUSAL", "R_OUVERTE_DAY",
-             "R_SEANCE_CLOSE", "R_COUP_END", "R_CLOSED", "R_ELEMENT")
+             "R_SEANCE_CLOSE", "R_COUP_END", "R_CLOSED", "R_ELEMENT", "R_AUTHORITY")
     assert cp.STEP_ENDS == sum(1 << getattr(rec, name) for name in names)

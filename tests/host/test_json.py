@@ -48,8 +48,8 @@ def test_each_command_acting_on_a_shoe_says_one_json_object_its_port_and_key_fro
         assert (numbered["sabot"], numbered["was"], numbered["changed"]) == (42, 1, True)
         assert numbered["registry"] == str(tmp_path / "shoes.json")
         assert numbered["restarted"]["sabot"] == 42 and numbered["restarted"]["alarms"] == 0
-        clock = json_of(env, tmp_path, "clock", "set", "--at", "2027-01-01T00:00:00")
-        assert clock["set"] == "2027-01-01 00:00:00 UTC" and clock["restarted"]["record"] > 0
+        clock = json_of(env, tmp_path, "clock", "set", "--at", "2027-01-01T00:00:00", "--force")
+        assert clock["set"] == "2027-01-01 00:00:00 UTC" and clock["restarted"]["record"] > 0 and clock["forced"]
         opened = json_of(env, tmp_path, "seance", "open", "--table", "12", "--by", "4711")
         assert (opened["command"], opened["sabot"], opened["seance"], opened["table"]) == ("seance open", 42, 1, 12)
         closed = json_of(env, tmp_path, "seance", "close")

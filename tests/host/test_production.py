@@ -18,6 +18,7 @@ from boards.sim import p256
 from boards.sim.element import SimElement
 from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.events import EV_SEANCE_CLOSE
 from firmware.mac import Key
 from sabot.production_link import production, restarted_production
 from sabot.protocol import SerialLink
@@ -88,7 +89,8 @@ def test_no_prompt_ever_after_control_keys_breaks_and_garbage_at_boot_while_deal
     try:
         no_prompt(board.port, attack(board.port, 1))  # at boot: the scenario being dealt
         assert restarted_production(board.port)["alarms"] == 0  # it answers its protocol once dealt, nothing raised
-        restarted = sabot("clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key", casino)
+        restarted = sabot("clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key", casino,
+                          "--force")
         assert restarted.returncode == 0, restarted.stderr
         no_prompt(board.port, attack(board.port, 2))  # right after the VM started again
         client = production(board.port)
@@ -154,8 +156,10 @@ def test_code_planted_in_the_folder_never_runs_and_firmware_verify_matches_only_
 
 
 def element_shoe(casino=None):
-    """A shoe in memory whose secure element is the model, through the chip's driver."""
+    """A shoe in memory whose secure element is the model, through the chip's driver; its séance closed, as at the
+    bench (a key changes with no séance open: P-AUTHORITY)."""
     shoe = Shoe(casino=casino)
+    shoe.board.shell.handle(EV_SEANCE_CLOSE, 0, shoe.board.clock.ticks())
     chip = SimElement(bytes(32))
     shoe.protocol.element = ATECC(chip, lambda ms: None)
     return shoe, p256.public_key(p256.scalar(bytes(32)))
@@ -191,6 +195,7 @@ def test_the_number_is_set_only_under_the_casinos_key_and_the_shoe_restarts_unde
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 1}))
     shoe = Shoe()
+    shoe.board.shell.handle(EV_SEANCE_CLOSE, 0, shoe.board.clock.ticks())  # a new number with no séance open
     assert shoe.client.set_number(Key(bytes(32)), 42)[0] == p.E_AUTH
     assert json.loads((tmp_path / "config.json").read_text())["sabot"] == 1 and not shoe.protocol.restart
     status, answer = shoe.client.set_number(CASINO, 42)

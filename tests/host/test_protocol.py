@@ -78,7 +78,8 @@ def test_the_clock_is_set_under_the_casinos_key_never_behind_the_journal_and_the
     assert status == p.E_BEHIND and answer == {"behind": last} and not shoe.protocol.restart
     assert shoe.client.set_clock(CASINO, last + 60, (2026, 13, 30, 8, 1, 0))[0] == p.E_ARGUMENT
     assert shoe.clocks == []
-    assert shoe.client.set_clock(CASINO, last + 60, (2026, 11, 30, 8, 1, 0)) == (p.OK, {"set": last + 60})
+    assert shoe.client.set_clock(CASINO, last + 60, (2026, 11, 30, 8, 1, 0)) == (p.OK, {"set": last + 60,
+                                                                                       "forced": False})
     assert shoe.clocks == [(2026, 11, 30, 8, 1, 0)] and shoe.protocol.restart
 
 
@@ -135,8 +136,10 @@ def test_a_production_virtual_board_answers_no_repl_and_is_pulled_and_commanded_
         assert refused.returncode == 2 and "--casino-key" in refused.stderr
         opened = sabot("seance", "open", "--port", board.port, "--table", 12, "--by", 4711, "--casino-key", casino)
         assert opened.returncode == 0 and "opened at table 12" in opened.stdout, opened.stderr
-        clock = sabot("clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key", casino)
+        clock = sabot("clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key", casino,
+                      "--force")  # two months ahead of the journal: forced, journalled so (P-AUTHORITY)
         assert clock.returncode == 0 and "it restarted: boot record" in clock.stdout, clock.stderr
+        assert "FORCÉE" in clock.stdout, clock.stdout
         pulled = sabot("pull-log", "--port", board.port, tmp_path / "pulled", "--quiet")
         assert pulled.returncode == 0, pulled.stderr
     finally:

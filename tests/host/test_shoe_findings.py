@@ -106,7 +106,7 @@ def test_a_seance_opened_over_the_open_one_closes_that_one_first_journalled_and_
 @pytest.mark.req("P-NOREPL", "P-AUTH")
 def test_an_interrupted_clock_set_says_the_shoe_may_have_applied_it_and_sabot_status_shows_it(
         tmp_path, mpy_build, monkeypatch, capsys):
-    from sabot import shoe_link
+    from sabot import authority
     from sabot.cli import main
 
     board = enrolled_board(tmp_path)
@@ -115,10 +115,10 @@ def test_an_interrupted_clock_set_says_the_shoe_may_have_applied_it_and_sabot_st
         def ctrl_c(port):
             raise KeyboardInterrupt  # the technician's Ctrl-C while the shoe restarts under its new time
 
-        monkeypatch.setattr(shoe_link, "restarted_production", ctrl_c)
+        monkeypatch.setattr(authority, "restarted_production", ctrl_c)
         capsys.readouterr()
         assert main(["clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key",
-                     "casino.key"]) == 130
+                     "casino.key", "--force"]) == 130
         said = capsys.readouterr().err
         assert said.count("\n") == 1 and "interrupted: the shoe on %s may have taken the command already" % (
             board.port) in said and "sabot status --port %s" % board.port in said, said

@@ -217,13 +217,15 @@ def test_a_journal_begun_by_a_new_number_raises_no_fault_and_the_journal_folder_
     over mpremote, checkpoints and all, is behind the element's counter: the rollback fault."""
     board = VirtualBoard(tmp_path)
     try:
-        play(board, tmp_path, DEALT)
+        play(board, tmp_path, DEALT + "seance_close\n")  # a new number with no séance open (P-AUTHORITY)
         renumbered = sabot("number", "set", "--port", board.port, 7)
         assert renumbered.returncode == 0 and "a new one begun" in renumbered.stdout, renumbered.stderr
         assert not status(board)["rollback"]  # and its exit 0 says no alarm at all after its restart
         play(board, tmp_path, "seance table=3\nshoe seed=6\nno_more_bets\ndraw 4\ncoup_end\n")
         begun = pull(board, tmp_path / "begun")
         assert cp.FILE in board_files(board)
+        kept = begun / "journal.1"  # the journal the new number set aside, pulled too (issue 38)
+        assert (kept / cp.FILE).is_file() and list(kept.glob("*.sbj"))
         mpremote(board.port, "exec", "import os\nfor n in os.listdir('journal'):\n    os.remove('journal/' + n)\n"
                                      "os.rmdir('journal')")
         restart(board)
@@ -237,4 +239,7 @@ def test_a_journal_begun_by_a_new_number_raises_no_fault_and_the_journal_folder_
     said = sabot("log", "verify", "--lang", "en", begun, "--json", "--public-key", public)
     answer = json.loads(said.stdout)
     assert answer["ok"] and answer["checkpoints"]["checked"] and answer["checkpoints"]["records_after"] == 0, answer
+    both = json.loads(sabot("log", "verify", "--lang", "en", kept, begun, "--json", "--public-key", public).stdout)
+    assert not [f for f in both["findings"] if "ends at counter" in f["message"]], both  # it begins where it ends,
+    assert not [f for f in both["findings"] if "no receipt" in f["message"]], both  # which vouches for that end
     assert deleted["rollback"] and deleted["locked"] and not deleted["gate open"]

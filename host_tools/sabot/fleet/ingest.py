@@ -70,9 +70,11 @@ def element_keys(registry, sabot):
     if registry is None:
         return [], None
     try:
-        return checkpoints.registry_keys(registry, sabot), None
+        keys = checkpoints.registry_keys(registry, sabot)
     except checkpoints.NotEnrolled as e:
         return [], str(e)
+    doubled = checkpoints.two_keys(registry, sabot)  # K-REGISTRY: refused, the finding said
+    return (keys, None) if not doubled else ([], "%s (K-REGISTRY)" % doubled[0].message)
 
 
 def verified(segments, key, receipt=None, paths=None, public_keys=()):

@@ -48,7 +48,9 @@ class Checked:
         missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
         self.receipt_findings = [f for f in ends if f not in missing]
         self.development, self.unsigned, other_element = authenticity(self.segments, key, keys)
-        self.findings = sorted(self.findings + self.receipt_findings + signed + other_element, key=lambda f: f.seq)
+        doubled = checkpoints.two_keys(registry, self.segments[0].sabot) if registry else []  # K-REGISTRY
+        self.findings = sorted(self.findings + self.receipt_findings + signed + other_element + doubled,
+                               key=lambda f: f.seq)
         self.intact = not any(f.id == "J-TAMPER" for f in self.findings)
         self.allowed = allow_development_key
         self.unvouched = bool(missing)  # verify counts a missing receipt as a finding: so does the verdict

@@ -62,6 +62,7 @@ _EXPECTED_FR = {  # sabot.rules' words for a record the shoe must write next
     "its alarm": "son alarme", "its finding": "son constat", "the shoe closed (S-STOP)": "la fermeture du sabot",
     "the coup's result": "le résultat du coup", "the coup's end": "la fin du coup",
     "the recovery record": "l'enregistrement de reprise", "the next record": "l'enregistrement suivant",
+    "the rest of the authority change": "la suite du changement d'autorité",
 }
 # Findings whose words carry what a record's fields do not (the receipts', the shoe's own faults, the state the
 # verifier expected): read back from the English of sabot.rules, sabot.receipts and sabot.journalfile.
@@ -142,6 +143,21 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      "perdus : on ne sait pas si une carte est sortie"),
     (r"^(?P<least>at least )?(?P<n>\d+) torn bytes cut at power-up", "%(n)s octets déchirés coupés au démarrage : "
      "l'enregistrement en cours d'écriture à la coupure est perdu"),
+    (r"^a new sabot number while an alarm or fault stood uncleared",
+     "un nouveau numéro du sabot alors qu'une alarme ou un défaut n'était pas levé : le sabot le refuse"),
+    (r"^a new sabot number while a séance was open",
+     "un nouveau numéro du sabot pendant une séance ouverte : le sabot le refuse"),
+    (r"^a new casino key while an alarm or fault stood uncleared",
+     "une nouvelle clé du casino alors qu'une alarme ou un défaut n'était pas levé : le sabot le refuse"),
+    (r"^a new casino key while a séance was open",
+     "une nouvelle clé du casino pendant une séance ouverte : le sabot le refuse"),
+    (r"^the registry (?P<path>\S+) holds sabot (?P<n>\d+) under (?P<k>\d+) elements \(key ids (?P<ids>[^)]+)\)",
+     "le registre %(path)s tient le sabot n° %(n)s sous %(k)s éléments (identifiants %(ids)s) : deux sabots sous un "
+     "numéro, ou un remplacement non consigné (sabot number set --replace)"),
+    (r"^the clock set more than a day ahead without --force", "l'horloge avancée de plus d'un jour sans --force : le "
+     "sabot le refuse"),
+    (r"^an authority record", "un enregistrement de changement d'autorité incomplet ou inconnu"),
+    (r"^an authority change begun before", "un changement d'autorité commencé avant la fin du précédent"),
     (r"^the journal ends on a release", "le journal finit sur une libération : on ne sait pas si une carte est "
      "sortie (courant coupé avant la relève, ou journal coupé)"),
     (r"^the clock went back (?P<back>[\d.]+ s )?at the power-up of seq (?P<seq>\d+)", "l'horloge est revenue en "

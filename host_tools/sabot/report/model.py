@@ -5,7 +5,7 @@ is condensed to one line; every other keeps each coup."""
 
 from boards.sim import words
 from firmware import cards, games, records
-from firmware.record_names import unpack_employee, unpack_hand
+from firmware.record_names import unpack_authority, unpack_employee, unpack_hand
 from sabot.journalfile import CARD, CODE, CONDITION, COUP, DISPOSITION, POSITION, SEANCE, TAILLE, TIME, TYPE
 from sabot.report.cardwords import short
 from sabot.report.findings_fr import french
@@ -110,6 +110,7 @@ class Story:
         self.said = {}  # id(finding): its words in the report's language
         self.first_ms = self.last_ms = None
         self.boots = 0
+        self.authorities, self.asked = [], []  # P-AUTHORITY: each change said once, at its last record
 
     def feed(self, record):
         f = record.fields
@@ -133,6 +134,8 @@ class Story:
                 self.seances.append(self.seance)
             self.taille = Taille(f[TAILLE], f[CODE], record, w["seq_n"])
             self.seance.tailles.append(self.taille)
+        elif kind == records.R_AUTHORITY:
+            self._authority(f, record.seq)
         elif self.taille is not None:
             _feed(self.taille, record, w, self.boots > 1)
         elif kind not in (records.R_RELEASE, records.R_NO_MORE_BETS):
@@ -147,6 +150,16 @@ class Story:
                 if self.taille is not None:
                     self.taille.findings.append(finding)
                     self.taille.note("finding", "%s — %s" % (finding.id, text), record.seq, "finding")
+
+    def _authority(self, f, seq):
+        """An authority change's records (who asked, before, after), said once they are all read."""
+        what, part, value = unpack_authority(f[CARD], f[DISPOSITION], f[CONDITION], f[CODE])
+        self.asked = (self.asked if part else []) + [value]
+        if part == 2 and len(self.asked) == 3:
+            text = "%s · %s" % (words.authority(what, *self.asked, lang=self.w.index), self.w["seq_n"] % seq)
+            self.authorities.append(text)
+            if self.taille is not None:
+                self.taille.note("alarm" if what == records.AU_CLOCK_FORCED else "", text, seq)
 
     def finish(self):
         self._end_taille()

@@ -191,6 +191,9 @@ def render(journal, w, generated_ms):
         _e(w["seq"] % (reader.first_seq, reader.seq))))
     out.append(_summary_html(story, w))
     out.append("<h2>%s</h2>%s" % (_e(w["findings"]), _findings_html(findings, story, w)))
+    if story.authorities:  # P-AUTHORITY: who changed the shoe's number, the casino's key, its clock
+        out.append('<h3>%s</h3><p class="notes">%s</p>' % (_e(w["authority"]), _lines_html(
+            [("", text) for text in story.authorities], w)))
     if story.preamble:
         out.append('<h3>%s</h3><p class="notes">%s</p>' % (_e(w["before"]), _lines_html(
             [("", text) for text in story.preamble], w)))

@@ -71,6 +71,9 @@ _APPROVED_MODEL = ("Article 58", "Les cartes sont ensuite placées dans un distr
                    "Interior")
 for _rid in ("J-EVERY", "J-DURABLE", "J-TAMPER", "J-TIME", "J-EVENTS", "H-SIM", "H-VERIFY", "H-EXPORT", "H-FIRMWARE"):
     QUOTES[_rid] = _APPROVED_MODEL
+# The casino's authority on its shoes (their numbers, its key, their clocks) and its registry of them: the numbering
+# by the establishment and the assignment Article 58 asks for.
+QUOTES["P-AUTHORITY"] = QUOTES["K-REGISTRY"] = QUOTES["S-IDENT"]
 
 # What each requirement is about, in a few words: (French, English).
 TITLES = {
@@ -93,6 +96,8 @@ TITLES = {
     "J-TAMPER": ("intégrité du journal", "journal integrity"),
     "J-TIME": ("horloge du sabot", "the shoe's clock"),
     "J-EVENTS": ("événements au journal", "events journalled"),
+    "P-AUTHORITY": ("autorité du casino sur le sabot", "the casino's authority on the shoe"),
+    "K-REGISTRY": ("un numéro, un élément au registre", "one number, one element in the registry"),
 }
 
 

@@ -26,4 +26,5 @@ ARTICLES = {
     # A card drawn against the tableau is a "faux tirage" (Article 60); the tableaux' results, Article 62.
     "T-CF": "Article 60", "T-DT": "Article 60",
     "O-SEANCES": "Article 61", "O-BREAK": "Article 61", "O-DRAW": "Article 61",
+    "P-AUTHORITY": "Article 58", "K-REGISTRY": "Article 58",  # the sabots numbered by the establishment
 }

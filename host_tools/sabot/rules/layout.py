@@ -5,12 +5,12 @@ the names their .pxd files type."""
 
 from firmware.layout import SNAPSHOT_FIXED, SNAPSHOT_HANDS
 from firmware.record_names import NO_CODE, SNAPSHOT_FIELDS, USES_CARD, USES_CONDITION, USES_DISPOSITION
-from firmware.records import R_ALARM, R_CLOSED, R_COUP_END, R_FINDING, R_RECOVERY, R_RESULT
+from firmware.records import R_ALARM, R_AUTHORITY, R_CLOSED, R_COUP_END, R_FINDING, R_RECOVERY, R_RESULT
 from sabot._frames import RELEASED_SHIFT
 
 _WORDS = {  # what an expected record is, for the finding that says it is missing
     R_ALARM: "its alarm", R_FINDING: "its finding", R_CLOSED: "the shoe closed (S-STOP)", R_RESULT: "the coup's result",
-    R_COUP_END: "the coup's end", R_RECOVERY: "the recovery record",
+    R_COUP_END: "the coup's end", R_RECOVERY: "the recovery record", R_AUTHORITY: "the rest of the authority change",
 }
 _ANY = -1  # an expected record's code that may be anything
 _RELEASED_SHIFT = RELEASED_SHIFT  # a row's type from this bit on is the release folded into it

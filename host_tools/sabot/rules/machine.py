@@ -4,6 +4,7 @@ leaves 0), then through its type's transition in TRANSITIONS, one family module'
 
 from firmware.records import (
     R_ALARM,
+    R_AUTHORITY,
     R_BOOT,
     R_CANDIDATE,
     R_CARD,
@@ -25,7 +26,7 @@ from firmware.records import (
     R_SEANCE_CLOSE,
     R_STAND,
 )
-from sabot.rules import alarms, cards, coups, ouverte, seances
+from sabot.rules import alarms, authority, cards, coups, ouverte, seances
 from sabot.rules.cards import on_card, release_state
 from sabot.rules.layout import (
     _ANY,
@@ -53,6 +54,7 @@ _ON = {  # each record type's transition (docs/journal-format.md, "What the shoe
     R_SEANCE: seances.on_seance, R_LOAD: seances.on_load, R_SEANCE_CLOSE: seances.on_seance_close,
     R_OUVERTE: ouverte.on_ouverte, R_REFUSAL: ouverte.on_refusal, R_CANDIDATE: ouverte.on_candidate,
     R_DRAW: ouverte.on_draw, R_OUVERTE_DAY: ouverte.on_day, R_ELEMENT: alarms.on_element,
+    R_AUTHORITY: authority.on_authority,
 }
 TRANSITIONS = tuple(_ON.get(rtype, _unknown) for rtype in range(_RELEASED))  # by record type
 

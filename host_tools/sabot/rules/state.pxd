@@ -13,7 +13,7 @@ cdef dict HAND_NAMES, TABLEAU_IDS
 
 
 cdef class State:
-    cdef public list findings, seances, expect, candidates, elements
+    cdef public list findings, seances, expect, candidates, elements, authorities, asked
     cdef public object types
     cdef public Hands hands
     cdef public bytearray counts

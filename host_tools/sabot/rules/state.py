@@ -15,6 +15,8 @@ class State:
         self.findings = []
         self.seances = []  # (time in ms, table, seq) of each séance opened: for the checks across journals
         self.elements = []  # (seq, counter, count, why) of each R_ELEMENT: for the checkpoints' check (alarms.py)
+        self.authorities = []  # (seq, time, what, who, before, after) of each authority change (authority.py)
+        self.asked = []  # the authority change being read: its first record's seq and time, what, then its values
         self.types = (1 << 64) - 1  # every record type (Reader.picked's mask)
         self.hands = Hands()  # the coup under way, re-dealt from the card records
         self.expect = []  # (type, code, requirement) of the records the shoe must write next, in order

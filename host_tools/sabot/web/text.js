@@ -61,6 +61,8 @@ const PAGE = {
       element: (why, c, n) => why === 1
         ? `ÉLÉMENT : à la mise sous tension, le compteur de l'élément, ${c}, dépasse de ${n} celui du dernier point de contrôle : courant coupé pendant un point de contrôle`
         : `ÉLÉMENT : l'élément n'a pas pu signer un point de contrôle : compteur ${c}, ${n} valeur(s) consommée(s) sans point de contrôle`,
+      authority: (what, part, v) => `changement d'autorité du casino (${["", "numéro", "clé du casino", "horloge",
+        "horloge forcée"][what] || what}) : ` + ["demandé par la clé ", "avant : ", "après : "][part] + v,
     },
   },
   en: {
@@ -119,6 +121,8 @@ const PAGE = {
       element: (why, c, n) => why === 1
         ? `ELEMENT: at power-up, the element's counter ${c} is ${n} ahead of the last checkpoint's: the power was cut during a checkpoint`
         : `ELEMENT: the element failed to sign a checkpoint: counter ${c}, ${n} value(s) spent with no checkpoint`,
+      authority: (what, part, v) => `the casino's authority changed (${["", "number", "casino key", "clock",
+        "clock forced"][what] || what}): ` + ["asked by key ", "before: ", "after: "][part] + v,
     },
   },
 };
@@ -185,6 +189,8 @@ export function recordText(r, game, w, lang) {
     case RECORDS.R_OUVERTE_DAY: return w.r.ouverte_day(r[CARD] & 3, r[CARD] & 4 ? 0 : r[CARD] & 8 ? 2 : 1,
       clock((r[CODE] + r[DISPOSITION] * 65536 + r[CONDITION] * 16777216) % 86400, 0).slice(0, 8));
     case RECORDS.R_ELEMENT: return w.r.element(r[CONDITION], r[CODE] + r[DISPOSITION] * 65536, r[CARD]);
+    case RECORDS.R_AUTHORITY: return w.r.authority(r[CONDITION] & 15, r[CONDITION] >> 4,
+      r[CODE] + r[CARD] * 65536 + r[DISPOSITION] * 16777216);
     default: return `record ${r[TYPE]}`;
   }
 }
