@@ -100,7 +100,7 @@ web: setup
 # module whole, its fixtures made once (tests/parallel.py).
 WORKERS ?= auto
 # The core tests inside the emulated Pico (marked rp2_core, some 10 minutes of emulation) run in make test-pico; make
-# test runs their shard marked rp2_ci (the element's driver and model: tests/host/test_pico_core.py).
+# test runs their shard marked rp2_ci (the controller, the journal and the protocol: tests/host/test_pico_core.py).
 test: system-deps $(SETUP) $(NPM_SETUP) mpy typecheck image
 	$(BIN)/ruff check .
 	@mkdir -p build

@@ -33,12 +33,17 @@ GC_THRESHOLD = 16 * 1024
 
 
 # The modules split between emulators, each its own unit of a parallel run (tests/parallel.py), so that the two
-# workers share them; a module not named here runs in the first. The third, the secure element's driver and model on
-# the chip's own port (issue 35), runs in make test too (marked rp2_ci: CI's 25 minutes do not hold the two others,
-# some 10 minutes of emulation on two workers, which make test-pico runs).
-SECOND_SHARD = {"tests.core.test_ouverte", "tests.core.test_protocol", "tests.core.test_scenarios",
-                "tests.core.test_shoe_rules", "tests.core.test_sim_board", "tests.core.test_tableau"}
-CI_SHARD = {"tests.core.test_element", "tests.core.test_element_parts"}  # 8 min with test_journal, one worker
+# workers share them; a module not named here runs in the first. The third runs in make test too (marked rp2_ci):
+# the modules whose code the Pico itself runs on a card's path (the controller's rules, the journal, the production
+# protocol), measured in one emulator beside other work (load 4): controller 74 s, journal 54 s, protocol with
+# steps and inputs 82 s, against 542 s for the element's two modules, whose time is the element's model signing in
+# pure MicroPython (code no Pico runs: on the emulated Pico the chip's driver meets the model over its real I2C in
+# tests/host/test_pico_element.py, in make test). CI's 25 minutes do not hold the two others (some 10 minutes of
+# emulation on two workers), which make test-pico runs.
+SECOND_SHARD = {"tests.core.test_ouverte", "tests.core.test_scenarios", "tests.core.test_shoe_rules",
+                "tests.core.test_sim_board", "tests.core.test_tableau", "tests.core.test_steps",
+                "tests.core.test_inputs"}
+CI_SHARD = {"tests.core.test_controller", "tests.core.test_journal", "tests.core.test_protocol"}
 SHARDS = tuple(tuple(m for m in CORE_MODULES if _in == (2 if m in CI_SHARD else 1 if m in SECOND_SHARD else 0))
                for _in in range(3))
 
