@@ -102,8 +102,10 @@ def test_a_new_shoe_commissioned_as_the_readme_says_verifies_clean_with_its_elem
     assert "the journal of sabot 1" in renumbered and "kept on the shoe in /journal.1/" in renumbered
     assert re.search(r"set to [-\d]{10} [:\d]{8} UTC; it restarted: boot record 5 at ", said["sabot clock set"])
     assert "seance 1 opened at table 12, record 6" in said["sabot seance open"]  # the clock set's 3 records before
-    assert "sabot log verify journal --registry shoes.json (sabot 42's element, key id %s" % key_id.hex() in said[
-        "sabot pull-log --port"]
+    pulled = said["sabot pull-log --port"]  # the journal kept aside by the new number, pulled and checked with it
+    assert "the journals the shoe kept aside (a new number), pulled too: journal/journal.1;" in pulled
+    assert "sabot log verify journal/journal.1 journal --registry shoes.json (sabot 42's element, key id %s" % (
+        key_id.hex()) in pulled
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
     assert "signés par l'élément sécurisé du sabot" in said["sabot log verify"]
     assert "MATCH" in said["sabot firmware verify"]
