@@ -37,20 +37,27 @@ def production(port, timeout=1.5):
 
 
 _INERT = set(b"\x02\x03\x04\x05\r\n")  # what a probe never sends a development shoe's REPL
-_QUIET = 2.0  # seconds without a byte after which a development shoe has said all it says to the probe (1 s: a late
-# raw REPL banner on a loaded 2-core machine still reached mpremote as its answer, b"R\x01", in CI)
+_SYNC = b"print('sabot'+'-sync')\r"  # a line the REPL runs: its output, not its echo, says "sabot-sync"
+_SYNCED = b"sabot-sync"
 _SETTLE_MOST = 10.0
 
 
 def _settle(link):
-    """Read what a development shoe says to the probe until it is quiet: its raw REPL's banner, late on a loaded
-    computer, would otherwise reach mpremote after its own Ctrl-A, a second banner mpremote takes for the answer to
-    its command (`could not exec command`)."""
+    """Bring a development shoe's REPL to a known state before mpremote speaks: the probe's Ctrl-A took it into the
+    raw REPL, whose banner, late on a loaded computer, would otherwise reach mpremote after its own Ctrl-A, a second
+    banner mpremote takes for the answer to its command (`could not exec command`, seen in CI after a 2 s quiet
+    wait). Ctrl-C (what mpremote sends first), Ctrl-B back to the friendly REPL, then a line whose output is read
+    here: the REPL answers in order, so everything the probe caused has been said before it."""
+    link.write(b"\r\x03\x03\x02")
+    link.write(_SYNC)
     deadline = time.monotonic() + _SETTLE_MOST
-    last = time.monotonic()
-    while time.monotonic() < deadline and time.monotonic() - last < _QUIET:
-        if link.read():
-            last = time.monotonic()
+    heard = b""
+    while time.monotonic() < deadline and _SYNCED not in heard:
+        heard = heard[-len(_SYNCED):] + link.read()
+    if _SYNCED in heard:  # and its prompt, so that nothing of it is left for mpremote
+        prompt = heard[heard.index(_SYNCED) + len(_SYNCED):]
+        while time.monotonic() < deadline and b">>> " not in prompt:
+            prompt = prompt[-4:] + link.read()
 
 
 def authenticated(client, casino_key, command, act):
