@@ -132,6 +132,9 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      "l'élément sécurisé de %(n)s valeurs consommées avant le compteur %(c)s"),
     (r"^the shoe found firmware files", "le sabot a trouvé des fichiers de micrologiciel différents de la version "
      "approuvée"),
+    (r"^(?P<where>\S+( to \S+)?) written by a development build \((?P<name>[^)]+)\) after the approved image",
+     "%(where)s écrit(s) par une version de développement (%(name)s) après l'image approuvée : son code, pas celui "
+     "approuvé, a fait tourner le sabot, sa mémoire flash et son élément sécurisé à sa portée"),
     (r"^a board under the public development key", "un sabot sous la clé publique de développement : n'importe qui "
      "a pu écrire son journal"),
     (r"^the firmware fault cleared with no power-up", "défaut de micrologiciel effacé sans redémarrage depuis qu'il a "
