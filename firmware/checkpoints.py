@@ -27,12 +27,13 @@ from firmware.shell import Shell
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
 # shoe loads: the sim board's shoe, which has no element, must run in a 64 KB heap (H-SIM), where each name costs.
 FILE = "checkpoints.sbc"
-VERSION = const(1)
-ENTRY = "<BBHIII32s"  # version, reason, sabot, counter, segment, seq, chain the next record links to
-SIGNED = const(48)  # the bytes the signature covers, after LABEL
-SIGNATURE_AT = const(48)  # R || S, 64 bytes
-CRC_AT = const(112)  # CRC-32 of bytes 0..111
-SIZE = const(116)
+VERSION = const(2)  # 1: journal format 4's, 116 bytes, not chained
+ENTRY = "<BBHIII32s32s"  # version, reason, sabot, counter, segment, seq, chain the next record links to, previous
+PREVIOUS_AT = const(48)  # SHA-256 of the entry before it in the file, whole (zeros for a journal's first)
+SIGNED = const(80)  # the bytes the signature covers, after LABEL
+SIGNATURE_AT = const(80)  # R || S, 64 bytes
+CRC_AT = const(144)  # CRC-32 of bytes 0..143
+SIZE = const(148)
 LABEL = b"sabot checkpoint\x00"
 ELEMENT_ID = b"sabot element id "  # a header's key id on a board: SHA-256 of this and the public key, 8 bytes
 # Why an entry was written (its reason byte).
@@ -180,6 +181,7 @@ class Checkpoints:
         self._counted = None  # the counter value the entries reach (the last one's, or explained), None: unknown
         self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
         self._spent = None  # the value the increment of the entry being written returned
+        self._previous = bytes(32)  # SHA-256 of the last entry, whole: the next one holds it (zeros: none)
         self.tail = _Tail(None, None, -1)  # the power-up's, set by CheckpointShell.recover before rolled_back
         self.keyless = False  # key() found no element answering
 
@@ -221,6 +223,7 @@ class Checkpoints:
         """Read before the journal's recovery: [segment, seq, None, None] of the last entry, whose last items the
         recovery fills: the chain value it finds there, the last segment (Journal.recover); None without an entry."""
         entry = self._last = self.last()
+        self._previous = sha256(entry).digest() if entry else bytes(32)
         if len(entry) != SIZE:
             return None
         fields = struct.unpack_from(ENTRY, entry, 0)
@@ -326,6 +329,7 @@ class Checkpoints:
         """The first checkpoint of a journal begun empty (the old one kept aside, firmware/remote.py): segment 0,
         seq 0, the chain of nothing, so that the next power-up finds its journal legitimately new."""
         self.sabot = sabot
+        self._previous = bytes(32)  # the new journal's first entry follows none
         try:
             os.mkdir(self.folder)
         except OSError:
@@ -342,7 +346,7 @@ class Checkpoints:
         counter = self._spent = element.increment(_COUNTER)
         entry = bytearray(SIZE)
         struct.pack_into(ENTRY, entry, 0, VERSION, reason, self.sabot, counter,
-                         segment, seq, chain)
+                         segment, seq, chain, self._previous)
         digest = sha256(LABEL)
         digest.update(memoryview(entry)[:SIGNED])
         digest = digest.digest()
@@ -358,5 +362,6 @@ class Checkpoints:
         struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
         with open(self.path, "ab") as f:
             f.write(entry)
+        self._previous = sha256(entry).digest()
         self._counted = counter
         self._spent = None

@@ -20,11 +20,15 @@ def public_key(xy):
     return ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b"\x04" + bytes(xy))
 
 
+def xy(key):
+    """A public key's X || Y, 64 bytes, as the element gives it."""
+    return key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)[1:]
+
+
 def key_id(key):
     """The id a format 4 segment header names its shoe's element by: the first 8 bytes of SHA-256 of the label and
     X || Y."""
-    xy = key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)[1:]
-    return hashlib.sha256(ID_LABEL + xy).digest()[:8]
+    return hashlib.sha256(ID_LABEL + xy(key)).digest()[:8]
 
 
 def verifies(key, digest, signature):

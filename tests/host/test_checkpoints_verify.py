@@ -122,7 +122,7 @@ def test_a_journal_cut_behind_its_last_checkpoint_fails_verify_with_the_public_k
 def test_a_checkpoint_whose_chain_is_not_the_journals_fails_verify_even_signed_by_the_element(tmp_path):
     folder, key, _ = dealt(tmp_path)
     changed = entries(folder)
-    changed[2][cp.SIGNED - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
+    changed[2][cp.PREVIOUS_AT - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
     changed[2] = sealed(changed[2], p256.scalar(DEVELOPMENT_SEED))
     (folder / cp.FILE).write_bytes(b"".join(changed))
     code, found, _ = tampered(folder, public_key=key)
@@ -170,8 +170,33 @@ def test_the_c_core_reads_every_entry_and_says_how_many_from_the_first_are_in_li
     struct.pack_into("<I", back[3], 12, fields[2][5] - 1)  # seq before the one before it
     assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in back))[:2] == (4, 3)
     unreached = [bytearray(e) for e in kept]
-    unreached[1][cp.SIGNED - 32:cp.SIGNED] = bytes(32)  # the chain value a walk gives a seq it did not reach
+    unreached[1][cp.PREVIOUS_AT - 32:cp.PREVIOUS_AT] = bytes(32)  # the chain value a walk gives a seq it did not reach
     assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in unreached))[:2] == (4, 1)
+    rewritten = [bytearray(e) for e in kept]
+    rewritten[1][1] = cp.PULL  # an earlier entry's reason, signed again: the next one holds the old one's hash
+    assert _frames.entries(b"".join(kept[:1] + [sealed(rewritten[1], p256.scalar(DEVELOPMENT_SEED))] + kept[2:])
+                           )[:2] == (4, 2)
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_the_c_core_and_pyca_cryptography_agree_on_every_entrys_signature(tmp_path):
+    """sabot._frames.signed_by (OpenSSL, without the GIL) says which entries are not the element's, as pyca's
+    verify does one by one; over any span, and in threads (File.unsigned)."""
+    from sabot import _frames, checkpoints, element
+
+    folder, key, _ = dealt(tmp_path, DEALT + "no_more_bets\ndraw 4\ncoup_end\n" * 3)
+    public = checkpoints.read_public_key(key)
+    kept = entries(folder)
+    kept[2][cp.SIGNATURE_AT + 5] ^= 1  # a signature's byte
+    kept[4][1] = cp.PULL  # a reason rewritten, its CRC made good
+    struct.pack_into("<I", kept[4], cp.CRC_AT, zlib.crc32(kept[4][:cp.CRC_AT]))
+    data = b"".join(kept)
+    points = checkpoints.File(data)
+    assert [i for i in range(len(points)) if not points[i].signed_by(public)] == [2, 4]
+    assert sorted(points.unsigned(public)) == [2, 4]
+    assert list(memoryview(_frames.signed_by(data, 2, element.xy(public), 3, 7)).cast("I")) == [4]
+    other = p256.public_key(p256.scalar(b"another element's seed"))
+    assert sorted(points.unsigned(element.public_key(other))) == list(range(len(points)))
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
@@ -188,7 +213,8 @@ def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdi
         points = checkpoints.read([folder])
         segments, reader, _ = _check([folder], DEVELOPMENT_KEY, wanted=checkpoints.wanted(points))
         quick, found = checkpoints.findings([folder], segments, reader.seq, keys, reader, points)
-        slow, said = checkpoints._one_by_one(points, segments, reader.seq, keys[0], checkpoints._kept(reader))
+        slow, said = checkpoints._one_by_one(points, segments, reader.seq, points.unsigned(keys[0]),
+                                             checkpoints._kept(reader))
         assert quick.as_json() == slow.as_json()
         assert [(f.seq, f.message) for f in found] == [(f.seq, f.message) for f in said]
         return quick.as_json(), [f.message for f in found], isinstance(quick.entries, checkpoints.File)
@@ -197,7 +223,7 @@ def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdi
     points, found, in_line = both(folder, key)
     assert (points["count"], points["counters"], points["records_after"], found, in_line) == (7, [1, 7], 0, [], True)
     changed = entries(folder)
-    changed[2][cp.SIGNED - 1] ^= 1
+    changed[2][cp.PREVIOUS_AT - 1] ^= 1
     (folder / cp.FILE).write_bytes(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in changed))
     assert any("the chain at seq" in m for m in both(folder, key)[1])
     last = sorted(folder.glob("*.sbj"))[-1]

@@ -75,6 +75,10 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
     (r"^" + _POINT + " is not signed by the shoe's element", _POINT_FR + " n'est pas signé par l'élément sécurisé du "
      "sabot : fabriqué ou modifié"),
     (r"^" + _POINT + r" is sabot (?P<n>\d+)'s", _POINT_FR + " est celui du sabot %(n)s, pas de ce journal"),
+    (r"^" + _POINT + r" does not hold the hash of the entry before it: entries", _POINT_FR + " ne porte pas "
+     "l'empreinte du point de contrôle qui le précède : points de contrôle supprimés, insérés ou réécrits"),
+    (r"^" + _POINT + r" does not hold the hash of the entry before it: the file's first", _POINT_FR + " ne porte "
+     "pas l'empreinte du point de contrôle qui le précède : les premiers points de contrôle du fichier supprimés"),
     (r"^" + _POINT + r" does not follow counter (?P<b>\d+)", _POINT_FR + " ne suit pas le compteur %(b)s : points "
      "de contrôle remis ou réordonnés"),
     (r"^" + _POINT + r" follows counter (?P<b>\d+): (?P<n>\d+) checkpoint\(s\) missing \(of (?P<m>\d+)",
