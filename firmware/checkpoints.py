@@ -21,6 +21,7 @@ from hashlib import sha256
 from firmware import layout
 from firmware.compat import const
 from firmware.events import EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.journal import JournalError, chained, header_chain, parse_header
 from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_BOOT, R_ELEMENT
 from firmware.shell import Shell
 
@@ -120,6 +121,29 @@ class CheckpointShell(Shell):
             self.handle(EV_ELEMENT, counter | (count if count < 7 else 7) << 21 | why << 24, self.ctl.now)
         finally:
             self._booting = booting
+
+
+def _chain_at(storage, segment, seq):
+    """The chain value after record seq of an earlier segment, read again from its start: what a power-up needs when a
+    cut left the counter ahead of an entry in a segment the recovery did not read (a torn tail's recovery began the
+    next one, and a second cut came in its checkpoint: issue 37). None where the segment does not reach seq intact.
+    Rare (a cut), and one segment at most."""
+    frame = bytearray(layout.FRAME_SIZE)
+    try:
+        with storage.reader(segment) as stream:
+            header = stream.read(layout.HEADER_SIZE)
+            at = parse_header(header)[9]
+            chain = header_chain(header)
+            while at < seq:
+                if (stream.readinto(frame) != layout.FRAME_SIZE or frame[0] != layout.SYNC
+                        or crc32(frame) != layout.CRC_RESIDUE or struct.unpack_from("<I", frame, layout.SEQ_AT)[0]
+                        != at + 1 or frame[layout.LINK_AT:layout.CRC_AT] != chain[:layout.LINK_SIZE]):
+                    return None
+                chain = chained(chain, memoryview(frame)[layout.BODY_AT:layout.LINK_AT])
+                at += 1
+    except (OSError, JournalError):
+        return None
+    return chain if at == seq else None
 
 
 class _Tail:
@@ -251,27 +275,36 @@ class Checkpoints:
             print("checkpoints: the secure element's counter is spent: replace the element and enrol it again")
             return True  # no checkpoint can follow, so no later boot could tell a cut journal: locked at each one
         entry = self._last
-        if not entry:
-            return counter > 0
-        if crc32(entry) != layout.CRC_RESIDUE:
-            return True  # an entry edited by hand; a torn append is never whole
-        fields = struct.unpack_from(ENTRY, entry, 0)
-        if fields[0] != VERSION or fields[4] > watch[3] or fields[5] > journal.seq:
-            return True
-        if watch[2] is not None and watch[2] != fields[6]:
-            return True
-        counted = fields[3]
-        tail = self.tail
-        if counter > counted and fields[5] < journal.seq and watch[2] is not None:
-            if counted < tail.spent <= counter:
-                counted = tail.spent  # journalled by the shoe: its element failed to sign
-            if counted < counter:
-                if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
+        if not entry:  # none yet: a journal's first checkpoint cut (issue 37), or the file deleted
+            if not counter:
+                return False
+            if not journal.seq:
+                return True
+            counted = 0
+        else:
+            if crc32(entry) != layout.CRC_RESIDUE:
+                return True  # an entry edited by hand; a torn append is never counted whole
+            fields = struct.unpack_from(ENTRY, entry, 0)
+            if fields[0] != VERSION or fields[4] > watch[3] or fields[5] > journal.seq:
+                return True
+            if watch[2] is not None and watch[2] != fields[6]:
+                return True
+            counted = fields[3]
+            if counter > counted and watch[2] is None and fields[4] < watch[3]:
+                watch[2] = _chain_at(journal.storage, fields[4], fields[5])  # an earlier segment's, read again
+                if watch[2] != fields[6]:
                     return True
-                self._found = counter
-            self._counted = counted
-            return False
-        return counter != counted
+            if not (counter > counted and fields[5] < journal.seq and watch[2] is not None):
+                return counter != counted
+        tail = self.tail
+        if counted < tail.spent <= counter:
+            counted = tail.spent  # journalled by the shoe: its element failed to sign
+        if counted < counter:
+            if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
+                return True
+            self._found = counter
+        self._counted = counted
+        return False
 
     def booted(self, shell, cut, quiet=False):
         """After the power-up's records: the counter values a cut spent, said, then its checkpoint, a recovery's
@@ -360,8 +393,23 @@ class Checkpoints:
                 if not tries:
                     raise
         struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
-        with open(self.path, "ab") as f:
-            f.write(entry)
+        self._write(entry)
         self._previous = sha256(entry).digest()
         self._counted = counter
         self._spent = None
+
+    def _write(self, entry):
+        """The entry after the file's last whole one, and the file closed (durable on littlefs, whose appends are
+        whole or not at all): over the torn bytes of an append a power cut tore where the file keeps them (the host's
+        files, the simulator's), so that every entry stays at its place (issue 37)."""
+        try:
+            size = os.stat(self.path)[6]
+        except OSError:
+            size = 0
+        if size % SIZE:
+            with open(self.path, "r+b") as f:
+                f.seek(size - size % SIZE)
+                f.write(entry)  # longer than the torn bytes: none of them left after it
+        else:
+            with open(self.path, "ab") as f:
+                f.write(entry)
