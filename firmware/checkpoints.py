@@ -20,7 +20,7 @@ from hashlib import sha256
 
 from firmware import layout
 from firmware.compat import const
-from firmware.events import EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_ELEMENT, EV_NO_MORE_BETS, EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.journal import JournalError, chained, header_chain, parse_header
 from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_BOOT, R_ELEMENT
 from firmware.shell import Shell
@@ -45,6 +45,7 @@ SEANCE = const(4)  # a séance opened or closed
 PULL = const(5)  # the journal pulled (sabot pull-log over mpremote)
 BEGUN = const(6)  # a new journal begun (another number or key: the old one kept aside)
 ALARM = const(7)  # a step that raised an alarm or a fault
+OPENING = const(8)  # "no more bets" opened a coup: counted up and signed before the gate unlocks (issue 37)
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
 SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value, after the driver's 3 resubmissions:
@@ -54,11 +55,13 @@ SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value,
 # format.md, "A counter ahead at power-up"). More is a rollback.
 AHEAD_MOST = const(3)
 # The records a step that writes a checkpoint ends with (its last one), as bits by type: a power-up's (R_BOOT,
-# R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's end
-# (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT). A journal whose last record is another ends on a
-# step with no checkpoint (a load, a burn, a clear, a card in a coup): no cut during a checkpoint left it so. A
-# literal, each name an import on the board (tests/host/test_element_faults.py checks it against the names).
-STEP_ENDS = const(0x3394C6)
+# R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's opening
+# (R_NO_MORE_BETS), a coup's end (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT). A journal whose last
+# record is another ends on a step with no checkpoint (a load, a burn, a clear, a card in a coup): no cut during a
+# checkpoint left it so. A literal, each name an import on the board (tests/host/test_element_faults.py checks it
+# against the names). A coup's end after its signed opening counts nothing (ENDS, below).
+STEP_ENDS = const(0x3394D6)
+ENDS = const(0x440)  # R_COUP_END, R_CLOSED: the end of a coup, signed with its opening's counter value
 
 
 class CheckpointShell(Shell):
@@ -72,6 +75,7 @@ class CheckpointShell(Shell):
         self._cut = 0
         self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
         self._recovered = 0  # the journal's seq once recovered, before the power-up's records
+        self._in_coup = False  # the controller's before the step being handled
 
     def recover(self):
         self._cut = 0
@@ -104,12 +108,32 @@ class CheckpointShell(Shell):
         seen = self._recovered == watch[1] or 0 <= tail.start <= watch[1]
         return seen and journal.seq == self._recovered + 1
 
+    def carry_out(self, event, arg, now):
+        """As Shell's, but a step that opens a coup ("no more bets") has its opening counted up and signed by the
+        element once its records are durable and before its commands unlock the gate (issue 37): a coup is under a
+        signature from its first card on. The element failing leaves the gate locked, in its fault. Between coups
+        alone: no element traffic on a card's path."""
+        ctl = self.ctl
+        if event != EV_NO_MORE_BETS or self._booting or self._in_coup or not ctl.in_coup:
+            Shell.carry_out(self, event, arg, now)
+            return
+        held = ctl.n_cmds
+        alarms = ctl.alarms
+        ctl.n_cmds = 0  # the gate's opening held back until the opening is signed
+        Shell.carry_out(self, event, arg, now)
+        if self.journal.broken or ctl.alarms != alarms:
+            return  # its records not written: the fault's own step ran instead
+        self.checkpoints.write(self.journal, OPENING)
+        if ctl.alarms == alarms:  # signed; else the element's fault, journalled, keeps the gate locked
+            ctl.n_cmds = held
+            self.command(now)
+
     def _handle(self, event, arg, now):
         ctl = self.ctl
-        in_coup = ctl.in_coup
+        in_coup = self._in_coup = ctl.in_coup
         alarms = ctl.alarms
         Shell._handle(self, event, arg, now)
-        if ctl.n_recs and not self._booting:
+        if ctl.n_recs and not self._booting and (in_coup or not ctl.in_coup):  # an opening: signed in carry_out
             self.checkpoints.stepped(self, event, in_coup, alarms)
 
     def said(self, counter, count, why):
@@ -206,6 +230,7 @@ class Checkpoints:
         self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
         self._spent = None  # the value the increment of the entry being written returned
         self._previous = bytes(32)  # SHA-256 of the last entry, whole: the next one holds it (zeros: none)
+        self._opened = None  # the counter value of a coup's opening, the last entry written: its end counts nothing
         self.tail = _Tail(None, None, -1)  # the power-up's, set by CheckpointShell.recover before rolled_back
         self.keyless = False  # key() found no element answering
 
@@ -280,7 +305,7 @@ class Checkpoints:
                 return False
             if not journal.seq:
                 return True
-            counted = 0
+            counted = reason = 0
         else:
             if crc32(entry) != layout.CRC_RESIDUE:
                 return True  # an entry edited by hand; a torn append is never counted whole
@@ -290,6 +315,7 @@ class Checkpoints:
             if watch[2] is not None and watch[2] != fields[6]:
                 return True
             counted = fields[3]
+            reason = fields[1]
             if counter > counted and watch[2] is None and fields[4] < watch[3]:
                 watch[2] = _chain_at(journal.storage, fields[4], fields[5])  # an earlier segment's, read again
                 if watch[2] != fields[6]:
@@ -302,6 +328,8 @@ class Checkpoints:
         if counted < counter:
             if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
                 return True
+            if reason == OPENING and ENDS >> tail.type & 1:
+                return True  # a coup's end after its signed opening counts nothing: no cut left the counter ahead
             self._found = counter
         self._counted = counted
         return False
@@ -376,7 +404,12 @@ class Checkpoints:
         if element is None:
             raise OSError(19)
         self._spent = None
-        counter = self._spent = element.increment(_COUNTER)
+        opened = self._opened
+        self._opened = None
+        if reason == COUP_END and opened is not None:
+            counter = opened  # the coup's end, signed with its opening's value: nothing counted
+        else:
+            counter = self._spent = element.increment(_COUNTER)
         entry = bytearray(SIZE)
         struct.pack_into(ENTRY, entry, 0, VERSION, reason, self.sabot, counter,
                          segment, seq, chain, self._previous)
@@ -395,6 +428,8 @@ class Checkpoints:
         struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
         self._write(entry)
         self._previous = sha256(entry).digest()
+        if reason == OPENING:
+            self._opened = counter
         self._counted = counter
         self._spent = None
 

@@ -450,6 +450,8 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
 #define V1_ENTRY_SIGNED 48
 #define V1_ENTRY_CRC_AT 112
 #define ENTRY_BEGUN 6 /* a reason: a new journal begun, its seq going back */
+#define ENTRY_COUP_END 3 /* a reason: a coup's end, whose counter is its opening's when it follows it */
+#define ENTRY_OPENING 8
 #define ENTRY_SABOT_AT 2
 #define ENTRY_COUNTER_AT 4
 #define ENTRY_SEGMENT_AT 8
@@ -460,7 +462,8 @@ static const unsigned char NO_CHAIN[CHAIN_SIZE]; /* zeros */
 
 /* entries(data, version=2): (count, in_line, segments, seqs, chains) of the whole entries of a checkpoint file's
  * data: in_line, how many from the first are in line: intact (their version, their CRC-32), of the first one's
- * sabot, each counter the one before it plus one, each (version 2) holding the SHA-256 of the one before it, none
+ * sabot, each counter the one before it plus one (a coup's end right after its opening: the same), each (version 2)
+ * holding the SHA-256 of the one before it, none
  * going back in segment or seq, none beginning a journal, none naming 32 zero bytes (what scan() gives a seq it did
  * not reach); the segment and seq (native uint32) and the chain value (32 bytes) each entry names. What is not in
  * line, sabot.checkpoints reads one entry at a time and says: any counter that skips a value, even one the shoe's
@@ -502,7 +505,8 @@ static PyObject *frames_entries(PyObject *module, PyObject *args) {
                 memcmp(entry + ENTRY_CHAIN_AT, NO_CHAIN, CHAIN_SIZE) == 0 ||
                 libdeflate_crc32(0, entry, (size_t)crc_at) != le32(entry + crc_at) ||
                 (i > 0 && (memcmp(entry + ENTRY_SABOT_AT, (const unsigned char *)data.buf + ENTRY_SABOT_AT, 2) != 0 ||
-                           le32(entry + ENTRY_COUNTER_AT) != le32(entry - size + ENTRY_COUNTER_AT) + 1 ||
+                           le32(entry + ENTRY_COUNTER_AT) != le32(entry - size + ENTRY_COUNTER_AT) +
+                               !(version != 1 && entry[1] == ENTRY_COUP_END && entry[1 - size] == ENTRY_OPENING) ||
                            segment[i] < segment[i - 1] || seq[i] < seq[i - 1] ||
                            (version != 1 && memcmp(entry + ENTRY_PREVIOUS_AT, before, CHAIN_SIZE) != 0))))
                 in_line = i;

@@ -10,7 +10,6 @@ code; the offsets are firmware/checkpoints.py's, as every reader's."""
 
 import bisect
 import hashlib
-import json
 import os
 import struct
 import zlib
@@ -20,8 +19,9 @@ from pathlib import Path
 from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware.journal import NO_CHAIN
-from sabot import _frames, element
-from sabot.journalfile import Finding, Unusable
+from sabot import _frames, element, openings
+from sabot.element import NotEnrolled, read_public_key, registry_keys  # noqa: F401 (verify's, fleet's)
+from sabot.journalfile import Finding
 
 REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
            cp.RECOVERY: ("recovery", "reprise"),
@@ -29,7 +29,8 @@ REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
            cp.SEANCE: ("séance", "séance"),
            cp.PULL: ("pull", "relevé"),
            cp.BEGUN: ("journal begun", "journal commencé"),
-           cp.ALARM: ("alarm", "alarme")}
+           cp.ALARM: ("alarm", "alarme"),
+           cp.OPENING: ("coup opened", "ouverture de coup")}
 
 
 class Layout:
@@ -86,8 +87,8 @@ class Result:
         """The entries counted after counter that end at seq or before: those a receipt of that counter and seq must
         not be ahead of (sabot.receipts). In a File in line, a few from the one after counter, seqs going up."""
         entries = self.entries
-        if isinstance(entries, File):
-            at = max(0, counter - entries[0].counter + 1) if len(entries) else 0
+        if isinstance(entries, File):  # counters never going back (a coup's end repeats its opening's)
+            at = bisect.bisect_right(range(len(entries)), counter, key=entries.counter)
             while at < len(entries) and entries.seqs[at] <= seq:
                 yield entries[at]
                 at += 1
@@ -122,6 +123,10 @@ class File:
 
     def __len__(self):
         return self.count
+
+    def counter(self, i):
+        at = i * self.layout.size + 4
+        return int.from_bytes(self.data[at:at + 4], "little")
 
     def __getitem__(self, i):
         i = range(self.count)[i]  # an IndexError past the ends, as a list's
@@ -160,36 +165,6 @@ class File:
         return found
 
 
-def read_public_key(path):
-    """A public key file: the element's X || Y as hexadecimal text (what `sabot key enrol` records), or Unusable."""
-    try:
-        text = Path(path).read_text(encoding="ascii")
-        return element.public_key(bytes.fromhex(text.strip()))
-    except FileNotFoundError:
-        raise Unusable("%s: no such public key file" % path) from None
-    except (OSError, UnicodeError, ValueError) as e:
-        raise Unusable("%s: not a public key (64 bytes X || Y, hexadecimal): %s" % (
-            path, getattr(e, "strerror", None) or e)) from None
-
-
-class NotEnrolled(Unusable):
-    """A registry that does not hold the sabot asked: its public key is unknown."""
-
-
-def registry_keys(path, sabot):
-    """The public keys the casino's registry (sabot key enrol's shoes.json) holds for sabot number sabot."""
-    try:
-        shoes = json.loads(Path(path).read_text(encoding="utf-8"))["shoes"]
-        found = [element.public_key(bytes.fromhex(s["public_key"])) for s in shoes if s["sabot"] == sabot]
-    except FileNotFoundError:
-        raise Unusable("%s: no such registry" % path) from None
-    except (OSError, UnicodeError, ValueError, KeyError, TypeError) as e:
-        raise Unusable("%s: not a registry of shoes (sabot key enrol): %s" % (path, e)) from None
-    if not found:
-        raise NotEnrolled("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
-    return found
-
-
 def read(paths):
     """The checkpoint File of a journal given as one folder; None when it has none."""
     if len(paths) != 1 or not (Path(paths[0]) / cp.FILE).is_file():
@@ -224,8 +199,9 @@ def findings(paths, segments, end_seq, keys, reader, points=None):
         keys = [k for k in keys if points[0].signed_by(k)] or keys
     bad = points.unsigned(keys[0])
     if _all_in_line(points, segments, bad, reader):
-        return Result(True, points, end_seq - points[-1].seq), []
-    return _one_by_one(points, segments, end_seq, bad, _kept(reader), reader.elements)
+        return Result(True, points, end_seq - points[-1].seq), openings.unended(points, segments)
+    result, found = _one_by_one(points, segments, end_seq, bad, _kept(reader), reader.elements)
+    return result, found + openings.unended(result.entries, segments)
 
 
 def _all_in_line(points, segments, bad, reader):
@@ -276,7 +252,7 @@ def _one_by_one(points, segments, end_seq, bad, chains, elements=()):
             continue
         signed = entry.index - 1 not in bad
         if entry.sabot != sabot or not signed or previous is not None and (
-                entry.counter != previous.counter + 1 and not explain.covers(previous, entry)
+                entry.counter != previous.counter + _counts(previous, entry) and not explain.covers(previous, entry)
                 or entry.seq < previous.seq and entry.reason != cp.BEGUN):
             found += _out_of_line(entry, previous, sabot, signed, end_seq, explain)
         if entry.previous is not None and entry.previous != (
@@ -296,6 +272,11 @@ def _one_by_one(points, segments, end_seq, bad, chains, elements=()):
     found += _against_journal(good, segments, end_seq, chains)
     after = end_seq - good[-1].seq if good else None
     return Result(True, good, after, torn, explain.explained), found
+
+
+def _counts(previous, entry):
+    """What the counter goes up by from previous to entry: nothing for a coup's end right after its opening."""
+    return 0 if previous.reason == cp.OPENING and entry.reason == cp.COUP_END and entry.version > 1 else 1
 
 
 class _Explanations:
@@ -345,10 +326,10 @@ def _out_of_line(entry, previous, sabot, signed, end_seq, explain=None):
     if previous is None:
         return []
     found = []
-    if entry.counter <= previous.counter:
+    if entry.counter < previous.counter + _counts(previous, entry):
         found.append(Finding("J-TAMPER", at, "%s does not follow counter %d: checkpoints put back or reordered" % (
             what, previous.counter)))
-    elif entry.counter > previous.counter + 1:
+    elif entry.counter > previous.counter + _counts(previous, entry):
         uncovered, stray = explain.missing(previous, entry) if explain else (entry.counter - previous.counter - 1, 0)
         if uncovered:
             found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing%s" % (

@@ -3,12 +3,16 @@ its element gives it (X || Y, 64 bytes, read off at commissioning and enrolled b
 signatures (R || S, 64 bytes) of SHA-256 digests. Checking needs no secret: whoever verifies cannot forge."""
 
 import hashlib
+import json
+from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from sabot.journalfile import Unusable
 
 ID_LABEL = b"sabot element id "
 
@@ -41,3 +45,33 @@ def verifies(key, digest, signature):
     except InvalidSignature:
         return False
     return True
+
+
+def read_public_key(path):
+    """A public key file: the element's X || Y as hexadecimal text (what `sabot key enrol` records), or Unusable."""
+    try:
+        text = Path(path).read_text(encoding="ascii")
+        return public_key(bytes.fromhex(text.strip()))
+    except FileNotFoundError:
+        raise Unusable("%s: no such public key file" % path) from None
+    except (OSError, UnicodeError, ValueError) as e:
+        raise Unusable("%s: not a public key (64 bytes X || Y, hexadecimal): %s" % (
+            path, getattr(e, "strerror", None) or e)) from None
+
+
+class NotEnrolled(Unusable):
+    """A registry that does not hold the sabot asked: its public key is unknown."""
+
+
+def registry_keys(path, sabot):
+    """The public keys the casino's registry (sabot key enrol's shoes.json) holds for sabot number sabot."""
+    try:
+        shoes = json.loads(Path(path).read_text(encoding="utf-8"))["shoes"]
+        found = [public_key(bytes.fromhex(s["public_key"])) for s in shoes if s["sabot"] == sabot]
+    except FileNotFoundError:
+        raise Unusable("%s: no such registry" % path) from None
+    except (OSError, UnicodeError, ValueError, KeyError, TypeError) as e:
+        raise Unusable("%s: not a registry of shoes (sabot key enrol): %s" % (path, e)) from None
+    if not found:
+        raise NotEnrolled("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
+    return found

@@ -11,11 +11,19 @@ from hashlib import sha256
 import pytest
 
 from boards.mcu.atecc import ATECC
+from boards.sim import p256
+from boards.sim.board import SimBoard
+from boards.sim.element import DEVELOPMENT_SEED
+from boards.sim.runner import run
+from boards.sim.scenario import parse
 from firmware import checkpoints as cp
+from firmware import records as rec
+from firmware.storage import FileStorage
 from sabot.journalfile import load_segments
 from sabot.verify import verify
 from tests.core.test_element import Bus
 from tests.host.test_checkpoints_verify import dealt, tampered
+from tests.host.test_rollback import with_element
 
 FORCED = ("seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\nforce\nclear_alarm\nno_more_bets\ndraw 4\n"
           "coup_end\nno_more_bets\ndraw 4\ncoup_end\n")
@@ -45,13 +53,15 @@ def test_an_earlier_entrys_reason_rewritten_with_its_crc_made_good_is_caught(tmp
     struct.pack_into("<I", kept[at], cp.CRC_AT, zlib.crc32(kept[at][:cp.CRC_AT]))
     (folder / cp.FILE).write_bytes(b"".join(kept))
     code, found, points = tampered(folder, public_key=key)
-    what = "checkpoint %d (counter %d)" % (at + 1, at + 1)
+    counter = struct.unpack_from(cp.ENTRY, kept[at])[3]
+    what = "checkpoint %d (counter %d)" % (at + 1, counter)
     assert code == 1 and "%s is not signed by the shoe's element: forged or altered" % what in found, found
-    after = "checkpoint %d (counter %d) does not hold the hash of the entry before it" % (at + 2, at + 2)
+    after = "checkpoint %d (counter %d) does not hold the hash of the entry before it" % (
+        at + 2, struct.unpack_from(cp.ENTRY, kept[at + 1])[3])
     assert any(m.startswith(after) for m in found), found
     assert points["count"] == len(kept) - 1  # the entries that vouch: every one signed, that one not
     said = french(folder, key)
-    assert "le point de contrôle %d (compteur %d) n'est pas signé par l'élément sécurisé du sabot" % (at + 1, at + 1) \
+    assert "le point de contrôle %d (compteur %d) n'est pas signé par l'élément sécurisé du sabot" % (at + 1, counter) \
         in said, said
     assert "ne porte pas l'empreinte du point de contrôle qui le précède" in said
 
@@ -96,3 +106,60 @@ def test_entries_rebuilt_for_a_cut_journal_with_one_genuine_signature_at_the_nex
     assert code == 1 and len(unsigned) == len(rebuilt), found  # each rebuilt entry: its counter changed
     said = french(folder, key)
     assert "n'est pas signé par l'élément sécurisé du sabot" in said
+
+
+DISPUTED = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 2\n"  # the second in play
+
+
+@pytest.mark.req("J-TAMPER", "K-COUNTER", "S-FAILSAFE")
+def test_a_coup_in_play_cut_back_to_the_checkpoint_before_it_is_a_rollback_at_boot_and_a_finding(tmp_path):
+    """Format 4 signed nothing from "no more bets" to the coup's end: the coup in play cut from the journal, the
+    boot found the counter equal to the last entry, and the coup was gone without a trace. Its opening is now counted
+    and signed before its first card: the same cut leaves the counter ahead with nothing after the entry."""
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    with_element(board, tmp_path)
+    run(parse(DISPUTED), board)
+    board.power_cut()
+    folder = tmp_path / "journal"
+    kept = entries(folder)
+    assert [e[1] for e in kept][-1] == cp.OPENING  # the coup in play, under its signed opening
+    end = struct.unpack_from(cp.ENTRY, kept[-2])[5]  # the first coup's end: the checkpoint before the coup in play
+    seg = load_segments([folder])[-1]
+    seg.path.write_bytes(seg.data[:seg.format.header_size + (end - seg.seq_before) * seg.format.frame_size])
+    (folder / cp.FILE).write_bytes(b"".join(kept[:-1]))
+    board.power_on()
+    assert board.shell.ctl.raised(rec.FAULT_ROLLBACK)  # the shoe locks, the supervisor's key alone clears it
+    board.power_cut()
+    key = tmp_path / "element.pub"
+    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    code, found, _ = tampered(folder, public_key=key)
+    assert code == 1 and any("1 checkpoint(s) missing" in m for m in found), found
+    assert "1 point(s) de contrôle manquent" in french(folder, key)
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_a_coups_signed_end_removed_and_the_next_entry_signed_again_by_the_element_is_named(tmp_path):
+    """The attacker has the element sign what he hands it (external mode): a coup's end entry taken out, the next
+    entry given the hash of the one before it and signed again. Every signature holds and the counters are in line,
+    but the coup opened under a signature has no signed end, and no power-up between explains it."""
+    folder, key, chip = dealt(tmp_path, "seance table=3\nshoe seed=4\n" + "no_more_bets\ndraw 4\ncoup_end\n" * 2)
+    kept = entries(folder)
+    reasons = [e[1] for e in kept]
+    assert reasons[-4:] == [cp.OPENING, cp.COUP_END, cp.OPENING, cp.COUP_END]
+    at = len(kept) - 3  # the first coup's end
+    bus = Bus(chip)
+    atecc = ATECC(bus, bus.sleep_ms)
+    rest = [bytearray(e) for e in kept[at + 1:]]
+    previous = sha256(bytes(kept[at - 1])).digest()
+    for e in rest:
+        e[cp.PREVIOUS_AT:cp.SIGNATURE_AT] = previous
+        e[cp.SIGNATURE_AT:cp.CRC_AT] = atecc.sign(sha256(cp.LABEL + bytes(e[:cp.SIGNED])).digest())
+        struct.pack_into("<I", e, cp.CRC_AT, zlib.crc32(e[:cp.CRC_AT]))
+        previous = sha256(bytes(e)).digest()
+    (folder / cp.FILE).write_bytes(b"".join(kept[:at] + rest))
+    code, found, _ = tampered(folder, public_key=key)
+    opening = struct.unpack_from(cp.ENTRY, kept[at - 1])
+    assert code == 1 and ["coup 1 of taille 1, opened under checkpoint %d (counter %d), has no signed end: its records "
+                          "cut or replaced" % (at, opening[3])] == [m for m in found if "receipt" not in m], found
+    assert ("le coup 1 de la taille 1, ouvert sous le point de contrôle %d (compteur %d), n'a pas de fin signée"
+            % (at, opening[3])) in french(folder, key)

@@ -75,6 +75,9 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
     (r"^" + _POINT + " is not signed by the shoe's element", _POINT_FR + " n'est pas signé par l'élément sécurisé du "
      "sabot : fabriqué ou modifié"),
     (r"^" + _POINT + r" is sabot (?P<n>\d+)'s", _POINT_FR + " est celui du sabot %(n)s, pas de ce journal"),
+    (r"^coup (?P<coup>\d+) of taille (?P<taille>\d+), opened under checkpoint (?P<i>\d+) \(counter (?P<c>\d+)\), has "
+     r"no signed end", "le coup %(coup)s de la taille %(taille)s, ouvert sous le point de contrôle %(i)s (compteur "
+     "%(c)s), n'a pas de fin signée : ses enregistrements ont été coupés ou remplacés"),
     (r"^" + _POINT + r" does not hold the hash of the entry before it: entries", _POINT_FR + " ne porte pas "
      "l'empreinte du point de contrôle qui le précède : points de contrôle supprimés, insérés ou réécrits"),
     (r"^" + _POINT + r" does not hold the hash of the entry before it: the file's first", _POINT_FR + " ne porte "
