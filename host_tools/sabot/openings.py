@@ -8,13 +8,15 @@ from firmware import layout as fmt
 from firmware.records import R_BOOT
 from sabot.journalfile import Finding
 
-_INTERRUPTED = bytes((cp.ALARM, cp.BOOT, cp.RECOVERY))  # an alarm's checkpoint in the coup, a power-up's
+_INTERRUPTED = bytes((cp.ALARM, cp.BOOT, cp.RECOVERY, cp.PULL))  # an alarm's checkpoint in the coup, a power-up's,
+# a pull's (over mpremote, the coup under way: its end is counted after it)
 
 
 def unended(entries, segments):
     """A coup opened under a signature (OPENING) whose next entry is neither its end (with the same counter) nor an
-    alarm's in it nor a power-up's, with no power-up between the two (a power-up's after a cut may write none): the
-    coup's records cut or replaced (issue 37). A coup still open at the last entry is the records after it."""
+    alarm's in it nor a power-up's nor a pull's, with no power-up between the two (a power-up's after a cut may write
+    none): the coup's records cut or replaced (issue 37). A coup still open at the last entry is the records after
+    it."""
     size = entries.layout.size if hasattr(entries, "layout") else 0  # a checkpoint File, in line
     reasons = bytes(entries.data[1:len(entries) * size:size]) if size else bytes(e.reason for e in entries)
     found = []
