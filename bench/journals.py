@@ -1,7 +1,7 @@
 """Journals as the shoe writes them, made on CPython with the firmware's own Journal, for the figures that need a
 long one (boot recovery, verify throughput): chemin de fer shoes, coup after coup as the tableau deals them, under
 the development key, so that the verifier does all its work on them; with an element, its checkpoints
-signed at each séance and coup's end and the pull's receipt, as a board's (firmware/checkpoints.py)."""
+signed at each séance, coup's opening and coup's end and the pull's receipt, as a board's (firmware/checkpoints.py)."""
 
 from boards.sim.devices import SimWall
 from firmware import checkpoints, journal, layout
@@ -100,6 +100,7 @@ def write_journal(folder, cards=None, records=None, element=None):
                 coup += 1
                 hands.start(False)
                 record(rec.R_NO_MORE_BETS, coup, position)
+                checkpoint(checkpoints.OPENING)  # signed before the coup's first card (issue 37); its end, same value
                 hand = hands.next_hand()
                 while hand != NONE:
                     if position + 1 == _STOP_AT:

@@ -20,19 +20,21 @@ from hashlib import sha256
 
 from firmware import layout
 from firmware.compat import const
-from firmware.events import EV_AUTHORITY, EV_ELEMENT, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_AUTHORITY, EV_ELEMENT, EV_NO_MORE_BETS, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.journal import JournalError, chained, header_chain, parse_header
 from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_BOOT, R_ELEMENT
 from firmware.shell import Shell
 
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
 # shoe loads: the sim board's shoe, which has no element, must run in a 64 KB heap (H-SIM), where each name costs.
 FILE = "checkpoints.sbc"
-VERSION = const(1)
-ENTRY = "<BBHIII32s"  # version, reason, sabot, counter, segment, seq, chain the next record links to
-SIGNED = const(48)  # the bytes the signature covers, after LABEL
-SIGNATURE_AT = const(48)  # R || S, 64 bytes
-CRC_AT = const(112)  # CRC-32 of bytes 0..111
-SIZE = const(116)
+VERSION = const(2)  # 1: journal format 4's, 116 bytes, not chained
+ENTRY = "<BBHIII32s32s"  # version, reason, sabot, counter, segment, seq, chain the next record links to, previous
+PREVIOUS_AT = const(48)  # SHA-256 of the entry before it in the file, whole (zeros for a journal's first)
+SIGNED = const(80)  # the bytes the signature covers, after LABEL
+SIGNATURE_AT = const(80)  # R || S, 64 bytes
+CRC_AT = const(144)  # CRC-32 of bytes 0..143
+SIZE = const(148)
 LABEL = b"sabot checkpoint\x00"
 ELEMENT_ID = b"sabot element id "  # a header's key id on a board: SHA-256 of this and the public key, 8 bytes
 # Why an entry was written (its reason byte).
@@ -44,6 +46,7 @@ PULL = const(5)  # the journal pulled (sabot pull-log over mpremote)
 BEGUN = const(6)  # a new journal begun (another number or key: the old one kept aside)
 ALARM = const(7)  # a step that raised an alarm or a fault
 AUTHORITY = const(8)  # the casino's authority changed (R_AUTHORITY): signed before it takes effect
+OPENING = const(9)  # "no more bets" opened a coup: counted up and signed before the gate unlocks (issue 37)
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
 SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value, after the driver's 3 resubmissions:
@@ -53,12 +56,14 @@ SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value,
 # format.md, "A counter ahead at power-up"). More is a rollback.
 AHEAD_MOST = const(3)
 # The records a step that writes a checkpoint ends with (its last one), as bits by type: a power-up's (R_BOOT,
-# R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's end
-# (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT), an authority change's (R_AUTHORITY). A journal
-# whose last record is another ends on a step with no checkpoint (a load, a burn, a clear, a card in a coup): no
-# cut during a checkpoint left it so. A literal, each name an import on the board (tests/host/test_element_faults.py
-# checks it against the names).
-STEP_ENDS = const(0x7394C6)
+# R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's opening
+# (R_NO_MORE_BETS), a coup's end (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT), an authority change's
+# (R_AUTHORITY). A journal whose last record is another ends on a step with no checkpoint (a load, a burn, a clear, a
+# card in a coup): no cut during a checkpoint left it so. A literal, each name an import on the board
+# (tests/host/test_element_faults.py checks it against the names). A coup's end after its signed opening counts
+# nothing (ENDS, below).
+STEP_ENDS = const(0x7394D6)
+ENDS = const(0x440)  # R_COUP_END, R_CLOSED: the end of a coup, signed with its opening's counter value
 
 
 class CheckpointShell(Shell):
@@ -72,6 +77,7 @@ class CheckpointShell(Shell):
         self._cut = 0
         self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
         self._recovered = 0  # the journal's seq once recovered, before the power-up's records
+        self._in_coup = False  # the controller's before the step being handled
 
     def recover(self):
         self._cut = 0
@@ -104,12 +110,32 @@ class CheckpointShell(Shell):
         seen = self._recovered == watch[1] or 0 <= tail.start <= watch[1]
         return seen and journal.seq == self._recovered + 1
 
+    def carry_out(self, event, arg, now):
+        """As Shell's, but a step that opens a coup ("no more bets") has its opening counted up and signed by the
+        element once its records are durable and before its commands unlock the gate (issue 37): a coup is under a
+        signature from its first card on. The element failing leaves the gate locked, in its fault. Between coups
+        alone: no element traffic on a card's path."""
+        ctl = self.ctl
+        if event != EV_NO_MORE_BETS or self._booting or self._in_coup or not ctl.in_coup:
+            Shell.carry_out(self, event, arg, now)
+            return
+        held = ctl.n_cmds
+        alarms = ctl.alarms
+        ctl.n_cmds = 0  # the gate's opening held back until the opening is signed
+        Shell.carry_out(self, event, arg, now)
+        if self.journal.broken or ctl.alarms != alarms:
+            return  # its records not written: the fault's own step ran instead
+        self.checkpoints.write(self.journal, OPENING)
+        if ctl.alarms == alarms:  # signed; else the element's fault, journalled, keeps the gate locked
+            ctl.n_cmds = held
+            self.command(now)
+
     def _handle(self, event, arg, now):
         ctl = self.ctl
-        in_coup = ctl.in_coup
+        in_coup = self._in_coup = ctl.in_coup
         alarms = ctl.alarms
         Shell._handle(self, event, arg, now)
-        if ctl.n_recs and not self._booting:
+        if ctl.n_recs and not self._booting and (in_coup or not ctl.in_coup):  # an opening: signed in carry_out
             self.checkpoints.stepped(self, event, in_coup, alarms)
 
     def said(self, counter, count, why):
@@ -121,6 +147,29 @@ class CheckpointShell(Shell):
             self.handle(EV_ELEMENT, counter | (count if count < 7 else 7) << 21 | why << 24, self.ctl.now)
         finally:
             self._booting = booting
+
+
+def _chain_at(storage, segment, seq):
+    """The chain value after record seq of an earlier segment, read again from its start: what a power-up needs when a
+    cut left the counter ahead of an entry in a segment the recovery did not read (a torn tail's recovery began the
+    next one, and a second cut came in its checkpoint: issue 37). None where the segment does not reach seq intact.
+    Rare (a cut), and one segment at most."""
+    frame = bytearray(layout.FRAME_SIZE)
+    try:
+        with storage.reader(segment) as stream:
+            header = stream.read(layout.HEADER_SIZE)
+            at = parse_header(header)[9]
+            chain = header_chain(header)
+            while at < seq:
+                if (stream.readinto(frame) != layout.FRAME_SIZE or frame[0] != layout.SYNC
+                        or crc32(frame) != layout.CRC_RESIDUE or struct.unpack_from("<I", frame, layout.SEQ_AT)[0]
+                        != at + 1 or frame[layout.LINK_AT:layout.CRC_AT] != chain[:layout.LINK_SIZE]):
+                    return None
+                chain = chained(chain, memoryview(frame)[layout.BODY_AT:layout.LINK_AT])
+                at += 1
+    except (OSError, JournalError):
+        return None
+    return chain if at == seq else None
 
 
 class _Tail:
@@ -182,6 +231,8 @@ class Checkpoints:
         self._counted = None  # the counter value the entries reach (the last one's, or explained), None: unknown
         self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
         self._spent = None  # the value the increment of the entry being written returned
+        self._previous = bytes(32)  # SHA-256 of the last entry, whole: the next one holds it (zeros: none)
+        self._opened = None  # the counter value of a coup's opening, the last entry written: its end counts nothing
         self.tail = _Tail(None, None, -1)  # the power-up's, set by CheckpointShell.recover before rolled_back
         self.keyless = False  # key() found no element answering
 
@@ -223,6 +274,7 @@ class Checkpoints:
         """Read before the journal's recovery: [segment, seq, None, None] of the last entry, whose last items the
         recovery fills: the chain value it finds there, the last segment (Journal.recover); None without an entry."""
         entry = self._last = self.last()
+        self._previous = sha256(entry).digest() if entry else bytes(32)
         if len(entry) != SIZE:
             return None
         fields = struct.unpack_from(ENTRY, entry, 0)
@@ -250,27 +302,39 @@ class Checkpoints:
             print("checkpoints: the secure element's counter is spent: replace the element and enrol it again")
             return True  # no checkpoint can follow, so no later boot could tell a cut journal: locked at each one
         entry = self._last
-        if not entry:
-            return counter > 0
-        if crc32(entry) != layout.CRC_RESIDUE:
-            return True  # an entry edited by hand; a torn append is never whole
-        fields = struct.unpack_from(ENTRY, entry, 0)
-        if fields[0] != VERSION or fields[4] > watch[3] or fields[5] > journal.seq:
-            return True
-        if watch[2] is not None and watch[2] != fields[6]:
-            return True
-        counted = fields[3]
-        tail = self.tail
-        if counter > counted and fields[5] < journal.seq and watch[2] is not None:
-            if counted < tail.spent <= counter:
-                counted = tail.spent  # journalled by the shoe: its element failed to sign
-            if counted < counter:
-                if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
+        if not entry:  # none yet: a journal's first checkpoint cut (issue 37), or the file deleted
+            if not counter:
+                return False
+            if not journal.seq:
+                return True
+            counted = reason = 0
+        else:
+            if crc32(entry) != layout.CRC_RESIDUE:
+                return True  # an entry edited by hand; a torn append is never counted whole
+            fields = struct.unpack_from(ENTRY, entry, 0)
+            if fields[0] != VERSION or fields[4] > watch[3] or fields[5] > journal.seq:
+                return True
+            if watch[2] is not None and watch[2] != fields[6]:
+                return True
+            counted = fields[3]
+            reason = fields[1]
+            if counter > counted and watch[2] is None and fields[4] < watch[3]:
+                watch[2] = _chain_at(journal.storage, fields[4], fields[5])  # an earlier segment's, read again
+                if watch[2] != fields[6]:
                     return True
-                self._found = counter
-            self._counted = counted
-            return False
-        return counter != counted
+            if not (counter > counted and fields[5] < journal.seq and watch[2] is not None):
+                return counter != counted
+        tail = self.tail
+        if counted < tail.spent <= counter:
+            counted = tail.spent  # journalled by the shoe: its element failed to sign
+        if counted < counter:
+            if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
+                return True
+            if reason == OPENING and ENDS >> tail.type & 1:
+                return True  # a coup's end after its signed opening counts nothing: no cut left the counter ahead
+            self._found = counter
+        self._counted = counted
+        return False
 
     def booted(self, shell, cut, quiet=False):
         """After the power-up's records: the counter values a cut spent, said, then its checkpoint, a recovery's
@@ -330,6 +394,7 @@ class Checkpoints:
         """The first checkpoint of a journal begun empty (the old one kept aside, firmware/remote.py): segment 0,
         seq 0, the chain of nothing, so that the next power-up finds its journal legitimately new."""
         self.sabot = sabot
+        self._previous = bytes(32)  # the new journal's first entry follows none
         try:
             os.mkdir(self.folder)
         except OSError:
@@ -343,10 +408,15 @@ class Checkpoints:
         if element is None:
             raise OSError(19)
         self._spent = None
-        counter = self._spent = element.increment(_COUNTER)
+        opened = self._opened
+        self._opened = None
+        if reason == COUP_END and opened is not None:
+            counter = opened  # the coup's end, signed with its opening's value: nothing counted
+        else:
+            counter = self._spent = element.increment(_COUNTER)
         entry = bytearray(SIZE)
         struct.pack_into(ENTRY, entry, 0, VERSION, reason, self.sabot, counter,
-                         segment, seq, chain)
+                         segment, seq, chain, self._previous)
         digest = sha256(LABEL)
         digest.update(memoryview(entry)[:SIGNED])
         digest = digest.digest()
@@ -360,7 +430,25 @@ class Checkpoints:
                 if not tries:
                     raise
         struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
-        with open(self.path, "ab") as f:
-            f.write(entry)
+        self._write(entry)
+        self._previous = sha256(entry).digest()
+        if reason == OPENING:
+            self._opened = counter
         self._counted = counter
         self._spent = None
+
+    def _write(self, entry):
+        """The entry after the file's last whole one, and the file closed (durable on littlefs, whose appends are
+        whole or not at all): over the torn bytes of an append a power cut tore where the file keeps them (the host's
+        files, the simulator's), so that every entry stays at its place (issue 37)."""
+        try:
+            size = os.stat(self.path)[6]
+        except OSError:
+            size = 0
+        if size % SIZE:
+            with open(self.path, "r+b") as f:
+                f.seek(size - size % SIZE)
+                f.write(entry)  # longer than the torn bytes: none of them left after it
+        else:
+            with open(self.path, "ab") as f:
+                f.write(entry)

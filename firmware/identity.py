@@ -77,8 +77,8 @@ def check(manifest):
 
 
 def release_identity(manifest):
-    """16 bytes naming the release in every journal segment header: the start of the manifest's digest."""
-    return unhexlify(manifest["digest"])[:16]
+    """32 bytes naming the release in every journal segment header: the manifest's digest."""
+    return unhexlify(manifest["digest"])
 
 
 def challenge(seed_hex, manifest_path=MANIFEST):

@@ -50,7 +50,10 @@ def parse_header(data):
     if crc32(memoryview(data)[:layout.HEADER_SIZE]) != layout.CRC_RESIDUE:
         raise JournalError("journal header damaged (CRC)")
     snapshot = data[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE]
-    return struct.unpack_from(layout.HEADER, data, 0) + (bytes(snapshot),)
+    fields = struct.unpack_from(layout.HEADER, data, 0)
+    more = layout.FIRMWARE_MORE_AT
+    firmware = fields[6] + bytes(data[more:more + layout.FIRMWARE_SIZE - 16])  # its 32 bytes (format 5)
+    return fields[:6] + (firmware,) + fields[7:] + (bytes(snapshot),)
 
 
 def header_chain(data):
@@ -91,7 +94,7 @@ class Journal:
         self.storage = storage
         self.key = key
         self.sabot = sabot
-        self.firmware = firmware  # 16 bytes that name the firmware build
+        self.firmware = bytes(firmware) + bytes(layout.FIRMWARE_SIZE - len(firmware))  # 32 bytes: the build's name
         self.wall = wall  # the board's clock: its stamp() sets its seconds (since 2020-01-01 UTC) and ms
         self.segment_records = segment_records
         self.segment = 0
@@ -192,6 +195,8 @@ class Journal:
         header = bytearray(layout.HEADER_SIZE)
         struct.pack_into(layout.HEADER, header, 0, layout.MAGIC, layout.VERSION, layout.HEADER_SIZE, self.sabot,
                          segment, self.key.id or bytes(8), self.firmware, self.chain, previous_valid, self.seq)
+        more = layout.FIRMWARE_MORE_AT
+        header[more:more + layout.FIRMWARE_SIZE - 16] = self.firmware[16:]
         ctl.snapshot(memoryview(header)[layout.HEADER_FIXED:layout.HEADER_FIXED + layout.SNAPSHOT_SIZE])
         self.chain = header_chain(header)
         struct.pack_into("<I", header, layout.HEADER_CRC_AT, crc32(memoryview(header)[:layout.HEADER_CRC_AT]))

@@ -8,7 +8,7 @@ sim. host_tools/sabot/_frames.c repeats some in C; tests/host/test_layout.py che
 from firmware.compat import const
 
 MAGIC = b"SBJ"
-VERSION = const(4)
+VERSION = const(5)
 
 # Record body: type, time (seconds since 2020-01-01 UTC and milliseconds), séance, taille, coup, position in
 # the shoe, card, disposition, condition, code. The 2020 epoch keeps seconds a small int on 32-bit ports.
@@ -50,5 +50,9 @@ SNAPSHOT = "<HHHBBHBBHBHBB"
 SNAPSHOT_FIXED = const(19)
 SNAPSHOT_HANDS = const(73)
 SNAPSHOT_SIZE = const(86)
-HEADER_CRC_AT = const(162)
-HEADER_SIZE = const(166)
+# Format 5: the firmware's name is 32 bytes, its first 16 in HEADER's, the rest after the snapshot (format 4 cut a
+# board's name at 16: "sabot 0.3.0 rpi_"); every offset before them is format 4's.
+FIRMWARE_SIZE = const(32)
+FIRMWARE_MORE_AT = const(162)
+HEADER_CRC_AT = const(178)
+HEADER_SIZE = const(182)

@@ -138,6 +138,14 @@ class Shell:
                 self.decide(EV_FAULT, FAULT_JOURNAL, now)
                 self.carry_out(EV_FAULT, FAULT_JOURNAL, now)
             return
+        self.command(now)
+
+    def command(self, now):
+        """The step's commands, once its records are durable (carry_out): the gate opened, the indicator, the buzzer
+        (closing was done before the records). A board with an element holds a coup's opening until it is signed."""
+        ctl = self.ctl
+        cmds = ctl.cmds
+        observer = self.observer
         for i in range(ctl.n_cmds):
             command = cmds[2 * i]
             arg = cmds[2 * i + 1]

@@ -14,7 +14,7 @@ from firmware.mac import Key
 from firmware.records import BREAK_MIN, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
-from firmware.version import development_identity
+from firmware.version import IMAGE, development_identity
 
 CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
 CASINO_KEY = "keys/casino.key"  # the casino's key its commands are authenticated under (docs/protocol.md)
@@ -62,9 +62,10 @@ def read_key(path):
 
 def check_firmware(board):
     """(identity bytes for the journal, True when the files match the release manifest, None without one). A
-    production Pico reads no manifest from its filesystem, which holds data alone: its code is the image's."""
+    production Pico reads no manifest from its filesystem, which holds data alone: its code is the image's, and its
+    name says so, where the development image's says it is one (a boot under it is then a segment of its own)."""
     if identity.REGION is not None:
-        return development_identity(board), None
+        return development_identity(board, IMAGE), None
     try:
         manifest = identity.load_manifest()
     except (OSError, ValueError):

@@ -14,6 +14,10 @@
  * a copied HMAC state). They are in every OpenSSL 3 and hash with the same code. */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <Python.h>
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/obj_mac.h>
 #include <openssl/sha.h>
 #include <string.h>
 #include <libdeflate.h>
@@ -434,34 +438,54 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
 }
 
 /* The checkpoint file's entries (firmware/checkpoints.py, docs/journal-format.md "Checkpoints"): a million cards
- * make some 200,000, which one by one in Python cost twice the journal's hashing. */
-#define ENTRY_SIZE 116
-#define ENTRY_VERSION 1
+ * make some 200,000, which one by one in Python cost twice the journal's hashing. Version 2 (journal format 5) holds
+ * the SHA-256 of the entry before it, whole, after the chain value; version 1 (format 4) did not. */
+#define ENTRY_SIZE 148
+#define ENTRY_VERSION 2
+#define ENTRY_PREVIOUS_AT 48
+#define ENTRY_SIGNED 80 /* the bytes its signature covers, after the label; R || S after them */
+#define ENTRY_SIGNATURE_AT 80
+#define ENTRY_CRC_AT 144
+#define V1_ENTRY_SIZE 116
+#define V1_ENTRY_SIGNED 48
+#define V1_ENTRY_CRC_AT 112
 #define ENTRY_BEGUN 6 /* a reason: a new journal begun, its seq going back */
+#define ENTRY_COUP_END 3 /* a reason: a coup's end, whose counter is its opening's when it follows it */
+#define ENTRY_OPENING 9
 #define ENTRY_SABOT_AT 2
 #define ENTRY_COUNTER_AT 4
 #define ENTRY_SEGMENT_AT 8
 #define ENTRY_SEQ_AT 12
 #define ENTRY_CHAIN_AT 16
-#define ENTRY_CRC_AT 112
+#define LABEL "sabot checkpoint" /* and its NUL: 17 bytes */
 static const unsigned char NO_CHAIN[CHAIN_SIZE]; /* zeros */
 
-/* entries(data): (count, in_line, segments, seqs, chains) of the whole entries of a checkpoint file's data: in_line,
- * how many from the first are in line: intact (their version, their CRC-32), of the first one's sabot, each
- * counter the one before it plus one, none going back in segment or seq, none beginning a journal, none naming 32
- * zero bytes (what scan() gives a seq it did not reach); the segment
- * and seq (native uint32) and the chain value (32 bytes) each entry names. What is not in line, sabot.checkpoints
- * reads one entry at a time and says: any counter that skips a value, even one the shoe's R_ELEMENT records explain,
- * drops to that entry-by-entry path, which alone weighs the explanations. */
+/* entries(data, version=2): (count, in_line, segments, seqs, chains) of the whole entries of a checkpoint file's
+ * data: in_line, how many from the first are in line: intact (their version, their CRC-32), of the first one's
+ * sabot, each counter the one before it plus one (a coup's end right after its opening: the same), each (version 2)
+ * holding the SHA-256 of the one before it, none
+ * going back in segment or seq, none beginning a journal, none naming 32 zero bytes (what scan() gives a seq it did
+ * not reach); the segment and seq (native uint32) and the chain value (32 bytes) each entry names. What is not in
+ * line, sabot.checkpoints reads one entry at a time and says: any counter that skips a value, even one the shoe's
+ * R_ELEMENT records explain, drops to that entry-by-entry path, which alone weighs the explanations. */
 static PyObject *frames_entries(PyObject *module, PyObject *args) {
     Py_buffer data;
     PyObject *segments = NULL, *seqs = NULL, *chains = NULL, *result = NULL;
-    Py_ssize_t count, i, in_line;
+    Py_ssize_t count, i, in_line, size, crc_at;
+    int version = ENTRY_VERSION;
+    unsigned char before[CHAIN_SIZE];
     (void)module;
 
-    if (!PyArg_ParseTuple(args, "y*", &data))
+    if (!PyArg_ParseTuple(args, "y*|i", &data, &version))
         return NULL;
-    count = data.len / ENTRY_SIZE;
+    if (version != 1 && version != ENTRY_VERSION) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_ValueError, "checkpoint entries of version 1 or 2");
+        return NULL;
+    }
+    size = version == 1 ? V1_ENTRY_SIZE : ENTRY_SIZE;
+    crc_at = version == 1 ? V1_ENTRY_CRC_AT : ENTRY_CRC_AT;
+    count = data.len / size;
     segments = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
     seqs = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
     chains = PyBytes_FromStringAndSize(NULL, count * CHAIN_SIZE);
@@ -469,17 +493,22 @@ static PyObject *frames_entries(PyObject *module, PyObject *args) {
         const unsigned char *entry = data.buf;
         uint32_t *segment = (uint32_t *)PyBytes_AS_STRING(segments), *seq = (uint32_t *)PyBytes_AS_STRING(seqs);
         in_line = count;
-        for (i = 0; i < count; i++, entry += ENTRY_SIZE) {
+        for (i = 0; i < count; i++, entry += size) {
             segment[i] = le32(entry + ENTRY_SEGMENT_AT);
             seq[i] = le32(entry + ENTRY_SEQ_AT);
             memcpy(PyBytes_AS_STRING(chains) + i * CHAIN_SIZE, entry + ENTRY_CHAIN_AT, CHAIN_SIZE);
-            if (in_line == count &&
-                (entry[0] != ENTRY_VERSION || entry[1] == ENTRY_BEGUN ||
-                 memcmp(entry + ENTRY_CHAIN_AT, NO_CHAIN, CHAIN_SIZE) == 0 ||
-                 libdeflate_crc32(0, entry, ENTRY_CRC_AT) != le32(entry + ENTRY_CRC_AT) ||
-                 (i > 0 && (memcmp(entry + ENTRY_SABOT_AT, (const unsigned char *)data.buf + ENTRY_SABOT_AT, 2) != 0 ||
-                            le32(entry + ENTRY_COUNTER_AT) != le32(entry - ENTRY_SIZE + ENTRY_COUNTER_AT) + 1 ||
-                            segment[i] < segment[i - 1] || seq[i] < seq[i - 1]))))
+            if (in_line != count)
+                continue;
+            if (version != 1 && i > 0)
+                SHA256(entry - size, (size_t)size, before);
+            if (entry[0] != version || entry[1] == ENTRY_BEGUN ||
+                memcmp(entry + ENTRY_CHAIN_AT, NO_CHAIN, CHAIN_SIZE) == 0 ||
+                libdeflate_crc32(0, entry, (size_t)crc_at) != le32(entry + crc_at) ||
+                (i > 0 && (memcmp(entry + ENTRY_SABOT_AT, (const unsigned char *)data.buf + ENTRY_SABOT_AT, 2) != 0 ||
+                           le32(entry + ENTRY_COUNTER_AT) != le32(entry - size + ENTRY_COUNTER_AT) +
+                               !(version != 1 && entry[1] == ENTRY_COUP_END && entry[1 - size] == ENTRY_OPENING) ||
+                           segment[i] < segment[i - 1] || seq[i] < seq[i - 1] ||
+                           (version != 1 && memcmp(entry + ENTRY_PREVIOUS_AT, before, CHAIN_SIZE) != 0))))
                 in_line = i;
         }
         result = Py_BuildValue("(nnOOO)", count, in_line, segments, seqs, chains);
@@ -488,6 +517,78 @@ static PyObject *frames_entries(PyObject *module, PyObject *args) {
     Py_XDECREF(seqs);
     Py_XDECREF(chains);
     PyBuffer_Release(&data);
+    return result;
+}
+
+/* signed_by(data, version, public_key, first, end): the indexes from first to end (not included) of the whole
+ * entries of a checkpoint file's data whose ECDSA P-256 signature (R || S) is not the public key's (X || Y, 64
+ * bytes) over SHA-256(label NUL || the entry's signed bytes), as bytes of native uint32: checked with OpenSSL's
+ * libcrypto, without the GIL, so that sabot.checkpoints checks a million cards' 200,000 signatures in a thread a
+ * core (some 80 microseconds each). sabot.element checks one with pyca/cryptography; tests hold the two together. */
+static PyObject *frames_signed_by(PyObject *module, PyObject *args) {
+    Py_buffer data, public;
+    Py_ssize_t first, end, size, signed_size, at, i, bad = 0;
+    int version;
+    PyObject *result = NULL;
+    uint32_t *failed = NULL;
+    EC_KEY *key = NULL;
+    EC_POINT *point = NULL;
+    unsigned char xy[65];
+    (void)module;
+
+    if (!PyArg_ParseTuple(args, "y*iy*nn", &data, &version, &public, &first, &end))
+        return NULL;
+    size = version == 1 ? V1_ENTRY_SIZE : ENTRY_SIZE;
+    signed_size = version == 1 ? V1_ENTRY_SIGNED : ENTRY_SIGNED;
+    at = version == 1 ? V1_ENTRY_SIGNED : ENTRY_SIGNATURE_AT;
+    if (public.len != 64 || first < 0 || end > data.len / size || first > end) {
+        PyErr_SetString(PyExc_ValueError, "signed_by(data, version, X || Y, first, end)");
+        goto done;
+    }
+    xy[0] = 4;
+    memcpy(xy + 1, public.buf, 64);
+    key = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
+    point = key ? EC_POINT_new(EC_KEY_get0_group(key)) : NULL;
+    if (!point || !EC_POINT_oct2point(EC_KEY_get0_group(key), point, xy, sizeof xy, NULL) ||
+        !EC_KEY_set_public_key(key, point)) {
+        PyErr_SetString(PyExc_ValueError, "not a point of P-256");
+        goto done;
+    }
+    failed = PyMem_Malloc((size_t)(end - first + 1) * sizeof(uint32_t));
+    if (!failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (i = first; i < end; i++) {
+        const unsigned char *entry = (const unsigned char *)data.buf + i * size;
+        unsigned char digest[CHAIN_SIZE];
+        SHA256_CTX hash;
+        ECDSA_SIG *sig = ECDSA_SIG_new();
+        BIGNUM *r = BN_bin2bn(entry + at, 32, NULL), *s = BN_bin2bn(entry + at + 32, 32, NULL);
+        int ok = 0;
+        SHA256_Init(&hash);
+        SHA256_Update(&hash, LABEL, sizeof LABEL); /* its NUL included */
+        SHA256_Update(&hash, entry, (size_t)signed_size);
+        SHA256_Final(digest, &hash);
+        if (sig && r && s && ECDSA_SIG_set0(sig, r, s)) {
+            r = s = NULL; /* the signature's now */
+            ok = ECDSA_do_verify(digest, CHAIN_SIZE, sig, key) == 1;
+        }
+        BN_free(r);
+        BN_free(s);
+        ECDSA_SIG_free(sig);
+        if (!ok)
+            failed[bad++] = (uint32_t)i;
+    }
+    Py_END_ALLOW_THREADS
+    result = PyBytes_FromStringAndSize((const char *)failed, bad * (Py_ssize_t)sizeof(uint32_t));
+done:
+    PyMem_Free(failed);
+    EC_POINT_free(point);
+    EC_KEY_free(key);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&public);
     return result;
 }
 
@@ -508,7 +609,8 @@ static PyTypeObject CheckerType = {
 };
 
 static PyMethodDef frames_functions[] = {
-    {"entries", frames_entries, METH_VARARGS, "entries(data): a checkpoint file's entries, and how many are in line."},
+    {"entries", frames_entries, METH_VARARGS, "entries(data, version=2): a checkpoint file's entries, how many in line."},
+    {"signed_by", frames_signed_by, METH_VARARGS, "signed_by(data, version, xy, first, end): entries not signed."},
     {"rows", frames_rows, METH_VARARGS, "rows(data, picks, frame_size=38): the rows of the frames scan() picked."},
     {NULL, NULL, 0, NULL},
 };
@@ -546,7 +648,9 @@ PyMODINIT_FUNC PyInit__frames(void) {
         PyModule_AddIntConstant(module, "PICK_KIND_SHIFT", PICK_KIND_SHIFT) < 0 ||
         PyModule_AddIntConstant(module, "ENTRY_SIZE", ENTRY_SIZE) < 0 ||
         PyModule_AddIntConstant(module, "ENTRY_CRC_AT", ENTRY_CRC_AT) < 0 ||
-        PyModule_AddIntConstant(module, "ENTRY_CHAIN_AT", ENTRY_CHAIN_AT) < 0) {
+        PyModule_AddIntConstant(module, "ENTRY_CHAIN_AT", ENTRY_CHAIN_AT) < 0 ||
+        PyModule_AddIntConstant(module, "ENTRY_PREVIOUS_AT", ENTRY_PREVIOUS_AT) < 0 ||
+        PyModule_AddIntConstant(module, "V1_ENTRY_SIZE", V1_ENTRY_SIZE) < 0) {
         Py_DECREF(module);
         return NULL;
     }

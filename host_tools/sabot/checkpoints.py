@@ -1,26 +1,28 @@
 """The shoe's signed checkpoints (docs/journal-format.md, "Checkpoints") checked on the host with its secure element's
 public key alone: every entry's CRC, its sabot number, counters that go up one at a time (or skip values that the
 shoe's own records between the two entries say were spent with no entry: a power cut during a checkpoint, the
-element failing to sign one: R_ELEMENT), and each entry's chain
-value against the chain recomputed from the journal's own bytes at its segment and sequence number; the ECDSA
-signature of the last one, which with the chain vouches for every record before it (an entry before it, its
-counter and chain value checked, adds nothing to that, and a million cards' checkpoints, some 200,000, would cost
-a hundred times the journal's hashing). Written from the format's
-description, with pyca/cryptography (sabot.element) and hashlib, never the firmware's code; the offsets are
-firmware/layout.py's, as every reader's."""
+element failing to sign one: R_ELEMENT), each entry's chain value against the chain recomputed from the journal's
+own bytes at its segment and sequence number, each entry's hash of the one before it (entry version 2, journal
+format 5), and every entry's ECDSA signature (issue 37: an earlier entry rewritten, its CRC made good, is caught by
+its own signature), checked in C without the GIL in a thread a core (sabot._frames.signed_by, some 80 us each), one
+by one with pyca/cryptography when an entry is said. Written from the format's description, never the firmware's
+code; the offsets are firmware/checkpoints.py's, as every reader's."""
 
 import bisect
 import hashlib
-import json
+import os
 import struct
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware.journal import NO_CHAIN
-from sabot import _frames, element
-from sabot.journalfile import Finding, Unusable
+from sabot import _frames, element, openings
+from sabot.element import (NotEnrolled, read_public_key, registry_keys,  # noqa: F401 (verify's, fleet's, report's)
+                           two_keys)
+from sabot.journalfile import Finding
 
 REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
            cp.RECOVERY: ("recovery", "reprise"),
@@ -29,25 +31,47 @@ REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
            cp.PULL: ("pull", "relevé"),
            cp.BEGUN: ("journal begun", "journal commencé"),
            cp.ALARM: ("alarm", "alarme"),
-           cp.AUTHORITY: ("authority change", "changement d'autorité")}
+           cp.AUTHORITY: ("authority change", "changement d'autorité"),
+           cp.OPENING: ("coup opened", "ouverture de coup")}
+
+
+class Layout:
+    """An entry version's bytes: its fields' struct format, size, and the bytes its signature covers (R || S after
+    them, then the CRC-32); version 2 (journal format 5) holds the hash of the entry before it, 1 (format 4) not."""
+
+    def __init__(self, version, entry, size, signed):
+        self.version, self.entry, self.size, self.signed = version, entry, size, signed
+
+    def fields(self, data):
+        return struct.unpack_from(self.entry, data, 0) + ((None,) if self.version == 1 else ())
+
+
+V2 = Layout(cp.VERSION, cp.ENTRY, cp.SIZE, cp.SIGNED)
+V1 = Layout(1, "<BBHIII32s", 116, 48)
+LAYOUTS = {1: V1, 2: V2}
+JOURNAL_ENTRIES = {4: 1, 5: 2}  # the journal's format: the version of its checkpoint entries
 
 
 class Entry:
-    __slots__ = ("index", "data", "version", "reason", "sabot", "counter", "segment", "seq", "chain")
+    __slots__ = ("index", "data", "version", "reason", "sabot", "counter", "segment", "seq", "chain", "previous",
+                 "layout")
 
-    def __init__(self, index, data, fields=None):
+    def __init__(self, index, data, fields=None, layout=V2):
         self.index = index  # 1 for the file's first
         self.data = data
+        self.layout = layout
         (self.version, self.reason, self.sabot, self.counter, self.segment, self.seq,
-         self.chain) = fields or struct.unpack_from(cp.ENTRY, data, 0)
+         self.chain, self.previous) = fields or layout.fields(data)
 
     def intact(self):
         """Its CRC-32 over the bytes before it: the whole entry's CRC is then the residue (firmware/layout.py)."""
         return zlib.crc32(self.data) == fmt.CRC_RESIDUE
 
     def signed_by(self, key):
-        digest = hashlib.sha256(cp.LABEL + self.data[:cp.SIGNED]).digest()
-        return element.verifies(key, digest, self.data[cp.SIGNATURE_AT:cp.CRC_AT])
+        """Its signature checked with pyca/cryptography (sabot.element), apart from the C core's."""
+        signed = self.layout.signed
+        digest = hashlib.sha256(cp.LABEL + self.data[:signed]).digest()
+        return element.verifies(key, digest, self.data[signed:signed + 64])
 
 
 class Result:
@@ -65,8 +89,8 @@ class Result:
         """The entries counted after counter that end at seq or before: those a receipt of that counter and seq must
         not be ahead of (sabot.receipts). In a File in line, a few from the one after counter, seqs going up."""
         entries = self.entries
-        if isinstance(entries, File):
-            at = max(0, counter - entries[0].counter + 1) if len(entries) else 0
+        if isinstance(entries, File):  # counters never going back (a coup's end repeats its opening's)
+            at = bisect.bisect_right(range(len(entries)), counter, key=entries.counter)
             while at < len(entries) and entries.seqs[at] <= seq:
                 yield entries[at]
                 at += 1
@@ -90,26 +114,45 @@ class File:
     a million cards): how many are in line from the first, and the segment, seq and chain value each names; an
     entry read as an Entry when asked (a sequence of them)."""
 
-    def __init__(self, data):
+    def __init__(self, data, layout=None):
+        """layout: the entries' version (V1, V2), the first byte's when not given."""
         self.data = memoryview(data)
-        self.count, self.in_line, segments, seqs, self.chains = _frames.entries(data)
+        self.layout = layout or (V1 if data[:1] == b"\x01" else V2)
+        self.count, self.in_line, segments, seqs, self.chains = _frames.entries(data, self.layout.version)
         self.segments = memoryview(segments).cast("I")
         self.seqs = memoryview(seqs).cast("I")
-        self.torn = len(data) - self.count * cp.SIZE
+        self.torn = len(data) - self.count * self.layout.size
 
     def __len__(self):
         return self.count
 
+    def counter(self, i):
+        at = i * self.layout.size + 4
+        return int.from_bytes(self.data[at:at + 4], "little")
+
     def __getitem__(self, i):
         i = range(self.count)[i]  # an IndexError past the ends, as a list's
-        return Entry(i + 1, self.data[i * cp.SIZE:(i + 1) * cp.SIZE])
+        size = self.layout.size
+        return Entry(i + 1, self.data[i * size:(i + 1) * size], layout=self.layout)
 
     def entries(self):
         """Every whole entry, read one by one (what is not in line)."""
-        size = cp.SIZE
-        parsed = struct.iter_unpack(cp.ENTRY + "%dx" % (size - struct.calcsize(cp.ENTRY)),
-                                    self.data[:self.count * size])
-        return [Entry(i + 1, self.data[i * size:(i + 1) * size], fields) for i, fields in enumerate(parsed)]
+        return [self[i] for i in range(self.count)]
+
+    def unsigned(self, key):
+        """The indexes (0 for the first) of the whole entries whose signature is not key's, checked in C in a
+        thread a core (sabot._frames.signed_by leaves Python's lock)."""
+        xy = element.xy(key)
+        workers = max(1, min(os.cpu_count() or 1, self.count // 512 or 1))
+        bounds = [self.count * i // workers for i in range(workers + 1)]
+        data = self.data[:self.count * self.layout.size]
+        if workers == 1:
+            found = [_frames.signed_by(data, self.layout.version, xy, 0, self.count)]
+        else:
+            with ThreadPoolExecutor(workers) as pool:
+                found = list(pool.map(lambda at: _frames.signed_by(data, self.layout.version, xy, bounds[at],
+                                                                   bounds[at + 1]), range(workers)))
+        return {i for failed in found for i in memoryview(failed).cast("I")}
 
     def spans(self):
         """{segment number: (first, end)}: the entries naming each segment, together when all are in line (their
@@ -122,53 +165,6 @@ class File:
             found[number] = (at, end)
             at = end
         return found
-
-
-def read_public_key(path):
-    """A public key file: the element's X || Y as hexadecimal text (what `sabot key enrol` records), or Unusable."""
-    try:
-        text = Path(path).read_text(encoding="ascii")
-        return element.public_key(bytes.fromhex(text.strip()))
-    except FileNotFoundError:
-        raise Unusable("%s: no such public key file" % path) from None
-    except (OSError, UnicodeError, ValueError) as e:
-        raise Unusable("%s: not a public key (64 bytes X || Y, hexadecimal): %s" % (
-            path, getattr(e, "strerror", None) or e)) from None
-
-
-class NotEnrolled(Unusable):
-    """A registry that does not hold the sabot asked: its public key is unknown."""
-
-
-def registry_keys(path, sabot):
-    """The public keys the casino's registry (sabot key enrol's shoes.json) holds for sabot number sabot."""
-    try:
-        shoes = json.loads(Path(path).read_text(encoding="utf-8"))["shoes"]
-        found = [element.public_key(bytes.fromhex(s["public_key"])) for s in shoes if s["sabot"] == sabot]
-    except FileNotFoundError:
-        raise Unusable("%s: no such registry" % path) from None
-    except (OSError, UnicodeError, ValueError, KeyError, TypeError) as e:
-        raise Unusable("%s: not a registry of shoes (sabot key enrol): %s" % (path, e)) from None
-    if not found:
-        raise NotEnrolled("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
-    return found
-
-
-def two_keys(path, sabot):
-    """[the K-REGISTRY finding] when the casino's registry holds sabot number sabot under more than one element (two
-    shoes under one number, or a replacement `sabot number set --replace` did not record), else []: a journal then
-    verifies under a key nobody vouches is that shoe's."""
-    try:
-        shoes = json.loads(Path(path).read_text(encoding="utf-8"))["shoes"]
-        keys = sorted({s["public_key"] for s in shoes if s["sabot"] == sabot})
-    except (OSError, UnicodeError, ValueError, KeyError, TypeError):
-        return []  # registry_keys says what is wrong with it
-    if len(keys) < 2:
-        return []
-    ids = ", ".join(element.key_id(element.public_key(bytes.fromhex(k))).hex() for k in keys)
-    return [Finding("K-REGISTRY", 0, "the registry %s holds sabot %d under %d elements (key ids %s): two shoes under "
-                    "one number, or a replacement not recorded (sabot number set --replace)" % (
-                        path, sabot, len(keys), ids))]
 
 
 def read(paths):
@@ -203,17 +199,19 @@ def findings(paths, segments, end_seq, keys, reader, points=None):
                                                            "element signs them: its checkpoints were deleted")]
     if points.count and len(keys) > 1:  # an element replaced: the key that signs the first entry
         keys = [k for k in keys if points[0].signed_by(k)] or keys
-    key = keys[0]
-    if _all_in_line(points, segments, key, reader):
-        return Result(True, points, end_seq - points[-1].seq), []
-    return _one_by_one(points, segments, end_seq, key, _kept(reader), reader.elements)
+    bad = points.unsigned(keys[0])
+    if _all_in_line(points, segments, bad, reader):
+        return Result(True, points, end_seq - points[-1].seq), openings.unended(points, segments)
+    result, found = _one_by_one(points, segments, end_seq, bad, _kept(reader), reader.elements)
+    return result, found + openings.unended(result.entries, segments)
 
 
-def _all_in_line(points, segments, key, reader):
+def _all_in_line(points, segments, bad, reader):
     """Whether every entry is in line (sabot._frames.entries), of this journal's sabot, the last one signed by its
     element, and each names a chain value the reading of the journal found there: the checkpoints need no more
     reading (a million cards' in a few milliseconds)."""
-    if not points.count or points.in_line != points.count or points.torn or points[0].sabot != segments[0].sabot:
+    if (not points.count or points.in_line != points.count or points.torn or points[0].sabot != segments[0].sabot
+            or bad or points.layout.version != JOURNAL_ENTRIES.get(segments[0].version)):
         return False
     by_number = {s.number: s for s in segments}
     for number, (first, end) in points.spans().items():
@@ -221,7 +219,7 @@ def _all_in_line(points, segments, key, reader):
         if (segment is None or points.seqs[first] < segment.seq_before
                 or reader.chains.get(number) != points.chains[first * fmt.CHAIN_SIZE:end * fmt.CHAIN_SIZE]):
             return False
-    return points[-1].signed_by(key)
+    return points[0].previous in (None, NO_CHAIN)  # a journal's first entry follows none
 
 
 def _kept(reader):
@@ -235,38 +233,52 @@ def _kept(reader):
     return kept
 
 
-def _one_by_one(points, segments, end_seq, key, chains, elements=()):
-    """(Result, findings) of a checkpoint File read one entry at a time, each out of line said. chains: {seq: chain
-    value} a reading kept; elements: the journal's R_ELEMENT records, (seq, counter, count, why) in seq order (the
-    rules', State.elements), which explain a gap in the counters between the entries around them."""
+def _one_by_one(points, segments, end_seq, bad, chains, elements=()):
+    """(Result, findings) of a checkpoint File read one entry at a time, each out of line said. bad: the indexes of
+    the entries not signed by the shoe's element (File.unsigned); chains: {seq: chain value} a reading kept;
+    elements: the journal's R_ELEMENT records, (seq, counter, count, why) in seq order (the rules', State.elements),
+    which explain a gap in the counters between the entries around them. An entry not signed vouches for nothing,
+    but its counter still places the next one: one rewritten entry is one finding."""
     entries, torn = points.entries(), points.torn
     explain = _Explanations(elements)
     found = []
     sabot = segments[0].sabot
+    version = JOURNAL_ENTRIES.get(segments[0].version, points.layout.version)
     good = []
-    intact = [e for e in entries if e.version == cp.VERSION and e.intact()]
-    last = intact[-1] if intact else None
-    whole = set(map(id, intact))
     previous = None
+    before = None  # the entry before this one in the file, whatever it is
     for entry in entries:
-        if id(entry) not in whole:
+        if entry.version != version or not entry.intact():
             found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d: damaged (CRC)" % entry.index))
-        elif entry.sabot != sabot or entry is last and not entry.signed_by(key) or previous is not None and (
-                entry.counter != previous.counter + 1 and not explain.covers(previous, entry)
+            before = entry
+            continue
+        signed = entry.index - 1 not in bad
+        if entry.sabot != sabot or not signed or previous is not None and (
+                entry.counter != previous.counter + _counts(previous, entry) and not explain.covers(previous, entry)
                 or entry.seq < previous.seq and entry.reason != cp.BEGUN):
-            found += _out_of_line(entry, previous, sabot, key, end_seq, explain)
-            if entry.sabot == sabot and (entry is not last or entry.signed_by(key)):
-                good.append(entry)
-                previous = entry
-        else:
-            good.append(entry)
+            found += _out_of_line(entry, previous, sabot, signed, end_seq, explain)
+        if entry.previous is not None and entry.previous != (
+                NO_CHAIN if before is None else hashlib.sha256(before.data).digest()):
+            found.append(Finding("J-TAMPER", min(entry.seq, end_seq), "checkpoint %d (counter %d) does not hold the "
+                                 "hash of the entry before it: %s" % (entry.index, entry.counter, "entries removed, "
+                                                                      "inserted or rewritten" if before else
+                                                                      "the file's first entries deleted")))
+        before = entry
+        if entry.sabot == sabot:
             previous = entry
+            if signed:
+                good.append(entry)
     if torn:
         found.append(Finding("J-TAMPER", end_seq, "the checkpoint file ends in %d bytes that are not a whole entry"
                              % torn))
     found += _against_journal(good, segments, end_seq, chains)
     after = end_seq - good[-1].seq if good else None
     return Result(True, good, after, torn, explain.explained), found
+
+
+def _counts(previous, entry):
+    """What the counter goes up by from previous to entry: nothing for a coup's end right after its opening."""
+    return 0 if previous.reason == cp.OPENING and entry.reason == cp.COUP_END and entry.version > 1 else 1
 
 
 class _Explanations:
@@ -304,20 +316,22 @@ class _Explanations:
         return True
 
 
-def _out_of_line(entry, previous, sabot, key, end_seq, explain=None):
-    """What is wrong with an intact entry, said: another sabot's, the last one not signed by the element, or out of
-    line with the one before it (its counter or its seq)."""
+def _out_of_line(entry, previous, sabot, signed, end_seq, explain=None):
+    """What is wrong with an intact entry, said: another sabot's, not signed by the element, or out of line with the
+    one before it (its counter or its seq)."""
     what = "checkpoint %d (counter %d)" % (entry.index, entry.counter)
     at = min(entry.seq, end_seq)
     if entry.sabot != sabot:
         return [Finding("J-TAMPER", at, "%s is sabot %d's, not this journal's" % (what, entry.sabot))]
-    if not entry.signed_by(key):
+    if not signed:
         return [Finding("J-TAMPER", at, "%s is not signed by the shoe's element: forged or altered" % what)]
+    if previous is None:
+        return []
     found = []
-    if entry.counter <= previous.counter:
+    if entry.counter < previous.counter + _counts(previous, entry):
         found.append(Finding("J-TAMPER", at, "%s does not follow counter %d: checkpoints put back or reordered" % (
             what, previous.counter)))
-    elif entry.counter > previous.counter + 1:
+    elif entry.counter > previous.counter + _counts(previous, entry):
         uncovered, stray = explain.missing(previous, entry) if explain else (entry.counter - previous.counter - 1, 0)
         if uncovered:
             found.append(Finding("J-TAMPER", at, "%s follows counter %d: %d checkpoint(s) missing%s" % (

@@ -2,7 +2,7 @@
 continuity and time order (J-TAMPER); format 3's HMAC tags too, a format the verifier keeps reading (format 4's
 authenticity is the secure element's signed checkpoints, sabot/checkpoints.py). Written apart from the firmware's
 writer, so that one bug cannot hide itself (tests/host/test_integrity_core.py checks the C core against hashlib and
-CPython's hmac); format 4's numbers come from firmware.layout, format 3's are in V3 below.
+CPython's hmac); format 5's numbers come from firmware.layout, format 3's and 4's are in V3 and V4 below.
 
 The frames are checked by sabot._frames, in C: one by one in Python, the interpreter cost a hundred times the
 hashing (docs/journal-format.md, "Verifying"). Each segment's header states where its chain starts, so
@@ -55,12 +55,14 @@ class Format:
     tagged under a shoe's key (format 3) or only chained, the element signing the chain's head (format 4). The
     header's fixed fields and snapshot, the frame's seq, body and link are where they were."""
 
-    def __init__(self, version, frame_size, header_size, tagged):
+    def __init__(self, version, frame_size, header_size, tagged, firmware_more=0):
         self.version = version
         self.frame_size = frame_size
         self.header_size = header_size
         self.header_crc_at = header_size - 4
         self.tagged = tagged
+        self.firmware_more = firmware_more  # where the firmware's name goes on past its first 16 bytes (format 5)
+        self.chained_to = self.header_crc_at if firmware_more else 162  # C0 hashes the header up to its tag or CRC
 
     def chained(self, chain, frame):
         """The chain value after a frame: format 4 hashes the body after the chain value before it, format 3 the frame
@@ -70,9 +72,10 @@ class Format:
         return sha256(chain + frame[fmt.BODY_AT:fmt.LINK_AT]).digest()
 
 
-V4 = Format(fmt.VERSION, fmt.FRAME_SIZE, fmt.HEADER_SIZE, False)
+V5 = Format(fmt.VERSION, fmt.FRAME_SIZE, fmt.HEADER_SIZE, False, fmt.FIRMWARE_MORE_AT)
+V4 = Format(4, fmt.FRAME_SIZE, 166, False)  # the firmware's name in 16 bytes, cut; CRC-32 at 162
 V3 = Format(3, 54, 182, True)  # its tag (16 bytes) at 34 in a frame, at 162 in a header; CRC-32 at 50 and 178
-FORMATS = {f.version: f for f in (V3, V4)}
+FORMATS = {f.version: f for f in (V3, V4, V5)}
 _V3_HEADER_TAG_AT = 162
 
 
@@ -84,11 +87,15 @@ class Segment:
         (_, self.version, self.header_size, self.sabot, self.number, self.key_id, self.firmware,
          self.previous_chain, self.previous_valid, self.seq_before) = fields
         self.format = FORMATS[self.version]
+        more = self.format.firmware_more
+        if more:
+            self.firmware += data[more:more + fmt.FIRMWARE_SIZE - len(self.firmware)]
         self.snapshot = data[fmt.HEADER_FIXED:fmt.HEADER_FIXED + fmt.SNAPSHOT_SIZE]
 
     def header_chain(self):
-        """The chain value its first record links to: the previous chain and the header's bytes 0..161, hashed."""
-        return sha256(self.previous_chain + self.data[:fmt.HEADER_CRC_AT]).digest()
+        """The chain value its first record links to: the previous chain and the header's bytes before its tag or
+        CRC (0..161; format 5's 0..177), hashed."""
+        return sha256(self.previous_chain + self.data[:self.format.chained_to]).digest()
 
     def chains_at(self, seqs):
         """{seq: chain value after record seq}, for the seqs asked that the segment reaches (its header's for the seq
@@ -173,8 +180,9 @@ def load_segments(paths):
         if data[:3] != fmt.MAGIC:
             raise Unusable("%s: not a sabot journal (it does not start with SBJ)" % path)
         if data[3] not in FORMATS:
-            raise Unusable("%s: journal format version %d; this verifier reads versions %s" % (
-                path, data[3], " and ".join(str(v) for v in sorted(FORMATS))))
+            known = [str(v) for v in sorted(FORMATS)]
+            raise Unusable("%s: journal format version %d; this verifier reads versions %s and %s" % (
+                path, data[3], ", ".join(known[:-1]), known[-1]))
         if len(data) < FORMATS[data[3]].header_size:
             raise Unusable("%s: cut short inside its header (%d bytes)" % (path, len(data)))
         segments.append(Segment(path, data))
@@ -197,7 +205,7 @@ class Reader:
         self.wanted = dict(wanted or {})
         self.chains = {}  # segment number: the chain value after each of its wanted seqs, 32 zero bytes if unreached
         self.elements = []  # the rules' R_ELEMENT records, (seq, counter, count, why), once read (sabot.checkpoints)
-        self.format = segments[0].format if segments else V4
+        self.format = segments[0].format if segments else V5
         self.key = key
         self.key_id = Key(key).id if self.format.tagged or not segments else segments[0].key_id
         self._checker = _frames.Checker(key if self.format.tagged else None)

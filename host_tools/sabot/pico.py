@@ -314,6 +314,7 @@ def deal_whole_shoe(board, folder):
 PRESS_US = 60_000  # a button held 60 ms: past the 30 ms the firmware waits a contact to settle
 GAP_US = 200_000  # the croupier's rhythm between two actions, simulated
 BETS_US = 400_000  # the players' bets before "no more bets", simulated: a table takes far longer
+OPENING_US = 400_000  # the croupier after "no more bets": the shoe signs the coup's opening (some 185 ms at M0)
 NO_CARD_US = 300_000  # a gate still shut this long after the dealer's request stays shut: the tableau said no
 _PINS = {"no_more_bets": 6, "coup_end": 7, "burn": 8, "draw": 9, "shoe": 10, "seance": 11, "clear_alarm": 12}
 
@@ -366,7 +367,8 @@ def steps(scenario):
         elif command == "power_cut":
             out.append({"power_cycle": True})
         elif command == "no_more_bets":  # the bets placed first: the shoe meanwhile writes the last coup's
-            out += [{"wait_us": BETS_US}, {"press": _PINS[command]}]  # signed checkpoint (docs/journal-format.md)
+            out += [{"wait_us": BETS_US}, {"press": _PINS[command]}, {"wait_us": OPENING_US}]  # signed checkpoint
+            # (docs/journal-format.md), then the coup's opening signed before its first card (issue 37)
         elif command != "power_on":  # the power comes back with the cut's boot
             out.append({"press": _PINS[command]})
     return out + [{"wait_us": GAP_US}]

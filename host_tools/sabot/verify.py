@@ -13,7 +13,7 @@ from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.mac import Key
 from firmware.records import AU_CLOCK, AU_CLOCK_FORCED, AU_KEY, AU_NUMBER, R_LOAD
-from sabot import _frames, checkpoints, element, kept, progress, receipts
+from sabot import _frames, builds, checkpoints, element, kept, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
 from sabot.report.findings_fr import error_fr, french
@@ -52,7 +52,7 @@ def check(paths, key, records=None, same_table=None, wanted=None):
     adds verify's S-IDENT findings of a shoe assigned to one table that many séances running; wanted, the chain
     values the reader keeps for the checkpoints (sabot.checkpoints.wanted)."""
     segments, reader, rules = _check(paths, key, records, wanted)
-    found = one_key_finding(segments, reader) + rules.findings
+    found = journal_findings(segments, reader, rules)
     if same_table is not None:
         found += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], same_table)]
     return segments, reader, sorted(found, key=lambda f: f.seq)
@@ -104,6 +104,11 @@ _UNDER_ANOTHER_KEY = re.compile(re.escape(ISSUES[_frames.FORGED]).replace(re.esc
 
 
 _FOREIGN = "written under another element"  # element_findings' words
+
+
+def journal_findings(segments, reader, rules):
+    """A journal's findings but its ends': its reading's, its rules', a development build after the approved one."""
+    return one_key_finding(segments, reader) + rules.findings + builds.development_findings(segments)
 
 
 def one_key_finding(segments, reader):
@@ -199,7 +204,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         print("sabot log verify: %s%s" % ("erreur : " if said != str(e) else "error: ", said), file=sys.stderr)
         return 2
     findings = [(label, f) for label, segments, reader, rules, ends in checked for f in sorted(
-        one_key_finding(segments, reader) + rules.findings + ends, key=lambda f: f.seq)]
+        journal_findings(segments, reader, rules) + ends, key=lambda f: f.seq)]
     findings += assignment_findings([(label, segments[0].sabot, rules.seances)
                                      for label, segments, _, rules, _ in checked], same_table)
     gaps, vouched = kept.linked([(c[0], c[1][0].key_id, result) for c, result in zip(checked, points)])
@@ -223,7 +228,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
     said, w = SAID[lang], Words(lang)
     for label, segments, reader, _, _ in checked:
         first = segments[0]
-        out.write(said["journal"] % (" " + label if many else "", first.sabot, firmware_words(first.firmware, w),
+        out.write(said["journal"] % (" " + label if many else "", first.sabot, _builds_said(segments, w),
                                      len(segments), reader.records, reader.first_seq, reader.seq))
     if development:
         out.write(said["key"])
@@ -262,6 +267,15 @@ def _authority_json(seq, time, what, who, before, after):
     return {"seq": seq, "what": {AU_NUMBER: "number", AU_KEY: "casino_key", AU_CLOCK: "clock",
                                  AU_CLOCK_FORCED: "clock_forced"}.get(what, what),
             "who": key32(who) or None, "before": before, "after": after}
+
+
+def _builds_said(segments, w):
+    """The builds that wrote the journal, each with its segments when there are several (sabot.builds)."""
+    runs = builds.spans(segments)
+    if len(runs) == 1:
+        return firmware_words(runs[0][0], w)
+    return "; ".join("%s (%s)" % (firmware_words(identity, w), w["segments_n"] % (first.number, last.number))
+                     for identity, first, last in runs)
 
 
 def checkpoints_said(result, said, label, foreign=False):

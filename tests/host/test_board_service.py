@@ -12,6 +12,7 @@ import pytest
 
 from boards.sim.ramflash import RamFlash
 from firmware import cards, remote
+from firmware import checkpoints as cp
 from firmware import records as rec
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.runtime import Runtime
@@ -175,7 +176,7 @@ def test_a_board_writes_signed_checkpoints_and_one_whose_element_does_not_answer
         with pytest.raises(KeyboardInterrupt):
             device.start(dict(CONFIG, board=board))
         if chip is not None:
-            assert chip._counters[0] == 1 and (tmp_path / "journal" / "checkpoints.sbc").stat().st_size == 116
+            assert chip._counters[0] == 1 and (tmp_path / "journal" / "checkpoints.sbc").stat().st_size == cp.SIZE
     records = list(Reader(load_segments([tmp_path / "journal"]), DEVELOPMENT_KEY))
     alarms = [r.fields[CODE] for r in records if r.fields[TYPE] == rec.R_ALARM]
     assert alarms == [rec.FAULT_ROLLBACK, rec.FAULT_DEVKEY]  # the second power-up's, without its element

@@ -69,10 +69,13 @@ def test_an_honest_journals_checkpoints_verify_with_the_public_key_and_the_recor
     folder, key, chip = dealt(tmp_path)
     code, found, points = tampered(folder, public_key=key)
     assert [m for m in found if "receipt" not in m] == []
-    assert points["checked"] and points["count"] == chip._counters[0] == 4  # boot, séance, two coups' ends
+    # boot, séance, and each coup's opening and end, the end signed with its opening's counter value (issue 37)
+    assert points["checked"] and points["count"] == 6 and chip._counters[0] == 4
+    assert [e[1] for e in entries(folder)] == [cp.BOOT, cp.SEANCE, cp.OPENING, cp.COUP_END, cp.OPENING, cp.COUP_END]
+    assert [struct.unpack_from(cp.ENTRY, e)[3] for e in entries(folder)] == [1, 2, 3, 3, 4, 4]
     assert points["counters"] == [1, 4] and points["records_after"] == 0
     _, said = verified(folder, lang="fr", public_key=key)
-    assert "points de contrôle : 4 signés par l'élément sécurisé du sabot (compteur 1 à 4)" in said
+    assert "points de contrôle : 6 signés par l'élément sécurisé du sabot (compteur 1 à 4)" in said
     assert "0 enregistrement(s) après lui" in said
 
 
@@ -92,18 +95,19 @@ def test_a_checkpoint_forged_under_another_p256_key_fails_verify(tmp_path):
     forged[-1] = sealed(forged[-1], other)
     (folder / cp.FILE).write_bytes(b"".join(forged))
     code, found, _ = tampered(folder, public_key=key)
-    assert code == 1 and any("checkpoint 4 (counter 4) is not signed by the shoe's element" in m for m in found), found
+    assert code == 1 and any("checkpoint 6 (counter 4) is not signed by the shoe's element" in m for m in found), found
     _, said = verified(folder, lang="fr", public_key=key)
-    assert "le point de contrôle 4 (compteur 4) n'est pas signé par l'élément sécurisé du sabot" in said
+    assert "le point de contrôle 6 (compteur 4) n'est pas signé par l'élément sécurisé du sabot" in said
 
 
 @pytest.mark.req("J-TAMPER", "K-COUNTER")
 def test_checkpoints_removed_from_the_middle_or_the_file_deleted_fail_verify(tmp_path):
     folder, key, _ = dealt(tmp_path)
     kept = entries(folder)
-    (folder / cp.FILE).write_bytes(b"".join(kept[:2] + kept[3:]))
+    (folder / cp.FILE).write_bytes(b"".join(kept[:2] + kept[4:]))  # the first coup's opening and end
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("follows counter 2: 1 checkpoint(s) missing" in m for m in found), found
+    assert any("does not hold the hash of the entry before it" in m for m in found), found
     (folder / cp.FILE).unlink()
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("no checkpoint file with the journal" in m for m in found), found
@@ -122,7 +126,7 @@ def test_a_journal_cut_behind_its_last_checkpoint_fails_verify_with_the_public_k
 def test_a_checkpoint_whose_chain_is_not_the_journals_fails_verify_even_signed_by_the_element(tmp_path):
     folder, key, _ = dealt(tmp_path)
     changed = entries(folder)
-    changed[2][cp.SIGNED - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
+    changed[2][cp.PREVIOUS_AT - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
     changed[2] = sealed(changed[2], p256.scalar(DEVELOPMENT_SEED))
     (folder / cp.FILE).write_bytes(b"".join(changed))
     code, found, _ = tampered(folder, public_key=key)
@@ -138,7 +142,7 @@ def test_the_casinos_registry_gives_the_public_key_of_the_journals_sabot_number(
         {"sabot": 1, "public_key": key.read_text().strip(), "casino_key": "00", "enrolled": "2026-12-01T08:00:00"},
         {"sabot": 2, "public_key": other, "casino_key": "00", "enrolled": "2026-12-01T08:00:00"}]}))
     code, found, points = tampered(folder, registry=registry)
-    assert points["count"] == 4 and not [m for m in found if "checkpoint" in m]
+    assert points["count"] == 6 and not [m for m in found if "checkpoint" in m]
     registry.write_text(json.dumps({"shoes": [
         {"sabot": 1, "public_key": other, "casino_key": "00", "enrolled": "2026-12-01T08:00:00"}]}))
     code, found, _ = tampered(folder, registry=registry)
@@ -158,20 +162,48 @@ def test_the_c_core_reads_every_entry_and_says_how_many_from_the_first_are_in_li
     kept = entries(folder)
     fields = [struct.unpack_from(cp.ENTRY, e) for e in kept]
     count, in_line, segments, seqs, chains = _frames.entries(b"".join(kept) + b"torn")
-    assert (count, in_line) == (4, 4)
+    assert (count, in_line) == (6, 6)  # a coup's end after its opening: the same counter, in line
     assert list(memoryview(segments).cast("I")) == [f[4] for f in fields]
     assert list(memoryview(seqs).cast("I")) == [f[5] for f in fields]
     assert chains == b"".join(f[6] for f in fields)
     damaged = [bytearray(e) for e in kept]
     damaged[2][20] ^= 1
-    assert _frames.entries(b"".join(damaged))[:2] == (4, 2)
-    assert _frames.entries(b"".join(kept[:2] + kept[3:]))[:2] == (3, 2)  # counter 2, then 4
+    assert _frames.entries(b"".join(damaged))[:2] == (6, 2)
+    assert _frames.entries(b"".join(kept[:2] + kept[3:]))[:2] == (5, 2)  # an opening removed: the hash of it
+    counted = [bytearray(e) for e in kept]
+    struct.pack_into("<I", counted[3], 4, fields[2][3] + 1)  # a coup's end counted up after its opening
+    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in counted))[:2] == (6, 3)
     back = [bytearray(e) for e in kept]
     struct.pack_into("<I", back[3], 12, fields[2][5] - 1)  # seq before the one before it
-    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in back))[:2] == (4, 3)
+    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in back))[:2] == (6, 3)
     unreached = [bytearray(e) for e in kept]
-    unreached[1][cp.SIGNED - 32:cp.SIGNED] = bytes(32)  # the chain value a walk gives a seq it did not reach
-    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in unreached))[:2] == (4, 1)
+    unreached[1][cp.PREVIOUS_AT - 32:cp.PREVIOUS_AT] = bytes(32)  # the chain value a walk gives a seq it did not reach
+    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in unreached))[:2] == (6, 1)
+    rewritten = [bytearray(e) for e in kept]
+    rewritten[1][1] = cp.PULL  # an earlier entry's reason, signed again: the next one holds the old one's hash
+    assert _frames.entries(b"".join(kept[:1] + [sealed(rewritten[1], p256.scalar(DEVELOPMENT_SEED))] + kept[2:])
+                           )[:2] == (6, 2)
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_the_c_core_and_pyca_cryptography_agree_on_every_entrys_signature(tmp_path):
+    """sabot._frames.signed_by (OpenSSL, without the GIL) says which entries are not the element's, as pyca's
+    verify does one by one; over any span, and in threads (File.unsigned)."""
+    from sabot import _frames, checkpoints, element
+
+    folder, key, _ = dealt(tmp_path, DEALT + "no_more_bets\ndraw 4\ncoup_end\n" * 3)
+    public = checkpoints.read_public_key(key)
+    kept = entries(folder)
+    kept[2][cp.SIGNATURE_AT + 5] ^= 1  # a signature's byte
+    kept[4][1] = cp.PULL  # a reason rewritten, its CRC made good
+    struct.pack_into("<I", kept[4], cp.CRC_AT, zlib.crc32(kept[4][:cp.CRC_AT]))
+    data = b"".join(kept)
+    points = checkpoints.File(data)
+    assert [i for i in range(len(points)) if not points[i].signed_by(public)] == [2, 4]
+    assert sorted(points.unsigned(public)) == [2, 4]
+    assert list(memoryview(_frames.signed_by(data, 2, element.xy(public), 3, 7)).cast("I")) == [4]
+    other = p256.public_key(p256.scalar(b"another element's seed"))
+    assert sorted(points.unsigned(element.public_key(other))) == list(range(len(points)))
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
@@ -180,7 +212,7 @@ def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdi
     once) and the entry by entry way (what an entry out of line takes) say the same of an honest journal and of
     tampered ones."""
     from firmware.devkey import DEVELOPMENT_KEY
-    from sabot import checkpoints
+    from sabot import checkpoints, openings
     from sabot.verify import _check
 
     def both(folder, key):
@@ -188,16 +220,18 @@ def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdi
         points = checkpoints.read([folder])
         segments, reader, _ = _check([folder], DEVELOPMENT_KEY, wanted=checkpoints.wanted(points))
         quick, found = checkpoints.findings([folder], segments, reader.seq, keys, reader, points)
-        slow, said = checkpoints._one_by_one(points, segments, reader.seq, keys[0], checkpoints._kept(reader))
+        slow, said = checkpoints._one_by_one(points, segments, reader.seq, points.unsigned(keys[0]),
+                                             checkpoints._kept(reader))
+        said += openings.unended(slow.entries, segments)
         assert quick.as_json() == slow.as_json()
         assert [(f.seq, f.message) for f in found] == [(f.seq, f.message) for f in said]
         return quick.as_json(), [f.message for f in found], isinstance(quick.entries, checkpoints.File)
 
     folder, key, _ = dealt(tmp_path, DEALT + "no_more_bets\ndraw 4\ncoup_end\n" * 3)
     points, found, in_line = both(folder, key)
-    assert (points["count"], points["counters"], points["records_after"], found, in_line) == (7, [1, 7], 0, [], True)
+    assert (points["count"], points["counters"], points["records_after"], found, in_line) == (12, [1, 7], 0, [], True)
     changed = entries(folder)
-    changed[2][cp.SIGNED - 1] ^= 1
+    changed[2][cp.PREVIOUS_AT - 1] ^= 1
     (folder / cp.FILE).write_bytes(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in changed))
     assert any("the chain at seq" in m for m in both(folder, key)[1])
     last = sorted(folder.glob("*.sbj"))[-1]

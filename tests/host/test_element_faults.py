@@ -23,7 +23,7 @@ from boards.sim.scenario import parse
 from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
-from firmware.events import EV_CLEAR, EV_COUP_END
+from firmware.events import EV_CLEAR, EV_NO_MORE_BETS
 from firmware.storage import FileStorage
 from sabot import checkpoints as sabot_checkpoints
 from sabot.logview import show
@@ -31,6 +31,7 @@ from sabot.verify import verify
 from tests.core.test_element import Bus
 
 COUP = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\n"
+LOADED = "seance table=3\nshoe seed=4\n"  # then "no more bets": the coup's opening, counted up and signed
 
 
 class PowerCut(Exception):
@@ -110,15 +111,15 @@ def element_records(tmp_path):
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "K-COUNTER")
 def test_one_ecc_fault_on_the_checkpoints_sign_is_signed_again_and_the_checkpoint_carries_the_next_counter(tmp_path):
     board, chip = board_with(tmp_path)
-    run(parse(COUP), board)
+    run(parse(LOADED), board)
     chip.inject("ecc_fault", opcode=atecc.SIGN)  # the datasheet: succeeds when resubmitted
-    board.press(EV_COUP_END)
-    assert chip._counters[0] == 3
-    assert counters(tmp_path) == [1, 2, 3]  # boot, séance, the coup's end: no value lost, none spent twice
+    board.press(EV_NO_MORE_BETS)
+    assert chip._counters[0] == 3 and board.shell.ctl.in_coup  # signed, and the coup open
+    assert counters(tmp_path) == [1, 2, 3]  # boot, séance, the coup's opening: no value lost, none spent twice
     assert not board.shell.ctl.alarms and element_records(tmp_path) == []
     board.power_cut()
     board.power_on()
-    assert not board.shell.ctl.alarms  # nothing since the coup's end: no checkpoint due
+    assert not board.shell.ctl.alarms  # nothing since the coup's opening: no checkpoint due
     board.power_cut()
     found, points = findings(tmp_path)
     assert found == [] and points["counters"] == [1, 3] and points["explained_gaps"] == 0
@@ -128,9 +129,9 @@ def test_one_ecc_fault_on_the_checkpoints_sign_is_signed_again_and_the_checkpoin
 def test_a_signature_that_keeps_failing_journals_the_value_spent_locks_the_shoe_and_verify_explains_the_gap(
         tmp_path, monkeypatch):
     board, chip = board_with(tmp_path)
-    run(parse(COUP), board)
+    run(parse(LOADED), board)
     chip.inject("ecc_fault", opcode=atecc.SIGN, times=cp.SIGN_TRIES * atecc._ATTEMPTS)  # past every resubmission
-    board.press(EV_COUP_END)
+    board.press(EV_NO_MORE_BETS)
     ctl = board.shell.ctl
     assert ctl.raised(rec.FAULT_ELEMENT) and ctl.locked()  # the shoe cannot vouch for its journal: a named fault
     assert counters(tmp_path) == [1, 2] and chip._counters[0] == 3
@@ -162,10 +163,10 @@ def test_a_signature_that_keeps_failing_journals_the_value_spent_locks_the_shoe_
 @pytest.mark.parametrize("extra", [0, 1])
 def test_a_power_cut_between_the_increment_and_the_entry_is_said_at_the_next_boot_not_a_rollback(tmp_path, extra):
     board, chip = board_with(tmp_path)
-    run(parse(COUP), board)
+    run(parse(LOADED), board)
     chip.cut, chip.extra = True, extra  # the counter up by one, or by two on the cut
     with pytest.raises(PowerCut):
-        board.press(EV_COUP_END)  # the coup's end journalled, then its checkpoint: the power fails in between
+        board.press(EV_NO_MORE_BETS)  # the coup's opening journalled, then its checkpoint: the power fails between
     board.power_cut()
     assert counters(tmp_path) == [1, 2] and chip._counters[0] == 3 + extra
     board.power_on()
@@ -213,10 +214,10 @@ def test_a_counter_ahead_of_a_journal_that_ends_on_a_step_with_no_checkpoint_is_
     where = tmp_path / "far"
     where.mkdir()
     board, chip = board_with(where)
-    run(parse(COUP), board)
-    chip.cut, chip.extra = True, cp.AHEAD_MOST  # a cut during the coup end's checkpoint, the counter 4 ahead
+    run(parse(LOADED), board)
+    chip.cut, chip.extra = True, cp.AHEAD_MOST  # a cut during the coup opening's checkpoint, the counter 4 ahead
     with pytest.raises(PowerCut):
-        board.press(EV_COUP_END)
+        board.press(EV_NO_MORE_BETS)
     board.power_cut()
     board.power_on()
     assert board.shell.ctl.raised(rec.FAULT_ROLLBACK)
@@ -231,5 +232,6 @@ def _command(opcode, param1, param2=0):
 def test_the_steps_that_write_a_checkpoint_end_on_the_records_the_boot_accepts_after_a_cut():
     """firmware/checkpoints.py's STEP_ENDS, a literal on the board, is the records it names."""
     names = ("R_BOOT", "R_RECOVERY", "R_ALARM", "R_SEANCE", "R_OUVERTE", "R_REFUSAL", "R_OUVERTE_DAY",
-             "R_SEANCE_CLOSE", "R_COUP_END", "R_CLOSED", "R_ELEMENT", "R_AUTHORITY")
+             "R_SEANCE_CLOSE", "R_NO_MORE_BETS", "R_COUP_END", "R_CLOSED", "R_ELEMENT", "R_AUTHORITY")
     assert cp.STEP_ENDS == sum(1 << getattr(rec, name) for name in names)
+    assert cp.ENDS == (1 << rec.R_COUP_END) | (1 << rec.R_CLOSED)

@@ -78,7 +78,7 @@ def test_one_changed_byte_is_named_and_that_shoe_refuses_to_unlock(shoe, bundle,
     assert R_NO_MORE_BETS not in kinds and R_CARD not in kinds  # nothing was dealt
     assert [r.fields[CODE] for r in records if r.fields[TYPE] == R_ALARM] == [FAULT_FIRMWARE]
     assert records[0].segment.firmware == bytes.fromhex(json.loads((bundle / "manifest.json").read_text())
-                                                        ["digest"])[:16]
+                                                        ["digest"])  # whole (format 5)
 
 
 @pytest.mark.req("H-FIRMWARE", "S-FAILSAFE")

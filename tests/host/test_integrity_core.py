@@ -18,7 +18,7 @@ from firmware import layout
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_CARD
 from sabot import _frames
-from sabot.journalfile import CODE, V3, V4
+from sabot.journalfile import CODE, V3, V5
 
 SHOE = "seance table=4\nshoe seed=9\nno_more_bets\ndraw 4\ncoup_end\nno_more_bets\ndraw 5\ncoup_end"
 V3_JOURNAL = Path(__file__).resolve().parents[1] / "fixtures" / "journal-v3" / "incidents"  # the sim's, format 3
@@ -36,15 +36,16 @@ def seq_before(data):
     return struct.unpack_from("<I", data, 72)[0]
 
 
-def frames_of(data, form=V4):
+def frames_of(data, form=V5):
     return [data[at:at + form.frame_size] for at in range(form.header_size, len(data), form.frame_size)]
 
 
 def start_chain(data):
-    return hashlib.sha256(data[36:68] + data[:162]).digest()  # the header's bytes before its tag (v3) or CRC (v4)
+    # the header's bytes before its tag (v3) or CRC (v5's at 178)
+    return hashlib.sha256(data[36:68] + data[:162 if data[3] == 3 else 178]).digest()
 
 
-def scan(data, types=0, secret=None, form=V4, wanted=()):
+def scan(data, types=0, secret=None, form=V5, wanted=()):
     (found,) = _frames.Checker(secret).scan([(data, form.header_size, start_chain(data), seq_before(data),
                                               array("I", wanted).tobytes())], types)
     return found

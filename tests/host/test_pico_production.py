@@ -116,6 +116,9 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
     assert boots == [BOOT_RESTART, BOOT_RESTART], session  # the number's and the clock's: restarts, not watchdogs
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"], \
         session
+    # format 5 names the image whole (format 4 said "sabot 0.3.0 rpi_" for both images): never "a development build"
+    assert "image de production de la carte « rpi_pico »" in said["sabot log verify"], session
+    assert "version de développement" not in said["sabot log verify"].splitlines()[0], session
     identity = said["sabot firmware verify"]
     assert "configuration : production" in identity and "MATCH: " in identity, session
     assert mismatch.returncode == 1 and "MISMATCH" in mismatch.stdout and "differs: flash" in mismatch.stdout, \

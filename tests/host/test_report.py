@@ -440,12 +440,12 @@ def test_the_firmware_is_named_by_its_version_and_digest_a_development_build_sai
     assert load_segments([clean])[0].firmware.hex(" ") not in text  # the header's bytes are no words
     digest = hashlib.sha256(b"an approved release").hexdigest()
     board = SimBoard(FileStorage(str(tmp_path / "release")))
-    board.firmware = bytes.fromhex(digest)[:16]  # the release's identity: the start of its manifest's digest
+    board.firmware = bytes.fromhex(digest)  # the release's identity: its manifest's digest, whole (format 5)
     run(parse("seance table=1\nshoe seed=1\nno_more_bets\ndraw 6\n"), board)
     board.close()
     assert report([tmp_path / "release"], page, force=True) == 0
-    assert "Logiciel version publiée, empreinte sha256 %s…" % digest[:32] in text_of(page)
-    for folder, named in ((tmp_path / "release", "version publiée, empreinte sha256 %s…" % digest[:32]),
+    assert "Logiciel version publiée, empreinte sha256 %s (à rapprocher" % digest in text_of(page)
+    for folder, named in ((tmp_path / "release", "version publiée, empreinte sha256 %s (à rapprocher" % digest),
                           (clean, "version %s, version de développement (carte « sim »)" % VERSION)):
         said = io.StringIO()  # sabot log verify's header names it as the report does
         verify([folder], None, False, out=said, allow_development_key=True)

@@ -60,7 +60,8 @@ def test_no_durable_record_is_lost_at_any_cut_of_the_ring_or_its_drain(sweep):
     assert ops == ring_programs + ring_erases + lfs_programs + lfs_erases
     assert checked == 2 * ops  # every op of both chips, before it and half-way through it
     # littlefs mounted as the rp2 port does (progsize=256): fewer, whole-page programs than its default 32's
-    assert lfs_erases >= 10 and ring_erases > (SECTORS if segment_records else 2)  # short segments: round the ring
+    # (9 littlefs erases for the whole segments' shoe since format 5's 182-byte headers, 10 before)
+    assert lfs_erases >= 9 and ring_erases > (SECTORS if segment_records else 2)  # short segments: round the ring
     assert sum(f[1][3] for f in figures) > 300  # cuts during a release: recovery reported them
     assert cards > 300 and records > 2 * cards
     print("\nring power cuts on the VM: %d checked over %d ring programs, %d ring erases, %d littlefs programs and "

@@ -163,13 +163,13 @@ def test_the_journal_and_its_checkpoints_cut_together_before_a_forced_card_leave
 def test_a_power_cut_between_the_counters_increment_and_its_checkpoint_is_said_at_boot_not_a_rollback(tmp_path):
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
     chip = with_element(board, tmp_path, CutAfterIncrement(DEVELOPMENT_SEED, str(tmp_path / "element")))
-    run(parse("seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\n"), board)
+    run(parse("seance table=3\nshoe seed=4\n"), board)
     chip.armed = True
     with pytest.raises(PowerCut):
-        board.press(EV_COUP_END)  # the coup's end journalled, then its checkpoint: the power fails in between
+        board.press(EV_NO_MORE_BETS)  # the coup's opening journalled, then its checkpoint: the power fails in between
     board.power_cut()
     board.power_on()
-    # The counter one ahead of an intact entry the journal reaches, the coup's end after it: the boot says so
+    # The counter one ahead of an intact entry the journal reaches, the coup's opening after it: the boot says so
     # (R_ELEMENT, tests/host/test_element_faults.py), no rollback fault.
     assert not board.shell.ctl.raised(rec.FAULT_ROLLBACK) and not board.shell.ctl.alarms
 
@@ -193,11 +193,11 @@ def test_checkpoints_follow_coups_seances_and_boots_never_a_card_inside_a_coup(t
     run(parse("seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\n"), board)
     data = checkpoints(tmp_path).read_bytes()
     reasons = [data[i + 1] for i in range(0, len(data), cp.SIZE)]
-    assert reasons == [cp.BOOT, cp.SEANCE]  # none for the load nor for the coup's cards
+    assert reasons == [cp.BOOT, cp.SEANCE, cp.OPENING]  # none for the load nor for the coup's cards
     board.press(EV_COUP_END)
     data = checkpoints(tmp_path).read_bytes()
     assert data[-cp.SIZE + 1] == cp.COUP_END
-    assert len(data) == 3 * cp.SIZE == chip._counters[0] * cp.SIZE
+    assert len(data) == 4 * cp.SIZE and chip._counters[0] == 3  # the coup's end: its opening's value, not counted
 
 
 def test_the_simulators_board_has_no_element_and_writes_no_checkpoint(tmp_path):

@@ -26,12 +26,12 @@ SABOT = str(Path(sys.executable).parent / "sabot")
 ALL_SCENARIOS = sorted(SCENARIOS.glob("*.txt"))
 # SHA-256 over each segment's name and bytes, in order: a change of the firmware that changes what a shoe
 # journals must say so here, on purpose (stop 10's refactoring of the vocabulary left every byte as it was).
-JOURNAL_DIGESTS = {  # format 4's (issue 23: no HMAC tag, one SHA-256 block a record)
-    "banque_ouverte_article61": "a6c1778bd306da0cd7ca8e7f3d9d04ceefe1c039c21d442f7b564643703e9ce3",
-    "deux_tableaux_ouverte": "d9a9e8ec224c5c6705cf9fa68bee6b83561025ae317eecffa8c65f74fd0cbf0d",
-    "full_shoe_chemin_de_fer": "2d0b790a7fec3bafa184b2b443a900a2bcf3c26738b9930e59db080031acf1be",
-    "incidents": "16c0d91c55698c04237fbfb03d60ecac9569c532d46888bc35eeb36b6bf9cec0",
-    "long_uptime": "20fae86e229d960464f6bc9d5d76e576cc811b526dafbb6e5c0dd2fd282f71b3",
+JOURNAL_DIGESTS = {  # format 5's (issue 37: the build's name in 32 bytes; issue 23: one SHA-256 block a record)
+    "banque_ouverte_article61": "127939c3d4099c733f1577fedae720c1ec8c5eb752b21157d4adcbc6deaa0b63",
+    "deux_tableaux_ouverte": "387c7294ee3a668928c18f0c7722c3ca2160699870b6377bc63e01c69516b26c",
+    "full_shoe_chemin_de_fer": "ad1ef17ae2b07a2bc5040a2ed2f5843106c39d86e486ff6499b9347233eabc57",
+    "incidents": "d78b085830c23380af9fbae04acd8d11f6404dbfd02e6b595eb1c22209f75389",
+    "long_uptime": "25b6c1fa71e2beec4bfc971f2cd46a26faee0c3854ade79002847c4b0c32e2af",
 }
 
 

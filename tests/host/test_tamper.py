@@ -185,7 +185,7 @@ def test_the_cli_exits_1_on_tampering_and_names_requirement_article_and_seq(tmp_
     ("random.sbj", bytes(random.Random(1).randrange(256) for _ in range(4000)), "not a sabot journal"),
     ("empty.sbj", b"", "empty file"),
     ("other.sbj", b"%PDF-1.7\n" + bytes(300), "not a sabot journal"),
-    ("future.sbj", b"SBJ\x09" + bytes(300), "journal format version 9; this verifier reads versions 3 and 4"),
+    ("future.sbj", b"SBJ\x09" + bytes(300), "journal format version 9; this verifier reads versions 3, 4 and 5"),
     ("short.sbj", b"SBJ\x03" + bytes(20), "cut short inside its header"),
 ])
 def test_garbage_in_gets_a_clear_message_and_exit_2(tmp_path, name, content, message):

@@ -92,7 +92,7 @@ def played(served, tmp_path_factory):
             const { checkJournal } = await import("./journal.js");
             const files = window.sabot.files().map(([name, data]) => [name, data.slice()]);
             const last = files[files.length - 1][1];  // the séance's segment: the first holds the boot alone
-            last[166 + 38 + 10] ^= 1;  // a bit of its second record's body (docs/journal-format.md)
+            last[182 + 38 + 10] ^= 1;  // a bit of its second record's body (docs/journal-format.md)
             return await checkJournal(files, window.sabot.key());
         })()""")
         browser.click("#download-journal")

@@ -76,6 +76,13 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
     (r"^" + _POINT + " is not signed by the shoe's element", _POINT_FR + " n'est pas signé par l'élément sécurisé du "
      "sabot : fabriqué ou modifié"),
     (r"^" + _POINT + r" is sabot (?P<n>\d+)'s", _POINT_FR + " est celui du sabot %(n)s, pas de ce journal"),
+    (r"^coup (?P<coup>\d+) of taille (?P<taille>\d+), opened under checkpoint (?P<i>\d+) \(counter (?P<c>\d+)\), has "
+     r"no signed end", "le coup %(coup)s de la taille %(taille)s, ouvert sous le point de contrôle %(i)s (compteur "
+     "%(c)s), n'a pas de fin signée : ses enregistrements ont été coupés ou remplacés"),
+    (r"^" + _POINT + r" does not hold the hash of the entry before it: entries", _POINT_FR + " ne porte pas "
+     "l'empreinte du point de contrôle qui le précède : points de contrôle supprimés, insérés ou réécrits"),
+    (r"^" + _POINT + r" does not hold the hash of the entry before it: the file's first", _POINT_FR + " ne porte "
+     "pas l'empreinte du point de contrôle qui le précède : les premiers points de contrôle du fichier supprimés"),
     (r"^" + _POINT + r" does not follow counter (?P<b>\d+)", _POINT_FR + " ne suit pas le compteur %(b)s : points "
      "de contrôle remis ou réordonnés"),
     (r"^" + _POINT + r" follows counter (?P<b>\d+): (?P<n>\d+) checkpoint\(s\) missing \(of (?P<m>\d+)",
@@ -133,6 +140,9 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      "l'élément sécurisé de %(n)s valeurs consommées avant le compteur %(c)s"),
     (r"^the shoe found firmware files", "le sabot a trouvé des fichiers de micrologiciel différents de la version "
      "approuvée"),
+    (r"^(?P<where>\S+( to \S+)?) written by a development build \((?P<name>[^)]+)\) after the approved image",
+     "%(where)s écrit(s) par une version de développement (%(name)s) après l'image approuvée : son code, pas celui "
+     "approuvé, a fait tourner le sabot, sa mémoire flash et son élément sécurisé à sa portée"),
     (r"^a board under the public development key", "un sabot sous la clé publique de développement : n'importe qui "
      "a pu écrire son journal"),
     (r"^the firmware fault cleared with no power-up", "défaut de micrologiciel effacé sans redémarrage depuis qu'il a "

@@ -2,6 +2,7 @@
 for a journal's codes, in the report's language."""
 
 from boards.sim import words
+from sabot import builds
 from sabot.report.regulation import TITLES
 
 # The report's own words, by language.
@@ -41,6 +42,12 @@ TEXT = {
         "fw_dev": "version %s, version de développement (carte « %s ») : logiciel non publié, sans empreinte, "
                   "que le sabot ne contrôle pas au démarrage",
         "fw_dev_text": "« %s » : version de développement, logiciel non publié, sans empreinte",
+        "fw_image": "version %s, image de production de la carte « %s » (son code figé dans l'image, sans REPL) : "
+                    "sabot firmware verify la compare à l'image approuvée",
+        "fw_either": "version %s, carte « %s » (format 4 : l'en-tête ne dit pas si l'image de production ou celle de "
+                     "développement l'a écrit ; sabot firmware verify dit laquelle tourne)",
+        "fw_whole": "version publiée, empreinte sha256 %s (à rapprocher de l'empreinte du logiciel approuvé, au "
+                    "dossier d'agrément)",
         "fw_release": "version %s (carte %s), empreinte sha256 %s",
         "fw_unnamed": "version publiée, empreinte sha256 %s… (l'en-tête n'en porte que le début : à rapprocher de "
                       "l'empreinte du logiciel approuvé, au dossier d'agrément)",
@@ -197,6 +204,11 @@ TEXT = {
         "fw_dev": "version %s, a development build (board “%s”): not a release, no digest, not checked by the shoe "
                   "at boot",
         "fw_dev_text": "“%s”: a development build, not a release, no digest",
+        "fw_image": "version %s, the production image of board “%s” (its code frozen in it, no REPL): sabot firmware "
+                    "verify compares it with the approved image",
+        "fw_either": "version %s, board “%s” (format 4: the header does not say whether the production image or the "
+                     "development one wrote it; sabot firmware verify says which runs)",
+        "fw_whole": "a release, sha256 digest %s (compare it with the approved release's digest in the approval file)",
         "fw_release": "version %s (board %s), sha256 digest %s",
         "fw_unnamed": "a release, sha256 digest %s… (the header holds its start alone: compare it with the approved "
                       "release's digest in the approval file)",
@@ -343,16 +355,18 @@ class Words:
 
 
 def firmware_words(identity, w, manifests=()):
-    """A segment header's 16 bytes as an inspector reads them: a release by its version (from an approved
-    bundle's manifest: the header holds the digest alone) and its SHA-256 digest; a development build said so."""
-    text = identity.rstrip(b"\0")
-    if text and all(32 <= b < 127 for b in text):  # firmware/version.py's development_identity
-        name = text.decode().split(" ")
-        if len(name) == 3 and name[0] == "sabot":
-            return w["fw_dev"] % (name[1], name[2])
-        return w["fw_dev_text"] % text.decode()
+    """A segment header's firmware name as an inspector reads them (sabot.builds): a release by its version (from an
+    approved bundle's manifest: the header holds the digest alone) and its SHA-256 digest, a production image as one,
+    a development build said so; format 4's cut name of a Pico as what it cannot tell."""
+    kind, version, board = builds.named(identity)
+    if kind == builds.IMAGE:
+        return w["fw_image"] % (version, board)
+    if kind == builds.EITHER:
+        return w["fw_either"] % (version, "rpi_pico")
+    if kind == builds.DEVELOPMENT:
+        return w["fw_dev"] % (version, board) if version else w["fw_dev_text"] % board
     start = identity.hex()
     for manifest in manifests:
         if manifest["digest"].startswith(start):
             return w["fw_release"] % (manifest["version"], manifest["board"], manifest["digest"])
-    return w["fw_unnamed"] % start
+    return w["fw_whole"] % start if len(identity) >= 32 else w["fw_unnamed"] % start

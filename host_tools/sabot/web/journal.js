@@ -1,4 +1,4 @@
-// The journal checked in the page, by a reading of docs/journal-format.md (format 4) independent of the firmware
+// The journal checked in the page, by a reading of docs/journal-format.md (format 5) independent of the firmware
 // that wrote it: headers (magic, version, CRC-32, key id, continuity with the previous segment) and every frame
 // (sync, length, CRC-32, sequence, link, SHA-256 chain), with the browser's WebCrypto. The page's shoe is the sim,
 // without a secure element: its headers name the development key. The rules the records show, and an element's
@@ -6,7 +6,7 @@
 
 import { crc32 } from "./zip.js";
 
-const HEADER_SIZE = 166, CRC_AT = 162, FRAME = 38, BODY_AT = 6, LINK_AT = 26, FRAME_CRC_AT = 34;
+const HEADER_SIZE = 182, CRC_AT = 178, FRAME = 38, BODY_AT = 6, LINK_AT = 26, FRAME_CRC_AT = 34;
 
 const sha256 = async (...parts) => new Uint8Array(await crypto.subtle.digest("SHA-256", concat(parts)));
 const le32 = (b, at) => new DataView(b.buffer, b.byteOffset + at, 4).getUint32(0, true);
@@ -27,7 +27,7 @@ export async function checkJournal(segments, key) {
   for (let s = 0; s < segments.length; s++) {
     const [name, data] = segments[s];
     if (data.length < HEADER_SIZE || String.fromCharCode(...data.slice(0, 3)) !== "SBJ") return fail(name, "no SBJ header");
-    if (data[3] !== 4) return fail(name, `format version ${data[3]}`);
+    if (data[3] !== 5) return fail(name, `format version ${data[3]}`);
     if (crc32(data.subarray(0, CRC_AT)) !== le32(data, CRC_AT)) return fail(name, "header CRC-32");
     if (le32(data, 8) !== s + 1) return fail(name, `segment number ${le32(data, 8)}, expected ${s + 1}`);
     if (!same(data.slice(12, 20), keyId)) return fail(name, "written under another key");
