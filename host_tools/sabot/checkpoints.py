@@ -20,8 +20,7 @@ from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware.journal import NO_CHAIN
 from sabot import _frames, element, openings
-from sabot.element import (NotEnrolled, read_public_key, registry_keys,  # noqa: F401 (verify's, fleet's, report's)
-                           two_keys)
+from sabot.element import NotEnrolled, read_public_key, registry_keys, two_keys  # noqa: F401 (others' names)
 from sabot.journalfile import Finding
 
 REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
