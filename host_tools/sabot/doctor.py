@@ -171,7 +171,7 @@ def ports(given):
 
 def registry_problems(shoes):
     """What is wrong with the registry's entries, one sentence each (sabot key enrol's format: sabot, public_key,
-    casino_key, enrolled)."""
+    casino_key, shoe_key, enrolled)."""
     from sabot.element import public_key
 
     problems, numbers, keys = [], {}, {}
@@ -193,9 +193,10 @@ def registry_problems(shoes):
         except ValueError:
             problems.append("%s : public_key n'est pas une clé publique P-256 (X || Y, 128 chiffres hexadécimaux)"
                             % where)
-        casino = shoe.get("casino_key")
-        if casino is not None and not (isinstance(casino, str) and len(casino) == 16 and _HEX.match(casino)):
-            problems.append("%s : casino_key %r n'est pas l'id d'une clé (16 chiffres hexadécimaux)" % (where, casino))
+        for field in ("casino_key", "shoe_key"):  # the casino's key's id, the shoe's own key's (docs/keys.md)
+            held = shoe.get(field)
+            if held is not None and not (isinstance(held, str) and len(held) == 16 and _HEX.match(held)):
+                problems.append("%s : %s %r n'est pas l'id d'une clé (16 chiffres hexadécimaux)" % (where, field, held))
         if not isinstance(shoe.get("enrolled"), str):
             problems.append("%s : enrolled manque (la date de l'enrôlement)" % where)
     problems += ["sabot %d : %d entrées (%s)" % (n, len(at), ", ".join(map(str, at)))

@@ -12,6 +12,7 @@ from firmware.mac import Key
 from sabot import csvout
 from sabot.journalfile import Unusable
 from sabot.json_out import said
+from sabot.shoe_keys import shoe_secret
 from sabot.shoe_link import DeviceError, element_key_of
 from sabot.verify import read_key
 
@@ -47,7 +48,7 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
     try:
         secret = read_key(casino_key) if casino_key else None
         key_id = Key(secret).id.hex() if secret else None
-        was = Key(read_key(current)) if current else None
+        old = read_key(current) if current else None
         client = production(port, timeout=10.0)  # a shoe only just started, or dealing, answers once it serves
         if client is None:
             if secret:
@@ -58,17 +59,22 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
             raise DeviceError("the shoe on %s is a production shoe: give the casino's key, --casino-key FILE" % port)
         status = client.status()
         public = client.enrol()
-        if status["casino"] != key_id:
+        own = shoe_secret(secret, public)  # the shoe's own key: the casino's never crosses the cable
+        own_id = Key(own).id.hex()
+        if status["casino"] == key_id and old is None:  # enrolled under the casino's key itself, before shoe keys:
+            own_id = key_id  # kept, and said, until `--current` gives it its own
+        elif status["casino"] != own_id:
+            was = _held(status["casino"], public, old)
             if status["casino"] is not None and was is None:
                 raise DeviceError("the shoe on %s holds casino key id %s: give it with --current FILE to change it"
                                   % (port, status["casino"]))
-            done, answer = client.casino_key(was, secret)
+            done, answer = client.casino_key(was, own)
             if done != protocol.p.OK:
                 from sabot.authority import refusal
 
                 raise DeviceError(refusal(port, answer) if "refused" in answer else "the shoe refused the casino's "
                                   "key: %s" % protocol.Refused(done, answer))
-        entry = {"sabot": status["sabot"], "public_key": public.hex(), "casino_key": key_id,
+        entry = {"sabot": status["sabot"], "public_key": public.hex(), "casino_key": key_id, "shoe_key": own_id,
                  "enrolled": _utc_now(), "port": port_entry(port, registry)}
         record(registry, entry)
     except (DeviceError, Unusable, protocol.ProtocolError, protocol.Refused, OSError) as e:
@@ -80,9 +86,21 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
     if as_json:
         return said(out, "key enrol", port=port, sabot=entry["sabot"], public_key=entry["public_key"],
                     casino_key_id=key_id, configuration="production", registry=registry)
-    out.write("sabot %d enrolled: element public key %s…, casino key id %s; written to %s\n" % (
-        entry["sabot"], entry["public_key"][:16], key_id, registry))
+    own = ("the shoe's own key %s" % own_id if own_id != key_id else "the shoe holds the casino's key itself, enrolled "
+           "before shoe keys: `sabot key enrol --current %s` gives it its own" % casino_key)
+    out.write("sabot %d enrolled: element public key %s…, casino key id %s (%s); written to %s\n" % (
+        entry["sabot"], entry["public_key"][:16], key_id, own, registry))
     return 0
+
+
+def _held(held_id, public, old):
+    """The Key the shoe holds (its id held_id) of the current key file's (--current): that casino key's shoe key, or
+    the file itself (a shoe enrolled under it before shoe keys); None when neither is it."""
+    if old is not None:
+        for key in (Key(shoe_secret(old, public)), Key(old)):
+            if key.id.hex() == held_id:
+                return key
+    return None
 
 
 def _enrol_development(port, registry, out, as_json=False):

@@ -150,10 +150,10 @@ def check_state(shoe, state, entry):
                             "(un sabot changé de port ? --port N=CHEMIN)" % (port, state.get("sabot"),
                                                                           entry["sabot"]))
         return False
-    if entry.get("casino_key") and state.get("casino") != entry["casino_key"]:
+    held = entry.get("shoe_key") or entry.get("casino_key")  # its own key's id; the casino's before shoe keys
+    if held and state.get("casino") != held:
         shoe["state"] = FINDINGS
-        shoe["said"].append("il détient la clé de casino %s, le registre la clé %s" % (
-            state.get("casino"), entry["casino_key"]))
+        shoe["said"].append("il détient la clé %s, le registre la clé %s" % (state.get("casino"), held))
     if state.get("alarms"):
         shoe["state"] = FINDINGS if shoe["state"] == CLEAN else shoe["state"]
         shoe["said"].append("alarme levée, à lever par le superviseur : %s" % nuit_said.alarms(state["alarms"]))

@@ -4,7 +4,6 @@ whether a port has one, its state-changing commands under the casino's key, and 
 import os
 import time
 
-from firmware.mac import Key
 from firmware.protocol import C_STATUS, frame
 from sabot.device import DeviceError, no_device
 
@@ -65,6 +64,7 @@ def authenticated(client, casino_key, command, act):
     refusal of the protocol's (no key, wrong key) a DeviceError that says it in French and English."""
     from sabot import protocol
     from sabot.journalfile import Unusable
+    from sabot.shoe_keys import held_key
     from sabot.verify import read_key
 
     try:
@@ -72,10 +72,10 @@ def authenticated(client, casino_key, command, act):
             raise DeviceError("a production shoe takes `%s` only under the casino's key: give --casino-key FILE" % (
                 command))
         try:
-            key = Key(read_key(casino_key))
+            secret = read_key(casino_key)
         except Unusable as e:
             raise DeviceError("the casino's key: %s" % e) from None
-        status, answer = act(client, key)
+        status, answer = act(client, held_key(client, secret))  # the shoe's own key (sabot/shoe_keys.py)
     except (protocol.ProtocolError, ValueError) as e:
         raise DeviceError(str(e)) from None
     finally:

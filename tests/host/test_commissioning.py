@@ -18,6 +18,7 @@ from firmware.mac import Key
 from firmware.records import BOOT_POWER, BOOT_RESTART, R_AUTHORITY, R_BOOT, R_SEANCE
 from firmware.version import VERSION
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
+from sabot.shoe_keys import shoe_secret
 from sabot.shoe_link import mpremote
 from sabot.verify import read_key
 from tests.conftest import ROOT
@@ -179,6 +180,24 @@ def element_public_key(board):
     return p256.public_key(chip._key)
 
 
+def assert_the_casino_key_is_nowhere_on_the_shoe(casino_key, registry, places):
+    """Issue 38 (P-AUTH): the casino's key, in bytes or in hexadecimal text, is in no file of the shoe's (its folder,
+    its element's, the emulated Pico's flash); the shoe holds its own key, derived from the casino's and its element's
+    public key, whose id the registry keeps."""
+    secret = read_key(casino_key)
+    files = [f for place in places for f in ([place] if place.is_file() else place.rglob("*")) if f.is_file()]
+    assert files
+    for f in files:
+        data = f.read_bytes()
+        for form in (secret, secret.hex().encode(), secret.hex().upper().encode()):
+            assert form not in data, f
+    (entry,) = json.loads(registry.read_text())["shoes"]
+    own = shoe_secret(secret, bytes.fromhex(entry["public_key"]))
+    assert entry["shoe_key"] == Key(own).id.hex() and entry["casino_key"] == Key(secret).id.hex()
+    assert any(form in f.read_bytes() for f in files for form in (own, own.hex().encode())), \
+        "the shoe's own key is on none of its files: where does it check the casino's commands?"
+
+
 @pytest.mark.req("P-ENROL", "P-FROZEN", "P-AUTH", "H-FIRMWARE", "S-IDENT")
 def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_protocol(tmp_path, mpy_build):
     steps = readme_steps("commissions a production shoe")
@@ -211,6 +230,8 @@ def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_p
     assert "configuration : production" in said["sabot firmware verify"] and "MATCH" in said["sabot firmware verify"]
     shoes = (tmp_path / "shoes.csv").read_text().splitlines()
     casino_id = Key(read_key(tmp_path / "casino.key")).id.hex()
+    assert_the_casino_key_is_nowhere_on_the_shoe(tmp_path / "casino.key", tmp_path / "shoes.json",
+                                                 [tmp_path / "shoe", tmp_path / "shoe.element"])
     assert shoes[0] == "sabot,public_key,casino_key,enrolled" and shoes[1].startswith("42,")
     assert casino_id in shoes[1] and len(shoes) == 2
 

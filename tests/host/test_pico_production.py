@@ -17,7 +17,7 @@ from sabot.pico import Pico, steps
 from sabot.pico_vboard import factory
 from sabot.production_link import restarted_production
 from tests.conftest import ROOT
-from tests.host.test_commissioning import SABOT, readme_steps, run
+from tests.host.test_commissioning import SABOT, assert_the_casino_key_is_nowhere_on_the_shoe, readme_steps, run
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 from tests.host.test_production import attack, no_prompt
@@ -106,6 +106,8 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
             board.stop()
     session = "\n".join(session)
     public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key()
+    assert_the_casino_key_is_nowhere_on_the_shoe(tmp_path / "casino.key", tmp_path / "shoes.json",
+                                                 [tmp_path / "shoe.flash", tmp_path / "shoe.flash.element"])
     key_id = sha256(b"sabot element id " + public).digest()[:8].hex()
     assert "sabot 1 enrolled: element public key %s" % public.hex()[:16] in said["sabot key enrol"], session
     assert "is sabot 42 (was 1)" in said["sabot number set"], session
