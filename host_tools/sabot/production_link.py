@@ -12,9 +12,9 @@ def production(port, timeout=1.5):
     """The protocol's client when the shoe on port is a production shoe (it answers the status request within
     timeout), None for a development shoe, which mpremote reaches: its serving loop ignores the probe's bytes,
     which hold no Ctrl-B to Ctrl-E and no line end; its REPL takes the frame's Ctrl-A (the version's and the status
-    command's byte) into the raw REPL, which mpremote enters next anyway, and says so: read here to its end
-    (_settle). The timeout leaves a busy shoe (an emulated Pico on a loaded computer took over 0.5 s) time to
-    answer, rather than be taken for a development one."""
+    command's byte) into the raw REPL, and says so late on a loaded computer: _settle brings the REPL back to a
+    known state before mpremote speaks. The timeout leaves a busy shoe (an emulated Pico on a loaded computer took
+    over 0.5 s) time to answer, rather than be taken for a development one."""
     if not os.path.exists(port):
         raise no_device(port)
     from sabot import protocol
