@@ -81,15 +81,18 @@ class Protocol:
     """The shoe's side: feed() the bytes read, write(bytes) sends each answer. casino: the casino's Key enrolled at
     commissioning (None: no state-changing command is accepted); random(n): n unpredictable bytes; board: the board
     module whose set_clock the clock command calls; element: the secure element's driver (boards/mcu/atecc.py), or
-    None. After a clock set or a new number, restart is True: the board restarts once the answer is out, and its boot
-    record is stamped by the clock or opens the new number's journal."""
+    None; enrolment: the Key of the code on the shoe's label (startup.ENROLMENT_KEY), which alone authenticates a
+    first casino key, and is spent by it (None: no first enrolment is taken). After a clock set or a new number,
+    restart is True: the board restarts once the answer is out, and its boot record is stamped by the clock or opens
+    the new number's journal."""
 
-    def __init__(self, shell, now, write, random, casino=None, board=None, element=None):
+    def __init__(self, shell, now, write, random, casino=None, board=None, element=None, enrolment=None):
         self.shell = shell
         self.now = now
         self.write = write
         self.random = random
         self.casino = casino
+        self.enrolment = enrolment  # the factory's one-time code (its label) as a Key: a first casino key's only way in
         self.board = board
         self.element = element
         self.framer = Framer(self._frame)
@@ -195,6 +198,7 @@ class Protocol:
             answer = remote.status(self.shell)
             answer["protocol"] = VERSION
             answer["casino"] = _key_id(self.casino)
+            answer["code"] = self.enrolment is not None and self.casino is None  # a first enrolment awaits its code
             answer["kept"] = remote.kept_journals()
             answer.update(self.counters())
             return OK, _json(answer)
@@ -310,8 +314,9 @@ class Protocol:
             return E_LENGTH, b""
         args = payload[:-TAG_SIZE]
         key = self.casino
-        if key is None and command == C_CASINO_KEY:
-            key = Key(args)  # the first enrolment, at commissioning: the new key authenticates itself
+        first = key is None and command == C_CASINO_KEY
+        if first:  # the first enrolment, at commissioning: under the code on the shoe's label, never a stranger's key
+            key = self.enrolment
         if key is None:
             return E_NO_KEY, b""
         if nonce is None or ticks_diff(self.now(), self.nonce_at) > CHALLENGE_MS:
@@ -320,12 +325,13 @@ class Protocol:
             return E_AUTH, b""
         from firmware import remote
 
-        if command == C_CASINO_KEY:
-            if self.casino is not None:  # a change: the new key unwrapped under the current one
-                args = bytes(a ^ b for a, b in zip(args, self.casino.tag(WRAP + nonce, TAG_SIZE)))
-            refused = remote.enrol_casino(args, self.shell, key.id, self.casino and self.casino.id)
+        if command == C_CASINO_KEY:  # the new key unwrapped under the current one (the code's, first): never in clear
+            args = bytes(a ^ b for a, b in zip(args, key.tag(WRAP + nonce, TAG_SIZE)))
+            refused = remote.enrol_casino(args, self.shell, key.id, self.casino and self.casino.id, first)
             if refused:
                 return _refused(refused)
+            if first:
+                self.enrolment = None  # spent: one first enrolment per code
             self.casino = Key(args)
             return OK, _json({"casino": _key_id(self.casino), "by_key": _key_id(key)})
         if command == C_NUMBER_SET:

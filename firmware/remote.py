@@ -25,7 +25,7 @@ from firmware.records import (
     pack_seance,
 )
 from firmware.runtime import Runtime
-from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_config, load_config, whole
+from firmware.startup import CASINO_KEY, CONFIG, ENROLMENT_KEY, JOURNAL, check_config, load_config, whole
 from firmware.storage import FileStorage
 
 
@@ -301,11 +301,12 @@ def renumber(sabot, shell=None, who=None):
     return {"sabot": sabot, "was": was, "kept": _keep_aside(shell) if other else None, "other": other}
 
 
-def enrol_casino(key, shell=None, who=None, was=None):
+def enrol_casino(key, shell=None, who=None, was=None, first=False):
     """The casino's key (32 bytes) written where the shoe reads it at boot (startup.CASINO_KEY), whole or not at all,
     journalled first (P-AUTHORITY: who asked, the key ids' first 4 bytes before and after; refused while an alarm
     stands or a séance is open): the answer that refuses it, or None when done. The protocol authenticates the
-    shoe's commands under it (docs/protocol.md)."""
+    shoe's commands under it (docs/protocol.md). first: taken under the factory's enrolment code (who is its id),
+    which is then spent, its file removed once the casino's key is whole."""
     from firmware.mac import Key
 
     refused = journalled(shell, AU_KEY, who, _id32(was), _id32(Key(key).id))
@@ -317,6 +318,11 @@ def enrol_casino(key, shell=None, who=None, was=None):
     with open(CASINO_KEY + ".new", "w") as f:
         f.write(hexlify(key).decode() + "\n")
     os.rename(CASINO_KEY + ".new", CASINO_KEY)
+    if first:
+        try:
+            os.remove(ENROLMENT_KEY)
+        except OSError:
+            pass  # a shoe given its code by a test, in memory: nothing to spend on its flash
     return None
 
 

@@ -1,5 +1,6 @@
 """What a device runs at boot (its main.py calls start()): the configuration, the journal, then the board's own
-start. Files on the device, outside the firmware: /config.json, /keys/casino.key once enrolled (a production shoe's),
+start. Files on the device, outside the firmware: /config.json, /keys/casino.key once enrolled (a production shoe's;
+/keys/enrolment.key, the factory's code, until then),
 /journal/ (its segments and its signed checkpoints, firmware/checkpoints.py). No file holds a key that signs the
 journal: its secure element does (docs/keys.md).
 """
@@ -18,6 +19,9 @@ from firmware.version import IMAGE, development_identity
 
 CONFIG = "config.json"  # {"board": "rpi_pico", "sabot": 42}
 CASINO_KEY = "keys/casino.key"  # the casino's key its commands are authenticated under (docs/protocol.md)
+# The factory's one-time enrolment code (the shoe's label), as a key: the only key a first casino key is taken under;
+# spent (removed) once one is (docs/keys.md, "Le code d'enrôlement")
+ENROLMENT_KEY = "keys/enrolment.key"
 JOURNAL = "journal"
 
 
@@ -58,6 +62,18 @@ def read_key(path):
     with open(path) as f:
         text = f.read().strip()
     return Key(bytes.fromhex(text))
+
+
+def held_keys():
+    """(the casino's Key, the enrolment code's Key) a production shoe holds, each None when it has none: its
+    protocol's keys (firmware/protocol.py), read at each boot."""
+    held = []
+    for path in (CASINO_KEY, ENROLMENT_KEY):
+        try:
+            held.append(read_key(path))
+        except (OSError, ValueError):
+            held.append(None)  # none: not enrolled (every state-changing command refused), or the code spent
+    return held[0], held[1]
 
 
 def check_firmware(board):

@@ -159,21 +159,18 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
 
 def serve_protocol(runtime, pins, board):
     """The production configuration's loop (firmware/protocol.py's serve(), the virtual board's too): the shoe's
-    protocol on USB's stdin and stdout, its casino's key from the filesystem, its secure element beside the DS3231.
-    Returns when a command asks the shoe to restart."""
+    protocol on USB's stdin and stdout, its keys (the casino's, or the factory's enrolment code) from the
+    filesystem, its secure element beside the DS3231. Returns when a command asks the shoe to restart."""
     import os
     import select
     import sys
 
     from firmware.protocol import FRAME_MAX, Protocol, serve
-    from firmware.startup import CASINO_KEY, read_key
+    from firmware.startup import held_keys
 
-    try:
-        casino = read_key(CASINO_KEY)
-    except (OSError, ValueError):
-        casino = None  # not enrolled: every state-changing command is refused
+    casino, enrolment = held_keys()
     protocol = Protocol(runtime.shell, time.ticks_ms, sys.stdout.buffer.write, os.urandom, casino, board,
-                        runtime.shell.checkpoints.element)  # the element its checkpoints are signed by
+                        runtime.shell.checkpoints.element, enrolment)  # the element its checkpoints are signed by
     waiting = select.poll()
     waiting.register(sys.stdin, select.POLLIN)
     read = sys.stdin.buffer.read

@@ -26,7 +26,7 @@ from firmware.protocol import FRAME_MAX, Protocol
 from firmware.protocol import serve as serve_protocol
 from firmware.records import BOOT_POWER, BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
-from firmware.startup import CASINO_KEY, CONFIG, JOURNAL, check_firmware, load_config, read_key
+from firmware.startup import CONFIG, JOURNAL, check_firmware, held_keys, load_config
 from firmware.storage import FileStorage
 from firmware.ticks import ticks_diff
 
@@ -104,10 +104,7 @@ class _Quiet:
 
 
 def _serve_protocol(board):
-    try:
-        casino = read_key(CASINO_KEY)
-    except (OSError, ValueError):
-        casino = None  # not enrolled: every state-changing command is refused
+    casino, enrolment = held_keys()  # none: not enrolled (every state-changing command refused), no code
     clock = board.clock
     last = [time.ticks_ms()]
 
@@ -123,7 +120,7 @@ def _serve_protocol(board):
     except OSError:
         chip = None  # a VM started without sabot vboard: enrolment reads no element
     protocol = Protocol(runtime.shell, runtime.now, sys.stdout.buffer.write, os.urandom, casino, sys.modules[__name__],
-                        chip)
+                        chip, enrolment)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     read = sys.stdin.buffer.read

@@ -154,7 +154,13 @@ def parser():
     enrolled.add_argument("--casino-key", metavar="FILE", help="a production shoe: the casino's key file (sabot key "
                           "new)")
     enrolled.add_argument("--current", metavar="FILE", help="the casino key the shoe holds now, to change it")
+    enrolled.add_argument("--code", help="a new production shoe's first enrolment: the one-time enrolment code "
+                          "printed on its label (XXXX-XXXX-XXXX-XXXX-XXXX)")
     enrolled.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
+    coded = key.add_parser("code", help="the factory's bench: a new shoe's one-time enrolment code written to it "
+                           "(development image, over mpremote) and printed for its label")
+    coded.add_argument("--port", required=True, help="the device: /dev/ttyACM0, or the virtual board's pty")
+    coded.add_argument("--label", metavar="FILE", help="the code written to FILE too (a file never overwritten)")
     exported = key.add_parser("export", help="the casino's registry of its shoes for the ministry, CSV or JSON")
     exported.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
     exported.add_argument("--format", choices=("csv", "json"), default="csv", help="CSV (default) or JSON")
@@ -325,7 +331,10 @@ def _run(args, top):
         return pull_log(args.port, args.dest, args.force, as_json=args.json)
     if args.command == "key":
         if args.action == "enrol":
-            return keys.enrol(args.port, args.casino_key, args.registry, args.current, as_json=args.json)
+            return keys.enrol(args.port, args.casino_key, args.registry, args.current, as_json=args.json,
+                              code=args.code)
+        if args.action == "code":
+            return keys.factory_code(args.port, args.label)
         if args.action == "export":
             return keys.export(args.registry, args.format)
         return keys.new_key(args.path)

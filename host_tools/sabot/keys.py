@@ -1,7 +1,7 @@
 """`sabot key`: a shoe's enrolment (docs/keys.md): its number and its secure element's public key read and written to
 the casino's registry, which verifies its journal; on a production shoe, over its protocol, the casino's key
-installed too. No secret leaves the shoe or reaches it but the casino's key, which is never printed: shoe and file
-are compared by the key's id."""
+installed too (a new shoe's first, under the one-time code on its label: sabot/enrolment_code.py). No secret leaves
+the shoe or reaches it but the shoe's own key, wrapped, never printed: shoe and file are compared by the key's id."""
 
 import json
 import os
@@ -10,6 +10,7 @@ import sys
 
 from firmware.mac import Key
 from sabot import csvout
+from sabot.enrolment_code import code_secret, install, write_label
 from sabot.journalfile import Unusable
 from sabot.json_out import said
 from sabot.shoe_keys import shoe_secret
@@ -36,11 +37,11 @@ REGISTRY = "shoes.json"  # the casino's shoes as enrolled: number, element's pub
 _FIELDS = ("sabot", "public_key", "casino_key", "enrolled")
 
 
-def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout, as_json=False):
+def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout, as_json=False, code=None):
     """Enrol a shoe: its number and its secure element's public key read and written to the casino's registry; on a
-    production shoe, over its protocol, the casino's key installed (a first enrolment on a shoe that has none; a
-    change only under the current key, --current). A development shoe is read over mpremote and takes no casino
-    key."""
+    production shoe, over its protocol, the casino's key installed (a first enrolment on a shoe that has none, under
+    the one-time code on its label, code; a change only under the current key, --current). A development shoe is
+    read over mpremote and takes no casino key."""
     from sabot import protocol
     from sabot.production_link import production
 
@@ -64,11 +65,14 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
         if status["casino"] == key_id and old is None:  # enrolled under the casino's key itself, before shoe keys:
             own_id = key_id  # kept, and said, until `--current` gives it its own
         elif status["casino"] != own_id:
-            was = _held(status["casino"], public, old)
-            if status["casino"] is not None and was is None:
+            was = _held(status["casino"], public, old) if status["casino"] else _first(port, status, code)
+            if was is None:
                 raise DeviceError("the shoe on %s holds casino key id %s: give it with --current FILE to change it"
                                   % (port, status["casino"]))
             done, answer = client.casino_key(was, own)
+            if done == protocol.p.E_AUTH and not status["casino"]:
+                raise DeviceError("the shoe on %s refused the enrolment code %s: not the code on its label (nothing "
+                                  "changed; type it again from the label)" % (port, code))
             if done != protocol.p.OK:
                 from sabot.authority import refusal
 
@@ -90,6 +94,41 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
            "before shoe keys: `sabot key enrol --current %s` gives it its own" % casino_key)
     out.write("sabot %d enrolled: element public key %s…, casino key id %s (%s); written to %s\n" % (
         entry["sabot"], entry["public_key"][:16], key_id, own, registry))
+    return 0
+
+
+def _first(port, status, code):
+    """The Key a new shoe takes its first casino key under: its enrolment code's (the label's), never the new key
+    itself; DeviceError saying what is missing."""
+    if not status.get("code"):
+        raise DeviceError("the shoe on %s holds no enrolment code, so it takes no first casino key: its factory writes "
+                          "one (sabot key code, on the development image) and prints it on its label" % port)
+    if not code:
+        raise DeviceError("the shoe on %s is new: it takes its first casino key only with the enrolment code printed "
+                          "on its label: --code XXXX-XXXX-XXXX-XXXX-XXXX (docs/keys.md)" % port)
+    try:
+        return Key(code_secret(code))
+    except ValueError as e:
+        raise DeviceError(str(e)) from None
+
+
+def factory_code(port, label=None, out=sys.stdout):
+    """The factory's bench: a new shoe's one-time enrolment code written to it (its key; a development shoe, over
+    mpremote) and said for its label, and written to the file label; a shoe that holds a code or a casino key
+    already keeps it (exit 2)."""
+    try:
+        if label and os.path.exists(label):
+            raise DeviceError("%s exists: a label file is never overwritten" % label)
+        code = install(port)
+        if code is None:
+            raise DeviceError("the shoe on %s holds an enrolment code or a casino key already: kept, nothing written"
+                              % port)
+    except (DeviceError, OSError) as e:
+        print("sabot key code: error: %s" % e, file=sys.stderr)
+        return 2
+    if label:
+        write_label(label, code)
+    out.write("enrolment code written to the shoe on %s; print it on its label: %s\n" % (port, code))
     return 0
 
 

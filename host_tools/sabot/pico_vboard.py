@@ -33,24 +33,29 @@ def put(path, text):
 
 def factory(flash, files=None, log=None):
     """The factory's bench for a new production Pico, before its first start: the development image on an erased
-    flash, config.json (FACTORY_CONFIG: sabot 1 until `sabot number set`) and its DS3231 set to this computer's UTC
-    time, in one mpremote exec (no key: its secure element holds its own); files: {path: text} written too (the
-    tests' planted code). Its flash then takes the production image as a UF2
-    drop, the filesystem kept (Pico(flash) does)."""
+    flash, config.json (FACTORY_CONFIG: sabot 1 until `sabot number set`), its one-time enrolment code's key (the
+    code printed on its label: FLASH.code beside the flash file) and its DS3231 set to this computer's UTC time, in
+    one mpremote exec (no journal key: its secure element holds its own); files: {path: text} written too (the
+    tests' planted code). Its flash then takes the production image as a UF2 drop, the filesystem kept (Pico(flash)
+    does). The code."""
+    from sabot.enrolment_code import code_secret, new_code, write_label
     from sabot.shoe_link import mpremote
 
-    writes = {"config.json": json.dumps(FACTORY_CONFIG)}
+    code = new_code()
+    writes = {"config.json": json.dumps(FACTORY_CONFIG), "keys/enrolment.key": code_secret(code).hex() + "\n"}
     writes.update(files or {})
-    code = [_PUT] + ["put(%r, %r)" % item for item in writes.items()]
+    lines = [_PUT] + ["put(%r, %r)" % item for item in writes.items()]
     with Pico(flash, blank=True, development=True, log=log) as board:
         board.command("rtc", seconds=int(time.time()))
-        mpremote(board.port, "exec", "\n".join(code))
+        mpremote(board.port, "exec", "\n".join(lines))
+    write_label(str(flash) + ".code", code)
+    return code
 
 
 def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=False):
     """`sabot vboard --board rpi_pico`: the emulated Pico behind a pty until interrupted. flash (--fs) is its 2 MB
     flash file, kept across restarts, its port also FLASH.tty. By default the production image (the shoe's protocol
-    alone on USB): a new flash goes through the factory's bench first (factory(): config.json, the DS3231).
+    alone on USB): a new flash goes through the factory's bench first (factory(): config.json, the code, the DS3231).
     development (or --blank): the development image, mpremote's REPL; a new flash (or --blank) is erased, the image
     written on it as a UF2 drop would, and, unless --blank, a config.json {"board": "rpi_pico", "sabot": 1} written
     and the Pico restarted, so the controller runs."""

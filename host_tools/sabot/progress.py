@@ -67,8 +67,8 @@ def waiting(what, after=None):
 _WAITING = False
 # The commands that wait on a shoe with no bar of their own (an emulated Pico restarts in 15-20 s), as cli.main
 # names them: (command, action or None).
-_ON_A_SHOE = {("key", "enrol"), ("number", "set"), ("clock", "set"), ("seance", None), ("firmware", "verify"),
-              ("element", "provision"), ("deploy", None)}
+_ON_A_SHOE = {("key", "enrol"), ("key", "code"), ("number", "set"), ("clock", "set"), ("seance", None),
+              ("firmware", "verify"), ("element", "provision"), ("deploy", None)}
 
 
 def waiting_for(args):

@@ -8,7 +8,6 @@ import struct
 import time
 
 from firmware import protocol as p
-from firmware.mac import Key
 
 # Each status's words, French first (docs/protocol.md's table).
 STATUSES = {
@@ -162,11 +161,9 @@ class Client:
         return self.request(p.C_ENROL)
 
     def casino_key(self, current, secret):
-        """(status, answer) of the casino's key (secret, 32 bytes) enrolled: a first enrolment (current None)
-        authenticated by the new key itself, a change under the current Key, the new one wrapped under it (it never
-        crosses the cable in clear then)."""
-        if current is None:
-            return self._answered(self.authenticated(Key(secret), p.C_CASINO_KEY, secret))
+        """(status, answer) of the casino's key (secret, 32 bytes) enrolled under the current Key: the one the shoe
+        holds, or a new shoe's enrolment code's (sabot/enrolment_code.py); the new key wrapped under it, never in
+        clear on the cable."""
         nonce = self.request(p.C_CHALLENGE)
         wrapped = bytes(a ^ b for a, b in zip(secret, current.tag(p.WRAP + nonce, p.TAG_SIZE)))
         tag = p.authenticator(current, nonce, p.C_CASINO_KEY, (self.seq + 1) & 0xFFFF, wrapped)

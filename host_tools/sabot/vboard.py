@@ -58,8 +58,9 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     if not blank:
         if not production and not (fs / "main.py").exists():  # a new board: the build; a deployed one keeps its own
             shutil.copytree(build, fs, dirs_exist_ok=True)
-        if not (fs / "config.json").exists():
+        if not (fs / "config.json").exists():  # a new board: the factory's configuration and enrolment code
             (fs / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 1}))
+            factory_code(fs)
         if scenario:
             shutil.copy(scenario, fs / "scenario.txt")
             config = json.loads((fs / "config.json").read_text())
@@ -129,3 +130,17 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
         os.close(slave)
         if production:
             log.close()
+
+
+def factory_code(fs):
+    """The factory's one-time enrolment code of a new virtual board: its key in the board's keys/ (unless it holds a
+    key already), the code on its label, FS.code beside the folder (sabot/enrolment_code.py)."""
+    from sabot.enrolment_code import code_secret, new_code, write_label
+
+    keys = fs / "keys"
+    if (keys / "enrolment.key").exists() or (keys / "casino.key").exists():
+        return
+    code = new_code()
+    keys.mkdir(exist_ok=True)
+    (keys / "enrolment.key").write_text(code_secret(code).hex() + "\n")
+    write_label(str(fs.parent / (fs.name + ".code")), code)

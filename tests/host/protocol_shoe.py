@@ -33,7 +33,7 @@ class Loopback:
 class Shoe:
     """A shoe in a séance with bets open, its journal in RAM, its clock settings recorded."""
 
-    def __init__(self, casino=CASINO, seed=1):
+    def __init__(self, casino=CASINO, seed=1, enrolment=None):
         self.storage = MemoryStorage()
         self.board = SimBoard(self.storage)
         self.board.power_on()
@@ -42,7 +42,7 @@ class Shoe:
         self.link = Loopback()
         draw = random.Random(seed)
         self.protocol = Protocol(self.board.shell, self.board.clock.ticks, self.link.out.extend,
-                                 draw.randbytes, casino, self)
+                                 draw.randbytes, casino, self, enrolment=enrolment)
         self.link.protocol = self.protocol
         self.client = Client(self.link, timeout=0.2)
 

@@ -51,8 +51,8 @@ def board(tmp_path, sabot, scenario=None):
     return shoe, "b%d/fs.tty" % sabot  # as a technician in the casino's folder types it
 
 
-def enrol(tmp_path, port):
-    assert keys.enrol(port, str(tmp_path / "casino.key"), str(tmp_path / "shoes.json")) == 0
+def enrol(tmp_path, port, code=None):
+    assert keys.enrol(port, str(tmp_path / "casino.key"), str(tmp_path / "shoes.json"), code=code) == 0
 
 
 @pytest.mark.pico
@@ -68,12 +68,12 @@ def test_the_night_names_the_shoe_in_fault_and_the_forced_card_first_and_keeps_b
             enrol(tmp_path, boards[sabot][1])
         flash = tmp_path / "pico" / "shoe.flash"
         flash.parent.mkdir()
-        factory(flash, {"config.json": json.dumps({"board": "rpi_pico", "sabot": PICO_SHOE, "table": 3,
+        code = factory(flash, {"config.json": json.dumps({"board": "rpi_pico", "sabot": PICO_SHOE, "table": 3,
                                                    "game": "chemin_de_fer", "reader": True})})
         pico = Pico(flash).start()  # the production image
         restarted_production(pico.port)
         (flash.parent / "shoe.flash.tty").symlink_to(pico.port)
-        enrol(tmp_path, "pico/shoe.flash.tty")
+        enrol(tmp_path, "pico/shoe.flash.tty", code)  # under the code on its label, the factory's
         registry = json.loads((tmp_path / "shoes.json").read_text())["shoes"]
         assert [(s["sabot"], s["port"]) for s in registry] == [(n, "b%d/fs.tty" % n) for n in BOARDS] + [
             (PICO_SHOE, "pico/shoe.flash.tty")]

@@ -20,6 +20,7 @@ from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_SEANCE_CLOSE
 from firmware.mac import Key
+from sabot.enrolment_code import code_secret, new_code
 from sabot.production_link import production, restarted_production
 from sabot.protocol import SerialLink
 from sabot.verify import check
@@ -155,10 +156,10 @@ def test_code_planted_in_the_folder_never_runs_and_firmware_verify_matches_only_
     assert clean == planted and len(clean) >= 1  # byte for byte: nothing planted ran, nor was even checked
 
 
-def element_shoe(casino=None):
+def element_shoe(casino=None, enrolment=None):
     """A shoe in memory whose secure element is the model, through the chip's driver; its séance closed, as at the
-    bench (a key changes with no séance open: P-AUTHORITY)."""
-    shoe = Shoe(casino=casino)
+    bench (a key changes with no séance open: P-AUTHORITY). enrolment: the Key of the code on its label."""
+    shoe = Shoe(casino=casino, enrolment=enrolment)
     shoe.board.shell.handle(EV_SEANCE_CLOSE, 0, shoe.board.clock.ticks())
     chip = SimElement(bytes(32))
     shoe.protocol.element = ATECC(chip, lambda ms: None)
@@ -169,23 +170,30 @@ def element_shoe(casino=None):
 def test_enrolment_reads_the_element_installs_a_first_casino_key_and_changes_it_only_under_the_current_one(
         tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    shoe, public = element_shoe()
+    secret = code_secret(new_code())  # the code printed on the shoe's label at the factory, its key on the shoe
+    label = Key(secret)
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "enrolment.key").write_text(secret.hex())
+    shoe, public = element_shoe(enrolment=label)
     client = shoe.client
     assert client.enrol() == public
-    first = bytes(range(1, 33))
-    status, answer = client.casino_key(None, first)
-    assert status == p.OK and answer["casino"] == Key(first).id.hex()
-    assert (tmp_path / "keys" / "casino.key").read_text().strip() == first.hex()  # read again at each boot
-    thief = bytes(range(50, 82))
-    assert client.casino_key(None, thief)[0] == p.E_AUTH  # a second "first" enrolment: refused
-    assert client.casino_key(Key(thief), thief)[0] == p.E_AUTH
     sent = []
     write = shoe.link.write
     shoe.link.write = lambda data: (sent.append(bytes(data)), write(data))
+    thief = bytes(range(50, 82))
+    assert client.casino_key(Key(thief), thief)[0] == p.E_AUTH  # a stranger's key, self-authenticated: refused
+    assert client.status()["code"] is True and client.status()["casino"] is None  # nothing taken, the code kept
+    first = bytes(range(1, 33))
+    status, answer = client.casino_key(label, first)
+    assert status == p.OK and answer == {"casino": Key(first).id.hex(), "by_key": label.id.hex()}
+    assert (tmp_path / "keys" / "casino.key").read_text().strip() == first.hex()  # read again at each boot
+    assert not (tmp_path / "keys" / "enrolment.key").exists() and client.status()["code"] is False  # spent
+    assert client.casino_key(label, thief)[0] == p.E_AUTH  # the label's code opens nothing any more
+    assert client.casino_key(Key(thief), thief)[0] == p.E_AUTH
     second = bytes(range(200, 232))
     assert client.casino_key(Key(first), second) == (p.OK, {"casino": Key(second).id.hex(),
                                                             "by_key": Key(first).id.hex()})
-    assert not any(second in frame for frame in sent)  # wrapped under the first: never in clear on the cable
+    assert not any(key in frame for frame in sent for key in (first, second))  # wrapped: never in clear
     assert client.seance(Key(first), 12, "chemin_de_fer", 1)[0] == p.E_AUTH
     assert client.seance(Key(second), 12, "chemin_de_fer", 1)[0] == p.OK
 
@@ -210,7 +218,8 @@ def test_the_casinos_registry_of_its_shoes_exports_for_the_ministry(tmp_path, mp
     registry = tmp_path / "shoes.json"
     board = VirtualBoard(tmp_path, production=True)
     try:
-        enrolled = sabot("key", "enrol", "--port", board.port, "--casino-key", fresh, "--registry", registry)
+        enrolled = sabot("key", "enrol", "--port", board.port, "--casino-key", fresh, "--registry", registry,
+                         "--code", board.code())
         assert enrolled.returncode == 0 and "sabot 1 enrolled" in enrolled.stdout, enrolled.stderr
         other = tmp_path / "other.key"
         other.write_text(bytes(range(32)).hex())

@@ -40,7 +40,8 @@ def test_a_wait_is_said_on_a_terminal_once_it_lasts_and_never_on_a_pipe(monkeypa
 
 @pytest.mark.req("H-FIRMWARE")
 def test_every_command_that_waits_on_a_shoe_says_so_and_fleet_synth_has_a_bar(tmp_path):
-    for words in (["number", "set"], ["clock", "set"], ["seance", "open"], ["firmware", "verify"], ["key", "enrol"]):
+    for words in (["number", "set"], ["clock", "set"], ["seance", "open"], ["firmware", "verify"], ["key", "enrol"],
+                  ["key", "code"]):
         args = argparse.Namespace(command=words[0], action=words[1])
         assert not isinstance(progress.waiting_for(args), type(progress.contextlib.nullcontext())), words
     for words in (["log", "verify"], ["firmware", "dist"], ["key", "new"], ["pull-log", None]):

@@ -30,7 +30,8 @@ def _commissioned(folder, casino, registry, number, *flags):
     folder.mkdir()
     board = VirtualBoard(folder, production=True)
     try:
-        enrolled = sabot("key", "enrol", "--port", board.port, "--casino-key", casino, "--registry", registry)
+        enrolled = sabot("key", "enrol", "--port", board.port, "--casino-key", casino, "--registry", registry,
+                         "--code", board.code())
         assert enrolled.returncode == 0, enrolled.stderr
         public = json.loads(registry.read_text())["shoes"]
         return sabot("number", "set", "--port", board.port, number, "--casino-key", casino, "--registry", registry,

@@ -27,7 +27,8 @@ def enrolled_board(tmp_path):
     """A production virtual board, enrolled as the README says: casino.key, shoes.json in tmp_path."""
     assert sabot("key", "new", "casino.key", cwd=tmp_path).returncode == 0
     board = VirtualBoard(tmp_path, production=True)
-    enrolled = sabot("key", "enrol", "--port", board.port, "--casino-key", "casino.key", cwd=tmp_path)
+    enrolled = sabot("key", "enrol", "--port", board.port, "--casino-key", "casino.key", "--code", board.code(),
+                     cwd=tmp_path)
     assert enrolled.returncode == 0, enrolled.stderr
     return board
 

@@ -31,7 +31,8 @@ def test_two_shoes_of_one_casino_hold_different_keys_and_neither_holds_the_casin
         for folder in folders:
             folder.mkdir()
             boards.append(VirtualBoard(folder, production=True))
-            enrolled = sabot("key", "enrol", "--port", boards[-1].port, "--casino-key", casino, "--registry", registry)
+            enrolled = sabot("key", "enrol", "--port", boards[-1].port, "--casino-key", casino, "--registry", registry,
+                             "--code", boards[-1].code())
             assert enrolled.returncode == 0 and "the shoe's own key " in enrolled.stdout, enrolled.stderr
         a, b = (held(folder) for folder in folders)
         assert secret not in (a, b) and a != b

@@ -33,6 +33,10 @@ class VirtualBoard:
     def exec(self, code, *flags):
         return mpremote(self.port, "exec", *flags, code)
 
+    def code(self):
+        """The one-time enrolment code on the board's label, FS.code (the factory's, written with a new board)."""
+        return (self.fs.parent / (self.fs.name + ".code")).read_text().strip()
+
     def close(self):
         self.process.terminate()
         self.process.wait(timeout=10)
