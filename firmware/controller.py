@@ -66,6 +66,44 @@ _SETTLE_MS = const(60)  # a second card this soon after a release's card came wi
 _MAX_CMDS = const(8)
 _MAX_RECS = const(8)
 
+# What an input needs of the shoe before its own rule, checked in this order after its argument, each with the reason
+# it is refused for (firmware/events.py's REF_*): first no release under way (REF_BUSY; a release request's own rule
+# before it: the last card's settling time over), then the bits of its row of _NEEDS, by _admits().
+_CALM = const(1)  # no alarm or fault standing: REF_ALARM
+_SHOE = const(2)  # a shoe loaded (REF_NO_SHOE), not closed after its stop card's coup (S-STOP): REF_CLOSED
+_DEALING = const(4)  # a coup open for cards (S-LOCK): REF_LOCKED
+_NOT_DEALING = const(8)  # no coup open for cards: REF_IN_COUP
+_BETWEEN = const(16)  # no coup under way, even one paused by a fault or a power cut: REF_IN_COUP
+_IN_COUP = const(32)  # a coup under way: REF_NOT_IN_COUP
+_SEANCE = const(64)  # a séance open (S-IDENT): REF_NO_SEANCE
+_NO_SEANCE = const(128)  # no séance open (P-AUTHORITY): REF_SEANCE_OPEN
+
+# Each event's needs, by its number (firmware/events.py), a byte of the bits above, in one bytes constant (the same
+# table as bytes((_BETWEEN, ...)) built at import took 256 B more of a whole shoe's smallest heap: H-SIM). An event
+# with 0 is never refused for the shoe's state (a card has left whatever the state; a fault, the firmware's check, the
+# element and a tick are facts; a clear has its own rule).
+_NEEDS = (
+    b"\x00"
+    b"\x00"  # EV_POWER_UP
+    b"\x10"  # EV_SEANCE: _BETWEEN
+    b"\x51"  # EV_LOAD: _CALM | _BETWEEN | _SEANCE, then two tailles a séance where the game says so (G-DTO)
+    b"\x0b"  # EV_NO_MORE_BETS: _CALM | _SHOE | _NOT_DEALING
+    b"\x20"  # EV_COUP_END: _IN_COUP
+    b"\x13"  # EV_BURN: _CALM | _SHOE | _BETWEEN (S-BURN: between coups only)
+    b"\x07"  # EV_DRAW: _CALM | _SHOE | _DEALING
+    b"\x00"  # EV_CARD
+    b"\x00"  # EV_TICK
+    b"\x00"  # EV_CLEAR
+    b"\x00"  # EV_FAULT
+    b"\x20"  # EV_STAND: _IN_COUP, then the tableau's choice this hand's to make
+    b"\x00"  # EV_FIRMWARE
+    b"\x50"  # EV_SEANCE_CLOSE: _BETWEEN | _SEANCE
+    b"\x10"  # EV_CANDIDATE: _BETWEEN, then a séance of banque ouverte's rules (firmware/ouverte.py)
+    b"\x10"  # EV_ADJUDICATE: _BETWEEN, likewise
+    b"\x00"  # EV_ELEMENT
+    b"\x81"  # EV_AUTHORITY: _CALM | _NO_SEANCE, a new number or casino key (the clock is set at any time)
+)
+
 
 class Controller:
     def __init__(self):
@@ -201,11 +239,8 @@ class Controller:
             self._card_at = -1  # closed by the timer: no wrap of the ticks can reopen it
 
     def _on_coup_end(self):
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if not self.in_coup:
-            return self._refuse(ev.REF_NOT_IN_COUP)
-        self._end_coup(rec.END_BUTTON)
+        if self._admits(ev.EV_COUP_END):
+            self._end_coup(rec.END_BUTTON)
 
     def _on_clear(self):
         alarms = self.alarms
@@ -221,10 +256,8 @@ class Controller:
                 self._emit(rec.R_CLEAR, 0, 0, 0, code)
 
     def _on_seance(self, arg):
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if self.in_coup:
-            return self._refuse(ev.REF_IN_COUP)
+        if not self._admits(ev.EV_SEANCE):
+            return
         employee = rec.seance_employee(arg)
         game = rec.seance_game(arg)
         rank = 0
@@ -240,10 +273,8 @@ class Controller:
     def _on_bank(self, event, arg):
         """Article 61: "en cas de concurrence, la banque est adjugée par tirage au sort": the candidates, then the
         draw, whose arg is the board's hardware random value; the journal keeps both, so anyone can redo it."""
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if self.in_coup:
-            return self._refuse(ev.REF_IN_COUP)
+        if not self._admits(event):
+            return
         why = ev.REF_NOT_OUVERTE if self.ouverte is None else self.ouverte.ask(event, arg)
         if why:
             self._refuse(why)
@@ -262,13 +293,8 @@ class Controller:
         return self.ouverte
 
     def _on_seance_close(self):
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if self.in_coup:
-            return self._refuse(ev.REF_IN_COUP)
-        if not self.table:
-            return self._refuse(ev.REF_NO_SEANCE)  # S-IDENT: only the séance open closes, with its table
-        self._emit(rec.R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
+        if self._admits(ev.EV_SEANCE_CLOSE):  # S-IDENT: only the séance open closes, with its table
+            self._emit(rec.R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, arg):
         uncertain = self._release
@@ -312,31 +338,18 @@ class Controller:
         cleared by renumbering the shoe); the clock is set at any time."""
         if what < rec.AU_NUMBER or what > rec.AU_CLOCK_FORCED:
             return self._refuse(ev.REF_BAD_FAULT)
-        if what <= rec.AU_KEY:
-            if self._release:
-                return self._refuse(ev.REF_BUSY)
-            if self.alarms:
-                return self._refuse(ev.REF_ALARM)
-            if self.table:
-                return self._refuse(ev.REF_SEANCE_OPEN)
+        if what <= rec.AU_KEY and not self._admits(ev.EV_AUTHORITY):
+            return
         asked = self.asked
         for part in range(3):
             at = 4 * part
             self._emit(rec.R_AUTHORITY, asked[at + 2], asked[at + 3], what | part << 4, asked[at] | asked[at + 1] << 8)
 
     def _on_release_request(self, kind):
-        if self._release or self._settling():
+        if self._settling():  # its card's twin may be coming yet: a release now would call it a second release's
             return self._refuse(ev.REF_BUSY)
-        if self.alarms:
-            return self._refuse(ev.REF_ALARM)
-        if self.phase == IDLE:
-            return self._refuse(ev.REF_NO_SHOE)
-        if self.phase == CLOSED:
-            return self._refuse(ev.REF_CLOSED)
-        if kind == REL_DEAL and self.phase != DEALING:
-            return self._refuse(ev.REF_LOCKED)  # S-LOCK
-        if kind == REL_BURN and self.in_coup:
-            return self._refuse(ev.REF_IN_COUP)  # S-BURN: between coups only
+        if not self._admits(ev.EV_DRAW if kind == REL_DEAL else ev.EV_BURN):
+            return
         self._emit(R_RELEASE, 0, 0, 0, kind)  # the intent is durable before the gate opens
         self._release_at = self.now
         self._cmd(ev.CMD_GATE_OPEN, 0)
@@ -385,10 +398,8 @@ class Controller:
 
     def _on_stand(self, hand):
         hands = self.hands
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if not self.in_coup:
-            return self._refuse(ev.REF_NOT_IN_COUP)
+        if not self._admits(ev.EV_STAND):
+            return
         if (not hands.known or hand >= hands.hands or hands.next_hand() != hand or hands.counts[hand] != 2
                 or hands.stood[hand] or hands.rule(hand) != OPTIONAL):
             return self._refuse(ev.REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
@@ -397,29 +408,14 @@ class Controller:
             self._end_coup(END_TABLEAU)
 
     def _on_no_more_bets(self):
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if self.alarms:
-            return self._refuse(ev.REF_ALARM)
-        if self.phase == IDLE:
-            return self._refuse(ev.REF_NO_SHOE)
-        if self.phase == CLOSED:
-            return self._refuse(ev.REF_CLOSED)  # S-STOP
-        if self.phase == DEALING:
-            return self._refuse(ev.REF_IN_COUP)
-        self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
+        if self._admits(ev.EV_NO_MORE_BETS):
+            self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
 
     def _on_load(self, game):
         if game < 0 or game >= len(games.GAMES):
             return self._refuse(ev.REF_BAD_GAME)
-        if self._release:
-            return self._refuse(ev.REF_BUSY)
-        if self.alarms:
-            return self._refuse(ev.REF_ALARM)
-        if self.in_coup:
-            return self._refuse(ev.REF_IN_COUP)
-        if not self.table:
-            return self._refuse(ev.REF_NO_SEANCE)  # S-IDENT: every shoe is dealt within an open séance
+        if not self._admits(ev.EV_LOAD):  # S-IDENT: every shoe is dealt within an open séance
+            return
         limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
         if limit and self.tailles_in_seance >= limit:
             return self._refuse(ev.REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
@@ -438,6 +434,32 @@ class Controller:
     def _raise(self, code):
         self._emit(R_ALARM, 0, 0, 0, code)
         self._cmd(ev.CMD_BUZZER, ev.BUZZ_ALARM)
+
+    def _admits(self, event):
+        """Whether the shoe meets what the event needs (a free gate, then its row of _NEEDS); if not, the input is
+        refused for the first need unmet."""
+        needs = _NEEDS[event]
+        phase = self.phase
+        why = 0
+        if self._release:
+            why = ev.REF_BUSY
+        elif needs & _CALM and self.alarms:
+            why = ev.REF_ALARM
+        elif needs & _SHOE and (phase == IDLE or phase == CLOSED):
+            why = ev.REF_NO_SHOE if phase == IDLE else ev.REF_CLOSED
+        elif needs & _DEALING and phase != DEALING:
+            why = ev.REF_LOCKED
+        elif needs & _NOT_DEALING and phase == DEALING or needs & _BETWEEN and self.in_coup:
+            why = ev.REF_IN_COUP
+        elif needs & _IN_COUP and not self.in_coup:
+            why = ev.REF_NOT_IN_COUP
+        elif needs & _SEANCE and not self.table:
+            why = ev.REF_NO_SEANCE
+        elif needs & _NO_SEANCE and self.table:
+            why = ev.REF_SEANCE_OPEN
+        if why:
+            self._refuse(why)
+        return not why
 
     def _refuse(self, why):
         self.refused = why

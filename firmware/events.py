@@ -42,8 +42,9 @@ IND_CLOSED = const(3)
 BUZZ_REFUSED = const(1)
 BUZZ_ALARM = const(2)
 
-# Why an input was refused (refused is 0 when it was accepted). Every input checks, in this order, what applies
-# to it: its argument, a release under way, an alarm, the shoe (none, closed), the coup, then its own rule.
+# Why an input was refused (refused is 0 when it was accepted). Every input checks its argument, then what it needs
+# of the shoe (a release under way, an alarm, the shoe, the coup, the séance: firmware/controller.py's _NEEDS, one
+# row an event, in one order), then its own rule.
 REF_NO_SHOE = const(1)
 REF_LOCKED = const(2)
 REF_CLOSED = const(3)
