@@ -285,3 +285,29 @@ def test_the_trusted_signers_come_from_the_settings_too(tmp_path, monkeypatch):
     (tmp_path / "sabot.toml").write_text("registry_signer = 3\n")
     with pytest.raises(settings.BadSettings, match="registry_signer must be a non-empty string"):
         settings.load(environ={}, cwd=tmp_path, home=tmp_path)
+
+
+@pytest.mark.req("K-REGISTRY")
+def test_a_signature_covers_the_registrys_bytes_its_role_its_time_and_a_countersignature_the_casinos_too():
+    """sabot.registry_signatures.check, the pure core: each field a signature covers, changed, fails it."""
+    data = b'{"shoes": []}\n'
+    casino, approver = rs.new_private(), rs.new_private()
+    trusted = {rs.raw(casino.public_key()), rs.raw(approver.public_key())}
+    first = rs.signed(data, casino, rs.CASINO, when="2026-12-01T09:00:00+00:00")
+    both = [first, rs.signed(data, approver, rs.APPROVER, [first])]
+    state, signers = rs.check("shoes.json", data, rs.document(data, both), trusted)
+    assert state == "vouched" and [s.role for s in signers] == ["casino", "approbateur"]
+    assert rs.check("shoes.json", data, None, trusted) == ("unsigned", [])
+    assert rs.check("shoes.json", data, rs.document(data, both), set())[0] == "untrusted"
+    other = rs.signed(data + b" ", casino, rs.CASINO)  # the casino's signature of other bytes
+    forged = [dict(first, role=rs.APPROVER), dict(first, signed="2026-12-02T09:00:00+00:00"),
+              dict(both[1], signature=both[1]["signature"][:-2] + "00")]
+    for signatures in ([first, forged[0]], [forged[1]], [first, forged[2]], [other, both[1]]):
+        with pytest.raises(rs.RegistryRefused, match="does not verify"):
+            rs.check("shoes.json", data, rs.document(data, signatures), trusted)
+    with pytest.raises(rs.RegistryRefused, match="changed after it was signed"):
+        rs.check("shoes.json", data + b"\n", rs.document(data, both), trusted)
+    with pytest.raises(rs.RegistryRefused, match="signed by keys not trusted"):
+        rs.check("shoes.json", data, rs.document(data, both), {bytes(32)})
+    with pytest.raises(rs.RegistryRefused, match="not a registry signature file"):
+        rs.check("shoes.json", data, rs.document(data, [both[1]]), trusted)  # a countersignature of nothing
