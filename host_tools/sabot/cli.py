@@ -7,7 +7,7 @@ import sys
 from firmware import games
 from firmware.records import EMPLOYEE_MAX, SABOT_MAX, TABLE_MAX
 from firmware.version import VERSION
-from sabot import firmware, json_out, keys, progress, settings, tool_version
+from sabot import firmware, json_out, keys, progress, registry_cli, settings, tool_version
 from sabot.authority import clock_command, number_command
 from sabot.boards import names as board_names
 from sabot.cagnotte import cli as cagnotte_command
@@ -27,6 +27,7 @@ from sabot.vms import RUNTIMES
 from sabot.web import command as web_command
 
 GAME_NAMES = tuple(row[games.NAME] for row in games.GAMES)
+REGISTRY_SIGNER_HELP = registry_cli.SIGNER_HELP
 
 
 def utc_time(text):
@@ -126,6 +127,8 @@ def parser():
     check.add_argument("--registry", metavar="FILE",
                        help="the casino's registry of shoes (sabot key enrol's shoes.json): the public key of the "
                             "journal's sabot number, its checkpoints checked with it")
+    check.add_argument("--registry-signer", action="append", default=[], metavar="FILE",
+                       help=REGISTRY_SIGNER_HELP)
     check.add_argument("--quiet", action="store_true", help=quiet_help)
     check.add_argument("--lang", choices=("fr", "en"), default="fr",
                        help="the words' language for people (default fr); --json is in English")
@@ -164,6 +167,18 @@ def parser():
     exported = key.add_parser("export", help="the casino's registry of its shoes for the ministry, CSV or JSON")
     exported.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
     exported.add_argument("--format", choices=("csv", "json"), default="csv", help="CSV (default) or JSON")
+    signer = key.add_parser("signer", help="make a signing key pair for the registry (Ed25519): FILE, private "
+                            "(PEM, 0600), and its public key beside it, FILE's name ending .pub (docs/keys.md)")
+    signer.add_argument("path", metavar="FILE", help="the private key file to create (casino-signer.pem); neither "
+                        "it nor its .pub is ever overwritten")
+    for action, who in (("sign", "the casino, who keeps it"), ("countersign", "the approver, who receives the "
+                                                                               "commissioning declaration")):
+        signing = key.add_parser(action, help="sign the registry as %s: its signatures in REGISTRY.sig" % who)
+        signing.add_argument("--registry", default=keys.REGISTRY, help=registry_help)
+        signing.add_argument("--signing-key", required=True, metavar="FILE", help="the signer's private key "
+                             "(sabot key signer)")
+    signing.add_argument("--registry-signer", action="append", default=[], metavar="FILE", help="the casino's "
+                         "public key (its .pub): its signature must be this key's; repeatable")
     element = commands.add_parser("element", help="the shoe's secure element at the factory bench (docs/keys.md)"
                                   ).add_subparsers(dest="action", required=True, metavar="ACTION")
     provisioned = element.add_parser("provision", help="a generic ATECC608B configured, locked and its key "
@@ -310,8 +325,9 @@ def _run(args, top):
         return seance_command(args.port, args.action, args.table or 0, args.game, args.by or 0,
                               casino_key=args.casino_key, as_json=args.json)
     if args.command == "number":
-        return number_command(args.port, args.sabot, casino_key=args.casino_key, registry=args.registry,
-                              as_json=args.json, replace=args.replace)
+        return registry_cli.after_rewrite("sabot number set", args.registry, number_command(
+            args.port, args.sabot, casino_key=args.casino_key, registry=args.registry, as_json=args.json,
+            replace=args.replace))
     if args.command == "clock":
         return clock_command(args.port, args.at, casino_key=args.casino_key, as_json=args.json, force=args.force)
     if args.command == "firmware":
@@ -331,12 +347,18 @@ def _run(args, top):
         return pull_log(args.port, args.dest, args.force, as_json=args.json)
     if args.command == "key":
         if args.action == "enrol":
-            return keys.enrol(args.port, args.casino_key, args.registry, args.current, as_json=args.json,
-                              code=args.code)
+            return registry_cli.after_rewrite("sabot key enrol", args.registry, keys.enrol(
+                args.port, args.casino_key, args.registry, args.current, as_json=args.json, code=args.code))
         if args.action == "code":
             return keys.factory_code(args.port, args.label)
         if args.action == "export":
             return keys.export(args.registry, args.format)
+        if args.action == "signer":
+            return registry_cli.signer_command(args.path)
+        if args.action == "sign":
+            return registry_cli.sign_command(args.registry, args.signing_key, "casino", ())
+        if args.action == "countersign":  # under the casino's signature, checked with --registry-signer
+            return registry_cli.sign_command(args.registry, args.signing_key, "approbateur", args.registry_signer)
         return keys.new_key(args.path)
     if args.command == "sim":
         from sabot.simulate import simulate  # the sim board loads (and tunes its heap) for `sabot sim` alone
@@ -345,7 +367,7 @@ def _run(args, top):
     if args.action == "verify":
         return verify(args.paths, args.key, args.json, args.same_table, args.receipt,
                       allow_development_key=args.allow_development_key, lang=args.lang, public_key=args.public_key,
-                      registry=args.registry)
+                      registry=args.registry, registry_signers=args.registry_signer)
     if args.action == "export":
         return export(args.paths, args.format, args.key)
     return show(args.paths, args.key, lang=args.lang)

@@ -17,6 +17,11 @@ EXIT_CODES = {
     "key enrol": ("the shoe enrolled, the registry written", None, "the shoe could not be read or refused, or "
                   + MISTAKE),
     "key export": ("the registry printed", None, "an unreadable registry"),
+    "key signer": ("the signing key pair written", None, "a file exists or cannot be written"),
+    "key sign": ("the registry signed as the casino (REGISTRY.sig written)", None, "no registry or signing key, or "
+                 + MISTAKE),
+    "key countersign": ("the registry countersigned as the approver", None, "no casino signature that verifies "
+                        "over the registry as it is (or not a --registry-signer's), no signing key, or " + MISTAKE),
     "element": ("done", None, MISTAKE),
     "element provision": ("the element provisioned and locked", None, "refused: nothing changed"),
     "vboard": ("stopped by Ctrl-C", "the emulated Pico stopped by itself", MISTAKE + " (the build, --fs)"),

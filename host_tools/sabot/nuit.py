@@ -29,6 +29,7 @@ from sabot.nuit_steps import (
     write_carnet,
     write_report,
 )
+from sabot.registry_cli import SIGNER_HELP
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 CASINO_DAY_HOURS = 6  # a casino day runs 06:00 to 06:00 UTC (docs/fleet.md, F-OUVERTE): a pull at 04:00 is last night's
@@ -204,9 +205,10 @@ def one_shoe(sabot, port, device, entry, options, night):
     shoe["previous_receipt"] = str(previous) if previous else None
     if previous is None:
         shoe["said"].append("première nuit : aucun reçu d'une nuit précédente dans %s" % shoe_folder)
-    verify_journal(shoe, journal, options.registry, previous)
-    ingest_journal(shoe, journal, options.db, options.casino, options.registry)
-    write_report(shoe, journal, options.registry, options.establishment)
+    signers = getattr(options, "registry_signer", ())  # the registry's signers trusted
+    verify_journal(shoe, journal, options.registry, previous, signers)
+    ingest_journal(shoe, journal, options.db, options.casino, options.registry, signers)
+    write_report(shoe, journal, options.registry, options.establishment, signers)
     ledger = Path(options.ledgers) / ("%s.csv" % folder_name(sabot)) if options.ledgers else None
     if ledger and ledger.is_file():
         write_carnet(shoe, journal, ledger, night["folder"] / "carnets", options.establishment)
@@ -281,6 +283,8 @@ def add_arguments(parser):
                         "(default ./journaux)")
     parser.add_argument("--registry", default=keys.REGISTRY, help="the casino's registry of its shoes, each with "
                         "its port (sabot key enrol --port; default %s)" % keys.REGISTRY)
+    parser.add_argument("--registry-signer", action="append", default=[], metavar="FILE", help="as for sabot log "
+                        "verify: " + SIGNER_HELP)
     parser.add_argument("--port", action="append", default=[], metavar="N=PATH", help="sabot N's port, over the "
                         "registry's (repeatable): --port 42=/dev/serial/by-id/usb-...")
     parser.add_argument("--db", default="casino.duckdb", help="the casino's fleet database (default casino.duckdb)")

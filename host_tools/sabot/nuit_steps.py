@@ -22,15 +22,16 @@ def last_line(text):
     return lines[-1] if lines else ""
 
 
-def verify_journal(shoe, journal, registry, previous):
+def verify_journal(shoe, journal, registry, previous, signers=()):
     """log verify --registry --receipt, in French into DEST/sabot-NNNN/DATE/verification.txt, and as JSON."""
     from sabot.verify import verify
 
     earlier = [str(previous)] if previous else []
     text, data = io.StringIO(), io.StringIO()
     with captured() as (_, err):
-        verify([str(journal)], None, False, receipt_files=earlier, out=text, registry=registry)
-        status = verify([str(journal)], None, True, receipt_files=earlier, out=data, registry=registry)
+        for as_json, out in ((False, text), (True, data)):
+            status = verify([str(journal)], None, as_json, receipt_files=earlier, out=out, registry=registry,
+                            registry_signers=signers)
     (journal / "verification.txt").write_text(text.getvalue() + err.getvalue(), encoding="utf-8")
     shoe["verification"] = str(journal / "verification.txt")
     if status == 2:
@@ -45,11 +46,12 @@ def verify_journal(shoe, journal, registry, previous):
         shoe["said"] += words or [last_line(text.getvalue())]
 
 
-def ingest_journal(shoe, journal, db, casino, registry):
+def ingest_journal(shoe, journal, db, casino, registry, signers=()):
     from sabot.fleet import ingest
 
     with captured() as (out, err):
-        status = ingest.ingest([str(journal)], db, casino, None, sys.stdout, sys.stderr, registry)
+        status = ingest.ingest([str(journal)], db, casino, None, sys.stdout, sys.stderr, registry,
+                               registry_signers=signers)
     shoe["ingested"] = status == 0
     if status:
         shoe["state"] = FINDINGS if shoe["state"] == CLEAN else shoe["state"]
@@ -57,13 +59,13 @@ def ingest_journal(shoe, journal, db, casino, registry):
             "sabot fleet ingest: ")))
 
 
-def write_report(shoe, journal, registry, establishment):
+def write_report(shoe, journal, registry, establishment, signers=()):
     from sabot.report.cli import report
 
     output = journal / "rapport.html"
     with captured() as (_, err):
         status = report([str(journal)], output, registry=registry, establishment=establishment, out=io.StringIO(),
-                        force=True)  # the night's own report, as its carnet and pages: replaced on a rerun
+                        force=True, registry_signers=signers)  # the night's own: replaced on a rerun
     if status == 0:
         shoe["report"] = str(output)
     else:

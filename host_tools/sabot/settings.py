@@ -1,9 +1,9 @@
 """The workstation's settings, so that a technician does not type them on every command: the shoe's port, the
-casino's key, the registry and the fleet database, from the environment (SABOT_PORT, SABOT_CASINO_KEY,
-SABOT_REGISTRY, SABOT_DB) or a file, ./sabot.toml, else ~/.config/sabot/config.toml (port, casino_key, registry,
-db). The command line wins over the environment, which wins over the file. apply() makes them the defaults of the
-parser tree's options, once for every command; missing() says, after parsing, an option a command needs that none
-of the three gave."""
+casino's key, the registry, its trusted signers and the fleet database, from the environment (SABOT_PORT,
+SABOT_CASINO_KEY, SABOT_REGISTRY, SABOT_REGISTRY_SIGNER, SABOT_DB) or a file, ./sabot.toml, else
+~/.config/sabot/config.toml (port, casino_key, registry, registry_signer, db). The command line wins over the
+environment, which wins over the file. apply() makes them the defaults of the parser tree's options, once for every
+command; missing() says, after parsing, an option a command needs that none of the three gave."""
 
 import argparse
 import os
@@ -12,7 +12,9 @@ from pathlib import Path
 
 # setting: (its option, its environment variable)
 SETTINGS = {"port": ("--port", "SABOT_PORT"), "casino_key": ("--casino-key", "SABOT_CASINO_KEY"),
-            "registry": ("--registry", "SABOT_REGISTRY"), "db": ("--db", "SABOT_DB")}
+            "registry": ("--registry", "SABOT_REGISTRY"), "db": ("--db", "SABOT_DB"),
+            "registry_signer": ("--registry-signer", "SABOT_REGISTRY_SIGNER")}
+LISTS = ("registry_signer",)  # a list of paths in a file (or one), several in the environment split by os.pathsep
 HERE = "sabot.toml"
 HOME = "~/.config/sabot/config.toml"
 
@@ -51,12 +53,14 @@ def read_file(path, cwd=None):
         raise BadSettings("%s: unknown setting %s (it knows %s)" % (path, ", ".join(unknown), ", ".join(SETTINGS)))
     found = {}
     for name, value in table.items():
-        if not isinstance(value, str) or not value:
-            raise BadSettings("%s: %s must be a non-empty string, as %s = \"...\"" % (path, name, name))
+        values = value if name in LISTS and isinstance(value, list) and value else [value]
+        if any(not isinstance(v, str) or not v for v in values):
+            raise BadSettings("%s: %s must be a non-empty string, as %s = \"...\"%s" % (
+                path, name, name, " (or a list of them)" if name in LISTS else ""))
         folder = Path(path).parent
-        if not os.path.isabs(value) and folder.resolve() != Path(cwd or os.getcwd()).resolve():
-            value = str(folder / value)
-        found[name] = value
+        here = folder.resolve() == Path(cwd or os.getcwd()).resolve()
+        values = [v if os.path.isabs(v) or here else str(folder / v) for v in values]
+        found[name] = values if name in LISTS else values[0]
     return found
 
 
@@ -70,7 +74,8 @@ def load(environ=None, cwd=None, home=None):
             break
     for name, (_, variable) in SETTINGS.items():
         if environ.get(variable):
-            found[name] = (environ[variable], variable)
+            value = environ[variable]
+            found[name] = (value.split(os.pathsep) if name in LISTS else value, variable)
     return found
 
 
@@ -92,14 +97,14 @@ def apply(top, found=None):
         for action in parser._actions:
             name = next((options[o] for o in action.option_strings if o in options), None)
             listed = isinstance(action, argparse._AppendAction)  # doctor's --port PORT: the port set is checked;
-            if name is None or action.type is not None or listed and action.metavar != "PORT":  # not nuit's N=PATH
-                continue
+            if name is None or action.type is not None or listed and action.metavar != "PORT" and name not in LISTS:
+                continue  # not nuit's --port N=PATH
             value, where = found.get(name, (None, None))
             action.help = "%s (or %s, or %s in %s; %s)" % (action.help, SETTINGS[name][1], name, HERE, (
                 "now %s, from %s" % (value, where) if value else "none set").replace("%", "%%"))
             if listed:
                 if value:
-                    action.default = [value]
+                    action.default = list(value) if name in LISTS else [value]
                 continue
             if value is not None:
                 action.default = value

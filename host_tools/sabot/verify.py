@@ -16,14 +16,14 @@ from firmware.records import AU_CLOCK, AU_CLOCK_FORCED, AU_KEY, AU_NUMBER, R_LOA
 from sabot import _frames, builds, checkpoints, element, kept, progress, receipts
 from sabot.fleet.assignment import assignment_findings
 from sabot.journalfile import ALL_TYPES, ISSUES, Finding, Reader, Record, Unusable, load_segments
+from sabot.registry_signatures import trust_of
 from sabot.report.findings_fr import error_fr, french
 from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
+from sabot.verify_words import DEVELOPMENT_WORDS, SAID  # noqa: F401 (the report's)
 
 SAME_TABLE = 3  # séances running at one table that make an S-IDENT finding, unless --same-table says otherwise
 _KEY_FILE_MOST = 1024  # bytes: a key file is 65; /dev/zero is not read without end
-DEVELOPMENT_WORDS = ("the DEVELOPMENT key, public, which signs the simulator's and the tests' journals, never a casino "
-                     "shoe's: anyone can have written or re-signed this journal")
 
 
 def read_key(path):
@@ -163,14 +163,16 @@ def journals_of(paths):
 
 
 def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), out=sys.stdout,
-           allow_development_key=False, lang="fr", public_key=None, registry=None):
+           allow_development_key=False, lang="fr", public_key=None, registry=None, registry_signers=()):
     """Exit status 0 only for a journal with no finding authenticated by a key the user gave, or by the
     development key when allow_development_key says that is what the caller means (the sim's and tests' journals):
     anyone can re-sign a journal with the public development key (H-VERIFY). People read it in French unless lang
     says "en"; --json is for programs, its messages in English. public_key (a file) or registry (the casino's
     shoes.json): the shoe's element's public key, with which its signed checkpoints are checked (sabot.checkpoints);
-    without either, verify says they were not checked."""
+    without either, verify says they were not checked. registry_signers: the public key files of the registry's
+    signers the user trusts (sabot.registry_signatures): a registry they do not vouch for is refused or said."""
     try:
+        trust = trust_of(registry, registry_signers) if registry else None
         key = read_key(key_file)
         given = [checkpoints.read_public_key(public_key)] if public_key else []
         earlier = [receipts.load(path) for path in receipt_files]
@@ -191,7 +193,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
             foreign += bool(other_element)
             keys = [] if other_element else keys  # another element's key checks nothing: its one finding says so
             result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader, signed_points)
-            signed = other_element + signed + (checkpoints.two_keys(registry, segments[0].sabot) if registry else [])
+            signed = other_element + signed + (trust.findings(segments[0].sabot) if trust else [])  # K-REGISTRY
             at_end = receipts.found_in(group)
             unchecked += bool(at_end and at_end.version == 2 and not keys and not other_element)
             ends = receipts.findings(segments, reader.seq, key, at_end,
@@ -200,7 +202,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
             points.append(result)
             checked.append((" ".join(map(str, group)), segments, reader, rules, ends + signed))
     except Unusable as e:
-        said = error_fr(str(e)) if lang == "fr" and not as_json else str(e)
+        said = error_fr(e) if lang == "fr" and not as_json else str(e)
         print("sabot log verify: %s%s" % ("erreur : " if said != str(e) else "error: ", said), file=sys.stderr)
         return 2
     findings = [(label, f) for label, segments, reader, rules, ends in checked for f in sorted(
@@ -220,6 +222,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
                    "checkpoints": [p.as_json() for p in points] if many else points[0].as_json(),
                    "key": "development" if development else "provided",
                    **({"development_key": DEVELOPMENT_WORDS} if development else {}),
+                   **({"registry": trust.as_json()} if trust else {}),
                    "authority": [_authority_json(*a) for c in checked for a in c[3].authorities],
                    "findings": [dict({"id": f.id, "article": ARTICLES[f.id], "seq": f.seq, "message": f.message},
                                      **({"journal": label} if many else {})) for label, f in findings]}, out)
@@ -243,6 +246,8 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         for seq, _, what, who, before, after in rules.authorities:
             out.write(said["authority"] % (" " + label if many else "", seq, authority_words(
                 what, who, before, after, LANGUAGES[lang])))
+    if trust:  # who vouches for the public keys the registry gave, or nobody
+        out.write(trust.said(lang) + "\n")
     words = _in_french(checked, findings) if lang == "fr" else {}
     for label, f in findings:
         out.write(said["finding"] % (label + " " if many else "", f.seq, f.id, ARTICLES[f.id],
@@ -325,76 +330,3 @@ def _record_at(segments, seq):
     if body is None:
         return None, game
     return (seq, body[0], body[1] * 1000 + body[2]) + body[3:], game
-
-
-SAID = {
-    "en": {
-        "journal": "journal%s: sabot %d, firmware %s; %d segment(s), %d records (seq %d to %d)\n",
-        "key": "key: %s\n" % DEVELOPMENT_WORDS,
-        "intact": "integrity: intact: framing, CRCs, SHA-256 chain, sequence and time order\n",
-        "broken": "integrity: BROKEN\n",
-        "unvouched": "end: %d journal(s) with no receipt: truncation at the end cannot be ruled out\n",
-        "vouched": "end: as the shoe signed it in its receipt\n",
-        "unchecked": "end: as the shoe's receipt says, its element's signature not checked (no public key: "
-                     "--public-key FILE or --registry shoes.json)\n",
-        "finding": "  %sseq %-7d %-9s (%s) %s\n",
-        "authority": "authority change%s, seq %d: %s\n",
-        "findings": "result: %d finding(s)\n",
-        "development": "result: not clean: authenticated by the development key only (a shoe's journal: "
-                       "--registry shoes.json or --public-key FILE; a sim's: --allow-development-key)\n",
-        "unsigned": "result: not clean: the signatures of the shoe's element were not checked (--registry "
-                    "shoes.json or --public-key FILE): without them anyone can have rewritten this journal\n",
-        "clean": "result: clean",
-        "points unchecked": "checkpoints%s: not checked (no public key of the shoe's element: --public-key FILE or "
-                            "--registry shoes.json)\n",
-        "points none": "checkpoints%s: none signed by the shoe's element\n",
-        "points": "checkpoints%s: %d signed by the shoe's element (counter %d to %d), the last at seq %d; %d "
-                  "record(s) after it, which no checkpoint covers\n",
-        "allowed": " (development key allowed)",
-        "foreign": "integrity: not established: the public key given is another element's than the one that signed "
-                   "this journal (see the finding)\n",
-        "end foreign": "end: as the shoe's receipt says, its signature not checked: the public key given is another "
-                       "element's\n",
-        "cut": "end: NOT as the shoe signed it in its receipt: see the findings\n",
-        "points foreign": "checkpoints%s: not checked: the public key given is another element's\n",
-        "points beyond": "checkpoints%s: %d signed by the shoe's element (counter %d to %d), the last at seq %d, "
-                         "beyond the journal's end (seq %d): records cut, see the findings\n",
-    },
-    "fr": {
-        "journal": "journal%s : sabot %d, logiciel %s ; %d segment(s), %d enregistrements (n° %d à %d)\n",
-        "key": "clé : la clé de DÉVELOPPEMENT, publique, qui signe les journaux du simulateur et des tests, jamais "
-               "ceux d'un sabot de casino : n'importe qui a pu écrire ou signer à nouveau ce journal\n",
-        "intact": "intégrité : intacte : trames, CRC, chaîne SHA-256, numérotation et ordre des heures\n",
-        "broken": "intégrité : ROMPUE\n",
-        "unvouched": "fin : %d journal(aux) sans reçu du sabot : une troncature à la fin ne peut être exclue\n",
-        "vouched": "fin : telle que le sabot l'a signée dans son reçu\n",
-        "unchecked": "fin : telle que la dit le reçu du sabot, la signature de son élément sécurisé non vérifiée "
-                     "(aucune clé publique : --public-key FICHIER ou --registry shoes.json)\n",
-        "finding": "  %sn° %-7d %-9s (%s) %s\n",
-        "authority": "changement d'autorité%s, n° %d : %s\n",
-        "findings": "résultat : %d constat(s)\n",
-        "development": "résultat : non conforme : authentifié par la seule clé de développement (le journal d'un "
-                       "sabot : --registry shoes.json ou --public-key FICHIER ; d'un simulateur : "
-                       "--allow-development-key)\n",
-        "unsigned": "résultat : non conforme : les signatures de l'élément sécurisé du sabot n'ont pas été vérifiées "
-                    "(--registry shoes.json ou --public-key FICHIER) : sans elles, n'importe qui a pu réécrire ce "
-                    "journal\n",
-        "clean": "résultat : conforme",
-        "points unchecked": "points de contrôle%s : non vérifiés (aucune clé publique de l'élément sécurisé du sabot : "
-                            "--public-key FICHIER ou --registry shoes.json)\n",
-        "points none": "points de contrôle%s : aucun signé par l'élément sécurisé du sabot\n",
-        "points": "points de contrôle%s : %d signés par l'élément sécurisé du sabot (compteur %d à %d), le dernier au "
-                  "n° %d ; %d enregistrement(s) après lui, qu'aucun point de contrôle ne couvre\n",
-        "allowed": " (clé de développement admise)",
-        "foreign": "intégrité : non établie : la clé publique fournie est celle d'un autre élément sécurisé que "
-                   "celui qui a signé ce journal (voir le constat)\n",
-        "end foreign": "fin : telle que la dit le reçu du sabot, sa signature non vérifiée : la clé publique fournie "
-                       "est celle d'un autre élément sécurisé\n",
-        "cut": "fin : PAS telle que le sabot l'a signée dans son reçu : voir les constats\n",
-        "points foreign": "points de contrôle%s : non vérifiés : la clé publique fournie est celle d'un autre élément "
-                          "sécurisé\n",
-        "points beyond": "points de contrôle%s : %d signés par l'élément sécurisé du sabot (compteur %d à %d), le "
-                         "dernier au n° %d, au-delà de la fin du journal (n° %d) : des enregistrements ont été "
-                         "coupés, voir les constats\n",
-    },
-}

@@ -202,8 +202,8 @@ def assert_the_casino_key_is_nowhere_on_the_shoe(casino_key, registry, places):
 def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_protocol(tmp_path, mpy_build):
     steps = readme_steps("commissions a production shoe")
     assert [s.split()[:3] for s in steps] == [
-        ["make", "dist", "BOARD=sim"], ["sabot", "key", "new"], ["sabot", "vboard", "--fs"], ["sabot", "key", "enrol"],
-        ["sabot", "number", "set"], ["sabot", "clock", "set"],
+        ["make", "dist", "BOARD=sim"], ["sabot", "key", "new"], ["sabot", "key", "signer"], ["sabot", "vboard", "--fs"],
+        ["sabot", "key", "enrol"], ["sabot", "number", "set"], ["sabot", "key", "sign"], ["sabot", "clock", "set"],
         ["sabot", "seance", "open"], ["sabot", "pull-log", "--port"], ["sabot", "log", "verify"],
         ["sabot", "firmware", "verify"], ["sabot", "key", "export"]]
     said, board = {}, None
@@ -227,6 +227,8 @@ def test_a_production_shoe_commissioned_as_the_readme_says_every_step_over_the_p
     assert "seance 1 opened at table 12" in said["sabot seance open"]
     assert "résultat : conforme" in said["sabot log verify"] and "DÉVELOPPEMENT" not in said["sabot log verify"]
     assert "signés par l'élément sécurisé du sabot" in said["sabot log verify"]  # the registry's key: K-ELEMENT
+    assert "registre signé, signatures vérifiées avec les signataires de confiance donnés : le casino (clé " in said[
+        "sabot log verify"]  # K-REGISTRY: the registry signed after number set, its signature checked
     assert "configuration : production" in said["sabot firmware verify"] and "MATCH" in said["sabot firmware verify"]
     shoes = (tmp_path / "shoes.csv").read_text().splitlines()
     casino_id = Key(read_key(tmp_path / "casino.key")).id.hex()

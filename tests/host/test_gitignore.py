@@ -31,8 +31,12 @@ def written_paths():
                         found.update((following + ".tty", following + ".element"))
                 if word == ">":
                     found.add(following)
-                if word == "new" and words[1] == "key":
+                if word in ("new", "signer") and words[1] == "key":
                     found.add(following)
+                    if word == "signer":  # its public key beside it
+                        found.add(following.rsplit(".", 1)[0] + ".pub")
+                if word == "--registry" or word == "sign" and words[1] == "key":  # the registry's signatures
+                    found.add((following if word == "--registry" else "shoes.json") + ".sig")
                 if word == "cp":
                     found.add(following)
             if words[1:2] == ["pull-log"] and not words[-1].startswith("-") and words[-2] != "--port":
@@ -43,7 +47,8 @@ def written_paths():
 
 def test_the_readme_names_the_files_a_technician_makes():
     paths = written_paths()
-    for expected in ("casino.key", "shoe", "shoe.tty", "shoe.element", "shoes.json", "journal/", "config.json"):
+    for expected in ("casino.key", "shoe", "shoe.tty", "shoe.element", "shoes.json", "journal/", "config.json",
+                     "casino-signer.pem", "casino-signer.pub", "shoes.json.sig"):
         assert expected in paths, paths
 
 

@@ -159,4 +159,4 @@ def test_bash_completion_completes_the_commands_and_their_options(tmp_path, caps
              '"${@: -2:1}"; echo "${COMPREPLY[*]}"; }; complete_at sabot doc; complete_at sabot log verify --reg; '
              'complete_at sabot fleet ch' % script)
     run = subprocess.run(["bash", "-c", probe], capture_output=True, text=True)
-    assert run.stdout.splitlines() == ["doctor", "--registry", "check"], run.stderr
+    assert run.stdout.splitlines() == ["doctor", "--registry --registry-signer", "check"], run.stderr

@@ -9,6 +9,7 @@ from firmware import games
 from firmware.records import SABOT_MAX
 from sabot.fleet import schema, stats
 from sabot.options import SEANCE_MAX, number
+from sabot.registry_cli import SIGNER_HELP
 
 DEFAULTS = schema.DEFAULTS
 # The options' bounds (docs/fleet.md): where a check stops meaning anything, and a shoe's own limits.
@@ -33,6 +34,8 @@ def add_arguments(parser):
     load.add_argument("--registry", metavar="FILE", help="the casino's registry of shoes (shoes.json, sabot key "
                       "enrol): each journal's element's checkpoints and receipt checked with its sabot's public "
                       "key; a sabot not enrolled there is refused")
+    load.add_argument("--registry-signer", action="append", default=[], metavar="FILE", help="as for sabot log "
+                      "verify: " + SIGNER_HELP)
     levy = actions.add_parser("ingest-ledger", help="a sabot's cagnotte ledger, checked against its ingested "
                               "journal, into the fleet database; exit 0 agrees, 1 findings, 2 unusable")
     levy.add_argument("ledger", metavar="LEDGER", help="CSV: seance,taille,coup,stake_1,stake_2,levy,tickets "
@@ -126,7 +129,7 @@ def main(args, out=sys.stdout, err=sys.stderr):
     try:
         if args.action == "ingest":
             return ingest.ingest(args.paths, args.db, args.casino, args.keys, out, err, args.registry,
-                                 getattr(args, "json", False), args.new_casino)
+                                 getattr(args, "json", False), args.new_casino, args.registry_signer)
         if args.action == "ingest-ledger":
             return ledger.ingest_ledger(args.ledger, args.db, args.casino, args.sabot, out, err)
         if args.action == "export":

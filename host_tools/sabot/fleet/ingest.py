@@ -18,6 +18,7 @@ from sabot.fleet.assignment import assignment_findings
 from sabot.fleet.store import Unusable
 from sabot.journalfile import ALL_TYPES, Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
+from sabot.registry_signatures import error_line, trust_of
 from sabot.report.text import Words, firmware_words
 from sabot.rules import ARTICLES, Rules
 from sabot.verify import authenticity, is_development, journals_of, read_key
@@ -64,16 +65,17 @@ def key_for(keys, segments):
     return read_key(path)
 
 
-def element_keys(registry, sabot):
-    """(the shoe's element's public keys the casino's registry holds, why there are none): no registry, no keys
-    and no reason; a sabot not enrolled there, its reason (the journal is refused, the others still ingested)."""
-    if registry is None:
+def element_keys(trust, sabot):
+    """(the shoe's element's public keys the casino's registry (its Trust) holds, why there are none): no registry,
+    no keys and no reason; a sabot not enrolled there, or one the registry names a K-REGISTRY finding of, its reason
+    (the journal is refused, the others still ingested)."""
+    if trust is None:
         return [], None
     try:
-        keys = checkpoints.registry_keys(registry, sabot)
+        keys = checkpoints.registry_keys(trust.path, sabot)
     except checkpoints.NotEnrolled as e:
         return [], str(e)
-    doubled = checkpoints.two_keys(registry, sabot)  # K-REGISTRY: refused, the finding said
+    doubled = trust.findings(sabot)  # K-REGISTRY: refused, the finding said
     return (keys, None) if not doubled else ([], "%s (K-REGISTRY)" % doubled[0].message)
 
 
@@ -182,20 +184,24 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
 
 
 def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registry=None, as_json=False,
-           new_casino=False):
+           new_casino=False, registry_signers=()):
     """Exit status: 0 every journal in, 1 some refused (each named with why), 2 unusable input (nothing written).
     registry: the casino's shoes.json, whose public key of each journal's sabot checks its element's signatures;
     a sabot not enrolled there is refused. A casino the database does not hold, named for a shoe it holds under
-    another casino (a typo), is unusable input unless new_casino says it is a new one."""
+    another casino (a typo), is unusable input unless new_casino says it is a new one. registry_signers: the
+    registry's signers trusted (sabot.registry_signatures): a registry they do not vouch for is refused or said."""
     try:
         store.casino_name(casino)
+        trust = trust_of(registry, registry_signers) if registry else None
         journals = [(group, load_segments(group), receipts.found_in(group)) for group in journals_of(paths)]
-        keyed = [(group, segments, key_for(keys, segments), receipt, element_keys(registry, segments[0].sabot))
+        keyed = [(group, segments, key_for(keys, segments), receipt, element_keys(trust, segments[0].sabot))
                  for group, segments, receipt in journals]
         con = store.open_database(db)
     except (JournalUnusable, Unusable) as e:
-        print("sabot fleet ingest: error: %s" % e, file=err)
+        print("sabot fleet ingest: %s" % error_line(e), file=err)
         return 2
+    if trust and not as_json:  # who vouches for the public keys the registry gives, or nobody
+        out.write(trust.said("fr") + "\n")
     clash = None if new_casino else known_elsewhere(con, casino, keyed)
     if clash:
         con.close()
@@ -234,5 +240,6 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
     if as_json:
         from sabot.json_out import said
 
-        said(out, "fleet ingest", db=str(db), casino=casino, journals=done)
+        said(out, "fleet ingest", db=str(db), casino=casino, journals=done,
+             **({"registry": trust.as_json()} if trust else {}))
     return status

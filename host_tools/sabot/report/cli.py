@@ -19,6 +19,8 @@ from firmware.layout import EPOCH_2020
 from sabot import checkpoints, options, progress, receipts
 from sabot.journalfile import ALL_TYPES, Reader, Record, Unusable
 from sabot.outputs import Exists, may_write
+from sabot.registry_cli import SIGNER_HELP
+from sabot.registry_signatures import error_line, trust_of
 from sabot.report.model import Story
 from sabot.report.page import render
 from sabot.report.pdf import PdfError, print_pdf
@@ -30,10 +32,11 @@ class Checked:
     """A journal verified and told: what render() needs."""
 
     def __init__(self, paths, key, key_file, lang, establishment=None, allow_development_key=False, bundles=(),
-                 public_key=None, registry=None):
+                 public_key=None, registry=None, registry_signers=()):
         self.paths, self.key, self.key_file, self.establishment = paths, key, key_file, establishment
         self.manifests = [_manifest(bundle) for bundle in bundles]
         given = [checkpoints.read_public_key(public_key)] if public_key else []
+        self.trust = trust_of(registry, registry_signers) if registry else None  # refused, or who vouches for it
         signed_points = checkpoints.read(paths)
         self.segments, self.reader, self.findings = check(paths, key, same_table=SAME_TABLE,
                                                           wanted=checkpoints.wanted(signed_points))
@@ -48,7 +51,7 @@ class Checked:
         missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
         self.receipt_findings = [f for f in ends if f not in missing]
         self.development, self.unsigned, other_element = authenticity(self.segments, key, keys)
-        doubled = checkpoints.two_keys(registry, self.segments[0].sabot) if registry else []  # K-REGISTRY
+        doubled = self.trust.findings(self.segments[0].sabot) if registry else []  # K-REGISTRY
         self.findings = sorted(self.findings + self.receipt_findings + signed + other_element + doubled,
                                key=lambda f: f.seq)
         self.intact = not any(f.id == "J-TAMPER" for f in self.findings)
@@ -78,11 +81,13 @@ def _manifest(bundle):
 
 
 def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout, establishment=None,
-           allow_development_key=False, bundles=(), public_key=None, registry=None, as_json=False):
+           allow_development_key=False, bundles=(), public_key=None, registry=None, as_json=False,
+           registry_signers=()):
     """Write the report (PDF when output ends in .pdf); 0 when written, 2 when the journal cannot be read or the
     file written. A file already there is replaced only with force. Its verdict
     is verify's with the same allow_development_key; bundles: approved releases, to name the firmware's version;
-    public_key (a file) or registry (the casino's shoes.json): the shoe's element's public key, as verify takes it."""
+    public_key (a file) or registry (the casino's shoes.json): the shoe's element's public key, as verify takes it,
+    and registry_signers, the registry's signers the user trusts."""
     output = Path(output)
     try:
         if len(journals_of(paths)) > 1:
@@ -95,9 +100,9 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
         if not output.parent.is_dir():
             raise Unusable("cannot write %s: no folder %s" % (output, output.parent))
         journal = Checked(paths, read_key(key_file), key_file, lang, establishment, allow_development_key, bundles,
-                          public_key, registry)
+                          public_key, registry, registry_signers)
     except Unusable as e:
-        print("sabot report: error: %s" % e, file=sys.stderr)
+        print("sabot report: %s" % error_line(e, lang), file=sys.stderr)
         return 2
     w = Words(lang)
     page = render(journal, w, int((time.time() - EPOCH_2020) * 1000))
@@ -119,7 +124,8 @@ def report(paths, output, lang="fr", key_file=None, force=False, out=sys.stdout,
 
         return said(out, "report", output=str(output), format="pdf" if output.suffix.lower() == ".pdf" else "html",
                     lang=lang, sabot=journal.segments[0].sabot, conforme=journal.ok, records=journal.reader.records,
-                    findings=[{"id": f.id, "seq": f.seq, "message": f.message} for f in journal.findings])
+                    findings=[{"id": f.id, "seq": f.seq, "message": f.message} for f in journal.findings],
+                    **({"registry": journal.trust.as_json()} if journal.trust else {}))
     verdict = w["verdict"] + w["colon"] + w["conforme" if journal.ok else "non_conforme"]  # as the first page
     out.write(w["written"] % (verdict, output, lang, journal.reader.records, len(journal.findings)) + "\n")
     return 0
@@ -137,6 +143,8 @@ def add_arguments(parser):
                         "public key (hexadecimal X || Y), with which its checkpoints and receipt are checked")
     parser.add_argument("--registry", metavar="FILE", help="as for sabot log verify: the casino's registry "
                         "(shoes.json, sabot key enrol), which gives the public key by the journal's sabot number")
+    parser.add_argument("--registry-signer", action="append", default=[], metavar="FILE", help="as for sabot log "
+                        "verify: " + SIGNER_HELP)
     parser.add_argument("--establishment", metavar="NAME", type=options.ESTABLISHMENT, help="the casino the shoe "
                         "serves, for the first page (\"Casino de Deauville\"); without it the report says it was "
                         "not given")
@@ -152,4 +160,5 @@ def add_arguments(parser):
 def main(args):
     return report(args.paths, args.output, args.lang, args.key, args.force, establishment=args.establishment,
                   allow_development_key=args.allow_development_key, bundles=args.bundle,
-                  public_key=args.public_key, registry=args.registry, as_json=getattr(args, "json", False))
+                  public_key=args.public_key, registry=args.registry, as_json=getattr(args, "json", False),
+                  registry_signers=args.registry_signer)

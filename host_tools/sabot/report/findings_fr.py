@@ -164,6 +164,11 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
     (r"^the registry (?P<path>\S+) holds sabot (?P<n>\d+) under (?P<k>\d+) elements \(key ids (?P<ids>[^)]+)\)",
      "le registre %(path)s tient le sabot n° %(n)s sous %(k)s éléments (identifiants %(ids)s) : deux sabots sous un "
      "numéro, ou un remplacement non consigné (sabot number set --replace)"),
+    (r"^the registry (?P<path>\S+) records sabot (?P<n>\d+)'s element \(key id (?P<old>[\w?]+)\) replaced by key id "
+     r"(?P<new>[\w?]+), and nobody vouches for it", "le registre %(path)s consigne le remplacement de l'élément du "
+     "sabot n° %(n)s (identifiant %(old)s) par l'identifiant %(new)s, et personne ne le garantit (registre non signé, "
+     "ou aucun signataire de confiance donné) : une clé ajoutée comme remplacement ferait vérifier n'importe quel "
+     "journal"),
     (r"^the clock set more than a day ahead without --force", "l'horloge avancée de plus d'un jour sans --force : le "
      "sabot le refuse"),
     (r"^an authority record", "un enregistrement de changement d'autorité incomplet ou inconnu"),
@@ -312,7 +317,11 @@ _ERRORS_FR = [(re.compile(pattern + r"$"), words_fr) for pattern, words_fr in (
 
 
 def error_fr(message):
-    """An unusable input's message in French, its English after it; the English alone when no pattern knows it."""
+    """An unusable input's message in French, its English after it; the English alone when no pattern knows it. An
+    error that has its own French (a refused registry's, sabot.registry_signatures) says it."""
+    if getattr(message, "fr", None):
+        return "%s (%s)" % (message.fr, message)
+    message = str(message)
     for pattern, words_fr in _ERRORS_FR:
         found = pattern.match(message)
         if found:
