@@ -17,6 +17,8 @@ EXIT_CODES = {
     "key enrol": ("the shoe enrolled, the registry written", None, "the shoe could not be read or refused, or "
                   + MISTAKE),
     "key export": ("the registry printed", None, "an unreadable registry"),
+    "key code": ("the enrolment code written to the shoe and printed", None, "the shoe holds a code or a casino key "
+                 "already (kept), it could not be reached, or the label file exists"),
     "key signer": ("the signing key pair written", None, "a file exists or cannot be written"),
     "key sign": ("the registry signed as the casino (REGISTRY.sig written)", None, "no registry or signing key, or "
                  + MISTAKE),
