@@ -100,10 +100,17 @@ class Signer:
 
 def check(path, registry, held, trusted):
     """(state, [Signer]) of the registry's bytes and its signature file's object (held; None: no file), against
-    the 32-byte public keys trusted: "unsigned", "untrusted" (signed, but no trusted signer given: nothing says who
-    signed) or "vouched" (a trusted signer's signature among them). RegistryRefused: a signature file that is not
-    one, a signature that does not verify, a registry changed since, a signed registry no trusted signer signed."""
+    the 32-byte public keys trusted: "unsigned" (no signature, no trusted signer given), "untrusted" (signed, but no
+    trusted signer given: nothing says who signed) or "vouched" (a trusted signer's signature among them).
+    RegistryRefused: no signature file though signers are trusted, a signature file that is not one, a signature
+    that does not verify, a registry changed since, a signed registry no trusted signer signed."""
     if held is None:
+        if trusted:  # the signers trusted vouch for nothing here: a signature file taken away must not read unsigned
+            raise RegistryRefused(
+                "le registre %s est refusé : il n'est pas signé (pas de %s), alors que des signataires de confiance "
+                "sont donnés : sa signature a pu lui être ôtée" % (path, signature_path(path).name),
+                "registry %s refused: it is not signed (no %s) though trusted signers are given: its signature may "
+                "have been taken away" % (path, signature_path(path).name))
         return "unsigned", []
     name = signature_path(path).name
     try:

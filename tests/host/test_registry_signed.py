@@ -180,13 +180,15 @@ def test_a_registry_re_signed_by_a_key_not_trusted_or_with_a_bad_signature_is_re
 
 
 @pytest.mark.req("K-REGISTRY", "H-VERIFY", "H-EXPORT", "F-INGEST")
-def test_an_unsigned_registry_or_one_read_with_no_trusted_signer_is_said_vouched_for_by_nobody(shoe, tmp_path):
+def test_an_unsigned_registry_or_one_read_with_no_trusted_signer_is_said_vouched_for_by_nobody(shoe, tmp_path,
+                                                                                                capsys):
     folder, _, number, own, _, signers = shoe
     shoes = registry(tmp_path, number, own)
     nobody = "registre non signé : les clés publiques qu'il tient ne sont garanties par personne"
-    for trusted in ((), (signers["casino"][1],)):  # no signature file: unsigned, whoever is trusted
-        status, said = verified(folder, shoes, *trusted)
-        assert status == 0 and nobody in said and "registre signé" not in said, said
+    status, said = verified(folder, shoes)  # no signature file, no signer trusted: unsigned, said
+    assert status == 0 and nobody in said and "registre signé" not in said, said
+    refused_by_every_reader(folder, shoes, tmp_path, capsys, (signers["casino"][1],),  # its signature taken away
+                            "il n'est pas signé (pas de shoes.json.sig), alors que des signataires de confiance")
     status, data = verified(folder, shoes, as_json=True)
     assert data["registry"]["vouched"] is False and data["registry"]["state"] == "unsigned"
     assert data["registry"]["said"].startswith("unsigned registry: the public keys it holds are vouched for by nobody")
@@ -297,7 +299,9 @@ def test_a_signature_covers_the_registrys_bytes_its_role_its_time_and_a_counters
     both = [first, rs.signed(data, approver, rs.APPROVER, [first])]
     state, signers = rs.check("shoes.json", data, rs.document(data, both), trusted)
     assert state == "vouched" and [s.role for s in signers] == ["casino", "approbateur"]
-    assert rs.check("shoes.json", data, None, trusted) == ("unsigned", [])
+    assert rs.check("shoes.json", data, None, set()) == ("unsigned", [])
+    with pytest.raises(rs.RegistryRefused, match="its signature may have been taken away"):
+        rs.check("shoes.json", data, None, trusted)  # a signature file taken away, signers trusted: refused
     assert rs.check("shoes.json", data, rs.document(data, both), set())[0] == "untrusted"
     other = rs.signed(data + b" ", casino, rs.CASINO)  # the casino's signature of other bytes
     forged = [dict(first, role=rs.APPROVER), dict(first, signed="2026-12-02T09:00:00+00:00"),
