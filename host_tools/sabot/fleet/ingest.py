@@ -200,8 +200,6 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
     except (JournalUnusable, Unusable) as e:
         print("sabot fleet ingest: %s" % error_line(e), file=err)
         return 2
-    if trust and not as_json:  # who vouches for the public keys the registry gives, or nobody
-        out.write(trust.said("fr") + "\n")
     clash = None if new_casino else known_elsewhere(con, casino, keyed)
     if clash:
         con.close()
@@ -210,6 +208,8 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
               "casino (casino %r is not in the database; sabot %d is %r's there)" % (
                   casino, db, clash[1], clash[2], clash[0], casino, clash[1], clash[0]), file=err)
         return 2
+    if trust and not as_json:  # who vouches for the public keys the registry gives, or nobody
+        out.write(trust.said("fr") + "\n")
     status, done = 0, []
     try:
         for group, segments, key, receipt, (public_keys, unknown) in keyed:
