@@ -205,7 +205,7 @@ def one_shoe(sabot, port, device, entry, options, night):
     shoe["previous_receipt"] = str(previous) if previous else None
     if previous is None:
         shoe["said"].append("première nuit : aucun reçu d'une nuit précédente dans %s" % shoe_folder)
-    signers = getattr(options, "registry_signer", ())  # the registry's signers trusted
+    signers = options.registry_signer  # the registry's signers trusted
     verify_journal(shoe, journal, options.registry, previous, signers)
     ingest_journal(shoe, journal, options.db, options.casino, options.registry, signers)
     write_report(shoe, journal, options.registry, options.establishment, signers)

@@ -38,8 +38,9 @@ class RegistryRefused(Unusable):
 
 def error_line(e, lang="fr"):
     """An Unusable as a command's one line says it: French first, its English after, for a refused registry."""
-    fr = getattr(e, "fr", None)
-    return "erreur : %s (%s)" % (fr, e) if fr and lang == "fr" else "error: %s" % e
+    if isinstance(e, RegistryRefused) and lang == "fr":
+        return "erreur : %s (%s)" % (e.fr, e)
+    return "error: %s" % e
 
 
 def message(role, when, registry, casino_signature=b""):
