@@ -374,17 +374,22 @@ def serve(runtime, protocol, received):
 
     Runtime.current = runtime  # the shoe remote.py's functions act on (a new number sets the ring's journal aside)
     runtime.shell.journal.reopen()
+    ctl = runtime.shell.ctl
     now = runtime.now
     while not protocol.restart:
         began = now()
         runtime.step()
         runtime.idle()
-        protocol.work()
-        if ticks_diff(now(), began) >= SLOW_PASS_MS:
-            protocol.spent = True  # one signature or erase a pass: the controller's, then no request's
-        data = received()
-        if data:
-            protocol.feed(data)
+        # A card released and not out yet: the cable waits. The card reader's line comes a few ms before the card
+        # breaks the beam, and the loop parses it (idle) for the beam's handler to take: a pass that answered a
+        # receipt meanwhile (some 220 ms) journalled the card unknown, its identity then the next card's.
+        if not ctl.releasing():
+            protocol.work()
+            if ticks_diff(now(), began) >= SLOW_PASS_MS:
+                protocol.spent = True  # one signature or erase a pass: the controller's, then no request's
+            data = received()
+            if data:
+                protocol.feed(data)
         took = ticks_diff(now(), began)
         if took > protocol.longest:
             protocol.longest = took
