@@ -153,5 +153,6 @@ def measure(ctx):
            "a pass at a time, some %d s of wall time for these), every one answered; its status's longest_pass, "
            "simulated ms" % (COUPS, got["flood_bytes"], got["asked"]["flood"], got["wall_s"]))
     resets = sum(1 for b in got["boots"] if b["cause"] == "watchdog")
-    return {NAMES[0]: figure(got["status"]["longest_pass"], "ms", how),
+    # the chip's time, but where the flood's bytes fall in the deal's passes is the host's: a few ms apart a run
+    return {NAMES[0]: figure(got["status"]["longest_pass"], "ms", how, deterministic=False),
             NAMES[1]: figure(resets, "resets", how)}
