@@ -102,11 +102,12 @@ web: setup
 WORKERS ?= auto
 # The core tests inside the emulated Pico (marked rp2_core, some 10 minutes of emulation) run in make test-pico; make
 # test runs their shard marked rp2_ci (the controller, the journal and the protocol: tests/host/test_pico_core.py).
+# Tests marked pico_long (the emulated Pico's flood, tests/host/test_pico_flood.py: minutes) run in make test-pico alone.
 test: system-deps $(SETUP) $(NPM_SETUP) mpy typecheck image
 	$(BIN)/ruff check .
 	@mkdir -p build
 	rm -f build/conformance.json
-	$(BIN)/python -m pytest -n $(WORKERS) -m "(not rp2_core or rp2_ci) and not clone" -p tests.conformance_plugin --conformance-json=build/conformance.json
+	$(BIN)/python -m pytest -n $(WORKERS) -m "(not rp2_core or rp2_ci) and not clone and not pico_long" -p tests.conformance_plugin --conformance-json=build/conformance.json
 	$(BIN)/python -m sabot.conformance build/conformance.json -o build/conformance.md
 
 # The first check, in seconds and with the venv alone: the firmware's core tests (tests/core) on CPython, then the
@@ -120,7 +121,8 @@ test-core: $(SETUP) mpy
 test-clone: $(SETUP)
 	$(BIN)/python -m pytest -m clone tests/clone
 
-# The emulated Pico's tier alone (tests marked pico: tests/host/test_pico_*.py), on the image of `make image`.
+# The emulated Pico's tier alone (tests marked pico: tests/host/test_pico_*.py, pico_long's too), on the image of
+# `make image`.
 test-pico: $(SETUP) $(NPM_SETUP)
 	@$(MAKE) --no-print-directory image BOARD=rpi_pico
 	$(BIN)/python -m pytest -n $(WORKERS) -m pico tests/host

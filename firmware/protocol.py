@@ -72,6 +72,11 @@ E_BUSY = const(15)  # the pass's expensive request, or its cheap ones, already a
 # after the other with no gap of BURST_GAP_MS, are journalled once, at the burst's first (on_burst).
 CHEAP_MAX = const(4)
 BURST_GAP_MS = const(2000)
+# A pass whose controller step (and challenge slice) already took this long, a checkpoint signed by the secure
+# element or a segment's flash erased, has spent its expensive request: every expensive frame it reads is answered
+# E_BUSY. Else a receipt (the element's counter, random, nonce and sign: some 220 ms on a production Pico) would add
+# its signature to the controller's in one pass, a flood's receipt on every coup's signed opening (423 ms measured).
+SLOW_PASS_MS = const(50)
 
 _SEGMENTS_PAGE = const(63)  # (4 + 4)-byte entries after the status and the count: 1 + 2 + 63 * 8 = 507 bytes
 _CHUNK_MAX = const(508)  # a chunk's bytes after the status, a payload within PAYLOAD_MAX
@@ -375,15 +380,22 @@ def serve(runtime, protocol, received):
 
     Runtime.current = runtime  # the shoe remote.py's functions act on (a new number sets the ring's journal aside)
     runtime.shell.journal.reopen()
+    ctl = runtime.shell.ctl
     now = runtime.now
     while not protocol.restart:
         began = now()
         runtime.step()
         runtime.idle()
-        protocol.work()
-        data = received()
-        if data:
-            protocol.feed(data)
+        # A card released and not out yet: the cable waits. The card reader's line comes a few ms before the card
+        # breaks the beam, and the loop parses it (idle) for the beam's handler to take: a pass that answered a
+        # receipt meanwhile (some 220 ms) journalled the card unknown, its identity then the next card's.
+        if not ctl.releasing():
+            protocol.work()
+            if ticks_diff(now(), began) >= SLOW_PASS_MS:
+                protocol.spent = True  # one signature or erase a pass: the controller's, then no request's
+            data = received()
+            if data:
+                protocol.feed(data)
         took = ticks_diff(now(), began)
         if took > protocol.longest:
             protocol.longest = took

@@ -369,6 +369,8 @@ def steps(scenario):
         elif command == "no_more_bets":  # the bets placed first: the shoe meanwhile writes the last coup's
             out += [{"wait_us": BETS_US}, {"press": _PINS[command]}, {"wait_us": OPENING_US}]  # signed checkpoint
             # (docs/journal-format.md), then the coup's opening signed before its first card (issue 37)
+        elif command == "seance":  # a séance's opening is a signed checkpoint too: the shoe busy with it, a request
+            out += [{"press": _PINS[command]}, {"wait_us": OPENING_US}]  # pressed meanwhile would find no card left
         elif command != "power_on":  # the power comes back with the cut's boot
             out.append({"press": _PINS[command]})
     return out + [{"wait_us": GAP_US}]

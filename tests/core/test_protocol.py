@@ -113,3 +113,66 @@ def test_a_pass_answers_one_expensive_request_and_four_cheap_ones_the_rest_busy_
     assert shoe.protocol.busy == 12 and shoe.protocol.bursts == 1 and bursts == [1]  # one burst, said once
     shoe.out[:] = b""
     assert shoe.ask(p.C_RECEIPT, 99, bytes(16))[0] == p.OK
+
+
+class _Loop:
+    """serve()'s runtime: each controller step takes the next of took (ms of the shoe's clock; a signed checkpoint's
+    step takes hundreds on a production Pico), each pass reads the next of reads, then the loop is asked to end."""
+
+    def __init__(self, shoe, took, reads):
+        self.shell = shoe.board.shell
+        self.clock = shoe.board.clock
+        self.now = self.clock.ticks
+        self.took = list(took)
+        self.reads = list(reads)
+        self.protocol = shoe.protocol
+        self.passes = 0
+        self.read_in = []  # the pass of each read of the cable
+
+    def step(self):
+        self.clock.now += self.took.pop(0)
+        self.passes += 1
+
+    def idle(self):
+        pass
+
+    def received(self):
+        self.read_in.append(self.passes)
+        if not self.reads:
+            self.protocol.restart = True
+            return b""
+        return self.reads.pop(0)
+
+
+@covers("S-FAILSAFE", "P-FUZZ")
+def test_a_pass_whose_controller_step_was_slow_answers_no_expensive_request_only_cheap_ones():
+    from firmware.runtime import Runtime
+
+    shoe = _Shoe()
+    receipt_and_status = p.frame(p.C_RECEIPT, 1, bytes(16)) + p.frame(p.C_STATUS, 2)
+    loop = _Loop(shoe, (p.SLOW_PASS_MS, 1, 0), (receipt_and_status, p.frame(p.C_RECEIPT, 3, bytes(16))))
+    was = Runtime.current
+    try:
+        p.serve(loop, shoe.protocol, loop.received)
+    finally:
+        Runtime.current = was
+    # the slow pass's receipt busy (its signature would have followed the controller's in the same pass), its status
+    # answered; the next pass's receipt answered
+    assert _statuses(shoe.out) == [p.E_BUSY, p.OK, p.OK]
+    assert shoe.protocol.longest == p.SLOW_PASS_MS and shoe.protocol.busy == 1
+
+
+@covers("J-EVERY", "P-FUZZ")
+def test_while_a_released_card_is_not_out_the_loop_leaves_the_cable_unread():
+    from firmware.runtime import Runtime
+
+    shoe = _Shoe()
+    in_flight = [True, True]  # the gate opened for a card: its reader's line is due within ms, parsed by the loop
+    shoe.board.shell.ctl.releasing = lambda: bool(in_flight) and in_flight.pop()
+    loop = _Loop(shoe, (0, 0, 0, 0), (p.frame(p.C_RECEIPT, 1, bytes(16)),))
+    was = Runtime.current
+    try:
+        p.serve(loop, shoe.protocol, loop.received)
+    finally:
+        Runtime.current = was
+    assert loop.read_in == [3, 4] and _statuses(shoe.out) == [p.OK]  # read once the card is out, then answered
