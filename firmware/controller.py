@@ -185,10 +185,6 @@ class Controller:
             day.restate_in(self.seconds)
         self._show()
 
-    def releasing(self):
-        """Whether a card was released and is not out yet: its reader's line due before it breaks the beam."""
-        return self._release != REL_NONE
-
     def deadline(self, now):
         """Milliseconds from now (ticks) until the board must send EV_TICK (0: at once), or -1 when no timer is
         needed: a release's jam timer, or the end of its card's double-feed window."""
