@@ -129,7 +129,7 @@ class Controller:
         self._stop_at = _stop_position(self.game)  # where the stop card comes out (S-STOPPOS), set with the game
         self.alarms = 0  # the alarms and faults raised, as bits: code n is 1 << n - 1; each clears by its own rule
         self._files_ok = False  # this boot's firmware check found the approved files (EV_FIRMWARE): not journalled
-        self._release = REL_NONE
+        self.releasing = REL_NONE
         self._release_at = 0  # ticks (firmware/ticks.py): now is time.ticks_ms(), wrapping every 2**30 ms
         self._card_at = -1  # ticks of a release's card while a second one would be a double feed, else -1
         self._shown = -1
@@ -188,7 +188,7 @@ class Controller:
     def deadline(self, now):
         """Milliseconds from now (ticks) until the board must send EV_TICK (0: at once), or -1 when no timer is
         needed: a release's jam timer, or the end of its card's double-feed window."""
-        if self._release:
+        if self.releasing:
             left = JAM_MS - ticks_diff(now, self._release_at)
         elif self._card_at >= 0:
             left = _SETTLE_MS - ticks_diff(now, self._card_at)
@@ -213,7 +213,7 @@ class Controller:
         """The lasting state into buf (layout.SNAPSHOT_SIZE bytes), for a segment header."""
         struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
                          self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarms,
-                         self.phase, self._release)
+                         self.phase, self.releasing)
         buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS] = self.counts
         self.hands.save(buf, SNAPSHOT_HANDS)
         if self.ouverte is not None:
@@ -221,7 +221,7 @@ class Controller:
 
     def load_snapshot(self, buf):
         (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
-         self.coup_cards, self.position, stop_seen, self.alarms, self.phase, self._release) = struct.unpack_from(
+         self.coup_cards, self.position, stop_seen, self.alarms, self.phase, self.releasing) = struct.unpack_from(
             SNAPSHOT, buf, 0)
         self.in_coup = bool(in_coup)
         self.stop_seen = bool(stop_seen)
@@ -232,7 +232,7 @@ class Controller:
     # Inputs.
 
     def _on_tick(self):
-        if self._release and ticks_diff(self.now, self._release_at) >= JAM_MS:
+        if self.releasing and ticks_diff(self.now, self._release_at) >= JAM_MS:
             self._cmd(ev.CMD_GATE_CLOSE, 0)
             self._raise(rec.FAULT_JAM)
         elif self._card_at >= 0 and ticks_diff(self.now, self._card_at) >= _SETTLE_MS:
@@ -297,7 +297,7 @@ class Controller:
             self._emit(rec.R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
 
     def _on_power_up(self, arg):
-        uncertain = self._release
+        uncertain = self.releasing
         torn = arg & (1 << rec.CAUSE_SHIFT) - 1
         self._emit(rec.R_BOOT, 0, 0, 0, arg >> rec.CAUSE_SHIFT)
         if torn or uncertain:
@@ -318,9 +318,9 @@ class Controller:
         if code < 1 or code > rec.ALARM_MAX:
             return self._refuse(ev.REF_BAD_FAULT)
         self._cmd(ev.CMD_GATE_CLOSE, 0)
-        if self._release:
+        if self.releasing:
             # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
-            self._emit(rec.R_RECOVERY, 0, 0, self._release, 0)
+            self._emit(rec.R_RECOVERY, 0, 0, self.releasing, 0)
         self._raise(code)
 
     def _on_element(self, arg):
@@ -359,7 +359,7 @@ class Controller:
             card = UNKNOWN  # a code no card has (a reader's error): a card left all the same, its face not read
         # Whatever happens, the gate shuts first (S-ONE, S-FAILSAFE); the board's interrupt already did.
         self._cmd(ev.CMD_GATE_CLOSE, 0)
-        kind = self._release
+        kind = self.releasing
         if kind:
             self._card_at = self.now
             disposition = STOP_CARD if card == STOP else (BURNED if kind == REL_BURN else DEALT)
@@ -441,7 +441,7 @@ class Controller:
         needs = _NEEDS[event]
         phase = self.phase
         why = 0
-        if self._release:
+        if self.releasing:
             why = ev.REF_BUSY
         elif needs & _CALM and self.alarms:
             why = ev.REF_ALARM
@@ -511,7 +511,7 @@ class Controller:
         self.coup = coup
         self.position = position
         if rtype == R_CARD:
-            self._release = REL_NONE
+            self.releasing = REL_NONE
             if card < STOP:
                 self.counts[card] += 1
             if card == STOP:
@@ -534,11 +534,11 @@ class Controller:
         elif rtype == R_CLOSED:
             self.phase = CLOSED
         elif rtype == R_RELEASE:
-            self._release = code
+            self.releasing = code
         elif rtype == R_STAND:
             self.hands.stood[code] = 1
         elif rtype == R_ALARM:
-            self._release = REL_NONE  # whatever was under way, the gate is shut
+            self.releasing = REL_NONE  # whatever was under way, the gate is shut
             self.alarms |= 1 << code - 1  # a fault never replaces an alarm
             if code == rec.FAULT_ROLLBACK:
                 # What the journal lost is unknown (a stop card's coup, a closed shoe): no other coup from this
@@ -577,7 +577,7 @@ class Controller:
         elif rec.R_OUVERTE <= rtype <= rec.R_OUVERTE_DAY:
             self._day().apply(rtype, self.seconds, card, disposition, condition, code)
         elif rtype == rec.R_RECOVERY:
-            self._release = REL_NONE
+            self.releasing = REL_NONE
         elif rtype == rec.R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself

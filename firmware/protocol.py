@@ -386,11 +386,10 @@ def serve(runtime, protocol, received):
         began = now()
         runtime.step()
         runtime.idle()
-        # A card released and not out yet (the controller's jam timer runs, or its double-feed window): the cable
-        # waits. The card reader's line comes a few ms before the card breaks the beam, and the loop parses it (idle)
-        # for the beam's handler to take: a pass that answered a receipt meanwhile (some 220 ms) journalled the card
-        # unknown, its identity then the next card's.
-        if ctl.deadline(now()) < 0:
+        # A card released and not out yet: the cable waits. The card reader's line comes a few ms before the card
+        # breaks the beam, and the loop parses it (idle) for the beam's handler to take: a pass that answered a
+        # receipt meanwhile (some 220 ms) journalled the card unknown, its identity then the next card's.
+        if not ctl.releasing:
             protocol.work()
             if ticks_diff(now(), began) >= SLOW_PASS_MS:
                 protocol.spent = True  # one signature or erase a pass: the controller's, then no request's

@@ -164,12 +164,20 @@ def test_a_pass_whose_controller_step_was_slow_answers_no_expensive_request_only
 
 @covers("J-EVERY", "P-FUZZ")
 def test_while_a_released_card_is_not_out_the_loop_leaves_the_cable_unread():
+    from firmware.records import REL_DEAL, REL_NONE
     from firmware.runtime import Runtime
 
     shoe = _Shoe()
-    in_flight = [True, True]  # the gate opened for a card: its reader's line is due within ms, parsed by the loop
-    shoe.board.shell.ctl.deadline = lambda now: 0 if in_flight and in_flight.pop() else -1  # its jam timer runs
+    ctl = shoe.board.shell.ctl
+    in_flight = [REL_DEAL, REL_DEAL]  # the gate opened for a card: its reader's line due within ms, the loop parses it
     loop = _Loop(shoe, (0, 0, 0, 0), (p.frame(p.C_RECEIPT, 1, bytes(16)),))
+    step = loop.step
+
+    def released():  # the controller's pass: its card released for two passes, then out
+        step()
+        ctl.releasing = in_flight.pop() if in_flight else REL_NONE
+
+    loop.step = released
     was = Runtime.current
     try:
         p.serve(loop, shoe.protocol, loop.received)
