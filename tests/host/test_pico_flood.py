@@ -37,7 +37,7 @@ def test_a_flood_while_dealing_neither_resets_a_production_pico_nor_goes_unanswe
 
 
 @known_issue(38, "a receipt is the element's counter, random, nonce and sign in one pass (217 ms on the emulated "
-                 "Pico, up to 460 ms with a flood's other answers), the controller's signed openings 260 ms: the "
+                 "Pico, 423 to 464 ms with a flood's other answers), the controller's signed openings 260 ms: the "
                  "dealer's request waits a pass, more than the croupier's 100 ms (the emulator's default patience)")
 @pytest.mark.req("S-FAILSAFE")
 def test_under_a_flood_no_pass_of_the_loop_exceeds_100_ms(flood):
