@@ -72,10 +72,10 @@ E_BUSY = const(15)  # the pass's expensive request, or its cheap ones, already a
 # after the other with no gap of BURST_GAP_MS, are journalled once, at the burst's first (on_burst).
 CHEAP_MAX = const(4)
 BURST_GAP_MS = const(2000)
-# A pass whose controller step (and challenge slice) already took this long, a checkpoint signed by the secure
-# element or a segment's flash erased, has spent its expensive request: every expensive frame it reads is answered
-# E_BUSY. Else a receipt (the element's counter, random, nonce and sign: some 220 ms on a production Pico) would add
-# its signature to the controller's in one pass, a flood's receipt on every coup's signed opening (423 ms measured).
+# A pass whose controller step already took this long (a checkpoint signed by the secure element, a segment's flash
+# erased) has spent its expensive request: it begins none (a job under way takes its small step). A receipt's signature
+# is itself polled for a pass at a time (firmware/receipt.py's Signing): a flood's receipts on every coup's signed
+# opening made passes of 423 ms when the receipt was signed in one.
 SLOW_PASS_MS = const(50)
 
 _SEGMENTS_PAGE = const(63)  # (4 + 4)-byte entries after the status and the count: 1 + 2 + 63 * 8 = 507 bytes
@@ -112,7 +112,7 @@ class Protocol:
         self.busy_at = 0  # ticks of the last busy answer
         self.in_burst = False
         self.on_burst = None  # on_burst(): the board journals a burst's beginning
-        self.job = None  # a production Pico's challenge in progress: [identity.RegionMac, command, seq, index]
+        self.job = None  # an answer worked on a pass at a time: [its step(state), command, seq, state] (work())
         self.cached = None  # (seed, answer): the last challenge's answer, its next index answered from it
         self.longest = 0  # the longest pass of serve()'s loop, ms
 
@@ -122,18 +122,22 @@ class Protocol:
         self.spent = False
         self.cheap = 0
 
-    def work(self):
-        """Once a pass before feed(): a challenge in progress hashes its next slice (the pass's expensive request),
-        and a burst with no busy answer for BURST_GAP_MS is over."""
+    def work(self, slow=False):
+        """Once a pass before feed(), slow when the pass has spent its expensive work already (a checkpoint signed, a
+        segment erased): a job in progress takes its next step (the pass's expensive request: a challenge hashes its
+        next slice, a receipt's element is polled), and a burst with no busy answer for BURST_GAP_MS is over."""
+        self.spent = slow
         job = self.job
         if job is not None:
             self.spent = True
-            mac = job[0]
-            mac.step()
-            if mac.done():
+            try:
+                answer = job[0](job[3])
+            except Exception:  # noqa: BLE001 - as _frame(): the request fails, answered so, the gate locked
+                self.shell.gate.close()
+                answer = E_INTERNAL, b""
+            if answer is not None:
                 self.job = None
-                self.cached = (mac.seed, mac.answer())
-                self._answer(job[1], job[2], *self._page(self.cached[1], job[3]))
+                self._answer(job[1], job[2], *answer)
         if self.in_burst and ticks_diff(self.now(), self.busy_at) > BURST_GAP_MS:
             self.in_burst = False
 
@@ -165,7 +169,7 @@ class Protocol:
                 self._busy(command, seq)
                 return
             self.cheap += 1
-        elif self.spent or self.job is not None and command == C_FIRMWARE:
+        elif self.spent or self.job is not None:
             if command != C_FIRMWARE or not self._cached(view):
                 self._busy(command, seq)
                 return
@@ -217,9 +221,13 @@ class Protocol:
             segment, offset, count = struct.unpack("<IIH", payload[:10])
             return self._chunk(segment, offset, count, _kept(payload, 10))
         if command == C_RECEIPT and NONCE_SIZE <= size <= 32:
-            from firmware.receipt import receipt
+            from firmware import receipt
 
-            return OK, receipt(self.shell.journal, payload, getattr(self.shell, "checkpoints", None)).encode()
+            points = getattr(self.shell, "checkpoints", None)
+            if points is None or points.element is None:
+                return OK, receipt.receipt(self.shell.journal, payload).encode()
+            self.job = [self._signed, command, seq, receipt.Signing(self.shell.journal, payload, points.element)]
+            return None, b""  # answered by work(), once the element has signed
         if command == C_ENROL and size == 0:
             if self.element is None:
                 return E_NO_ELEMENT, b""
@@ -294,13 +302,27 @@ class Protocol:
         cached = self.cached
         if cached is None or cached[0] != seed:
             if identity.REGION is not None:
-                self.job = [identity.RegionMac(seed), command, seq, index]
+                self.job = [self._hashed, command, seq, (identity.RegionMac(seed), index)]
                 return None, b""
             try:
                 cached = self.cached = (bytes(seed), identity.answer(seed))
             except (OSError, ValueError):
                 return E_NO_MANIFEST, b""
         return self._page(cached[1], index)
+
+    def _hashed(self, state):
+        """A challenge's next slice hashed: its page once the region is."""
+        mac, index = state
+        mac.step()
+        if not mac.done():
+            return None
+        self.cached = (mac.seed, mac.answer())
+        return self._page(self.cached[1], index)
+
+    def _signed(self, signing):
+        """A receipt's element polled (a pass counts as 1 ms): its line once signed."""
+        line = signing.step(1)
+        return None if line is None else (OK, line.encode())
 
     def _page(self, answer, index):
         files = answer["files"]
@@ -390,9 +412,8 @@ def serve(runtime, protocol, received):
         # breaks the beam, and the loop parses it (idle) for the beam's handler to take: a pass that answered a
         # receipt meanwhile (some 220 ms) journalled the card unknown, its identity then the next card's.
         if not ctl.releasing:
-            protocol.work()
-            if ticks_diff(now(), began) >= SLOW_PASS_MS:
-                protocol.spent = True  # one signature or erase a pass: the controller's, then no request's
+            # One signature or erase a pass: the controller's, then no request's.
+            protocol.work(ticks_diff(now(), began) >= SLOW_PASS_MS)
             data = received()
             if data:
                 protocol.feed(data)

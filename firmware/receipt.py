@@ -23,7 +23,21 @@ def signed(journal, nonce):
 def signed_by_element(journal, nonce, counter):
     """The bytes whose SHA-256 the element signs in version 2: the label, the nonce, sabot, the counter, segment,
     sequence number, chain value."""
-    return LABEL + nonce + struct.pack("<HIII", journal.sabot, counter, journal.segment, journal.seq) + journal.chain
+    return _by_element(nonce, journal.sabot, counter, journal.segment, journal.seq, journal.chain)
+
+
+def _by_element(nonce, sabot, counter, segment, seq, chain):
+    return LABEL + nonce + struct.pack("<HIII", sabot, counter, segment, seq) + chain
+
+
+def _head(journal, nonce, version):
+    return ('{"receipt": %d, "sabot": %d, "key_id": "%s", "segment": %d, "seq": %d, "chain": "%s", "nonce": "%s", '
+            % (version, journal.sabot, hexlify(journal.key.id).decode(), journal.segment, journal.seq,
+               hexlify(journal.chain).decode(), hexlify(nonce).decode()))
+
+
+def _signed_line(head, counter, signature):
+    return head + '"counter": %d, "signature": "%s"}' % (counter, hexlify(signature).decode())
 
 
 def receipt(journal, nonce, checkpoints=None):
@@ -31,11 +45,32 @@ def receipt(journal, nonce, checkpoints=None):
     element of checkpoints (the shell's, None on a board without one) when it has one, tagged under the key
     otherwise. An element that does not answer raises OSError: no receipt rather than a weaker one."""
     element = checkpoints.element if checkpoints is not None else None
-    head = ('{"receipt": %d, "sabot": %d, "key_id": "%s", "segment": %d, "seq": %d, "chain": "%s", "nonce": "%s", '
-            % (1 if element is None else 2, journal.sabot, hexlify(journal.key.id).decode(), journal.segment,
-               journal.seq, hexlify(journal.chain).decode(), hexlify(nonce).decode()))
     if element is None:
-        return head + '"tag": "%s"}' % hexlify(journal.key.tag(signed(journal, nonce), 32)).decode()
+        return _head(journal, nonce, 1) + '"tag": "%s"}' % hexlify(journal.key.tag(signed(journal, nonce), 32)).decode()
     counter = element.counter(_COUNTER)
     signature = element.sign(sha256(signed_by_element(journal, nonce, counter)).digest())
-    return head + '"counter": %d, "signature": "%s"}' % (counter, hexlify(signature).decode())
+    return _signed_line(_head(journal, nonce, 2), counter, signature)
+
+
+class Signing:
+    """receipt() by the element a poll at a time (boards/mcu/atecc.py's runs), for the protocol's loop: the journal's
+    end taken when asked, the counter read, then the signature, none of them waited for (firmware/protocol.py's
+    work() polls once a pass). step(ms) is the line once signed, None meanwhile; raises OSError as receipt() does."""
+
+    def __init__(self, journal, nonce, element):
+        self._head = _head(journal, nonce, 2)
+        self._end = (bytes(nonce), journal.sabot, journal.segment, journal.seq, bytes(journal.chain))
+        self._element = element
+        self._counter = None
+        self._run = element.reading(_COUNTER)
+
+    def step(self, ms):
+        got = self._run.poll(ms)
+        if got is None:
+            return None
+        if self._counter is None:
+            self._counter = got
+            nonce, sabot, segment, seq, chain = self._end
+            self._run = self._element.signing(sha256(_by_element(nonce, sabot, got, segment, seq, chain)).digest())
+            return None
+        return _signed_line(self._head, self._counter, got)

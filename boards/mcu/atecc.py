@@ -130,6 +130,7 @@ class ATECC:
         self._wake = bytearray(4)
         self._count = bytearray(1)
         self._family = None  # Info's revision, checked at the first command
+        self._running = None  # the last Run started: the chip's until it is done
 
     # What the shoe asks
 
@@ -158,14 +159,22 @@ class ATECC:
         """ECDSA P-256 over a 32-byte digest with a slot's key: R || S (64 bytes). As cryptoauthlib's calib_sign on a
         608: Random (the generator's seed updated), Nonce into the message digest buffer, Sign from it, in one wake
         (the buffer is lost when the chip sleeps), the three sent again together on a transient failure."""
+        return self._finish(self.signing(digest, slot))
+
+    def signing(self, digest, slot=KEY_SLOT):
+        """sign(digest, slot) begun: a Run whose answer is the signature."""
         if len(digest) != 32:
             raise ValueError("the element signs a 32-byte digest, not %d bytes" % len(digest))
-        return self._run(((RANDOM, 0, 0, b"", 32), (NONCE, NONCE_TO_DIGEST_BUFFER, 0, digest, 1),
+        return self.start(((RANDOM, 0, 0, b"", 32), (NONCE, NONCE_TO_DIGEST_BUFFER, 0, digest, 1),
                           (SIGN, SIGN_FROM_DIGEST_BUFFER, slot, b"", 64)))
 
     def counter(self, which):
         """Monotonic counter 0 or 1, as it stands."""
-        return int.from_bytes(self._run(((COUNTER, 0, which, b"", 4),)), "little")
+        return self._finish(self.reading(which))
+
+    def reading(self, which):
+        """counter(which) begun: a Run whose answer is the counter's value."""
+        return self.start(((COUNTER, 0, which, b"", 4),), number=True)
 
     def increment(self, which):
         """Monotonic counter 0 or 1 counted up; its value after the count. The chip's answer to an increment may be
@@ -294,34 +303,48 @@ class ATECC:
         except OSError:
             pass  # busy, or asleep already (its watchdog): either way it is not awake for long
 
-    def _run(self, commands, attempts=_ATTEMPTS, every=False, check=True):
-        """Each (opcode, param1, param2, data, answer size) in one wake, the chip idle after; the last answer (every:
-        all of them, joined). A transient failure sends the whole sequence again in a new wake."""
+    def start(self, commands, attempts=_ATTEMPTS, every=False, check=True, number=False):
+        """Each (opcode, param1, param2, data, answer size) begun in one wake: the Run its caller polls (Run.poll) at
+        its own pace. The chip is one: a run under way is driven to its end first, its answer kept for its owner."""
         if check and self._family is None:
             self.check()
-        failure = _Again("no attempt made")  # the last attempt's failure replaces it
-        for _ in range(attempts):
-            rest = _IDLE_WORD
+        running = self._running
+        if running is not None and not running.done:
             try:
-                self.wake()
-                got = b""
-                for opcode, param1, param2, data, size in commands:
-                    one = self._command(opcode, param1, param2, data, size)
-                    got = got + one if every else one
-                return got
-            except _Again as e:
-                failure = e
-                rest = _SLEEP_WORD  # a clean start: the next wake begins with nothing half done
-            finally:
-                self._rest(rest)
-        raise failure
+                self._finish(running)
+            except OSError:
+                pass  # its owner hears it at its next poll
+        run = self._running = Run(self, commands, attempts, every, number)
+        run.poll(0)
+        return run
 
-    def _command(self, opcode, param1, param2, data, size):
+    def _run(self, commands, attempts=_ATTEMPTS, every=False, check=True):
+        """A run polled to its end, sleeping between polls as cryptoauthlib does: its answer, or what failed."""
+        return self._finish(self.start(commands, attempts, every, check))
+
+    def _finish(self, run):
+        wait = _POLL_FIRST_MS
+        while not run.done:
+            self._sleep_ms(wait)
+            run.poll(wait)
+            wait = _POLL_MS
+        return run.poll(0)
+
+    def _send(self, opcode, param1, param2, data):
         try:
             self._i2c.writeto(self.address, packet(opcode, param1, param2, data))
         except OSError:
             raise _Again("the element did not take command 0x%02x (asleep or busy)" % opcode) from None
-        frame = self._answer(opcode, size)
+
+    def _taken(self, opcode, size, waited):
+        """The command's answer (its data), or None while the chip works on it (its address not acknowledged) and
+        waited (ms since it was written) is under the command's longest time at the slowest clock."""
+        try:
+            frame = self._frame(size)
+        except OSError:
+            if waited >= _MAX_MS.get(opcode, 50) + _POLL_SLACK_MS:
+                raise _Again("the element did not answer command 0x%02x within %d ms" % (opcode, waited)) from None
+            return None
         if frame is None:
             self._rest(_RESET_WORD)  # the same answer read again: the line, not the chip, may have garbled it
             try:
@@ -339,21 +362,6 @@ class ATECC:
             raise _Again("the element's answer to command 0x%02x has %d bytes" % (opcode, count))
         return frame[1:count - 2]
 
-    def _answer(self, opcode, size):
-        """The answer polled for: its address is not acknowledged while the command executes, up to the command's
-        longest time at the slowest clock."""
-        self._sleep_ms(_POLL_FIRST_MS)
-        waited = _POLL_FIRST_MS
-        limit = _MAX_MS.get(opcode, 50) + _POLL_SLACK_MS
-        while True:
-            try:
-                return self._frame(size)
-            except OSError:
-                if waited >= limit:
-                    raise _Again("the element did not answer command 0x%02x within %d ms" % (opcode, waited)) from None
-                self._sleep_ms(_POLL_MS)
-                waited += _POLL_MS
-
     def _frame(self, size):
         """An answer read, its count byte first then the rest: the whole frame, or None when it is garbled."""
         self._i2c.readfrom_into(self.address, self._count)
@@ -369,3 +377,76 @@ class ATECC:
         if crc16(frame[:-2]) != frame[-2] | frame[-1] << 8:
             return None
         return frame
+
+
+class Run:
+    """Commands sent to the element in one wake (ATECC.start), their answers polled for without waiting: a shoe's loop
+    polls a receipt's signature once a pass (firmware/receipt.py's Signing), so that the chip's 115 ms of signing (at
+    the production clock) hold no pass; the driver's own commands are runs polled in a loop that sleeps. A transient
+    failure sends the whole sequence again in a new wake, at most attempts times; the chip is put to idle after (to
+    sleep after a transient failure: a clean start). number: the answer as a little-endian integer."""
+
+    def __init__(self, element, commands, attempts, every, number):
+        self._element = element
+        self._commands = commands
+        self._left = attempts
+        self._every = every
+        self._number = number
+        self._index = -1  # the command awaited; -1: a wake and the first command due
+        self._waited = 0
+        self._got = b""
+        self._answer = None
+        self._failure = None
+        self.done = False
+
+    def poll(self, ms):
+        """The answer once the chip gave it (the last command's; all of them joined when every), None while it works;
+        raises what failed, at every poll from then on. ms: the time since the last poll, at least (a pass of the
+        loop counts as the 1 ms it sleeps: a chip is never given up on sooner than its longest time)."""
+        if not self.done:
+            element = self._element
+            try:
+                if self._step(ms):
+                    element._rest(_IDLE_WORD)
+                    self.done = True
+            except _Again as e:
+                element._rest(_SLEEP_WORD)
+                self._index = -1
+                if not self._left:
+                    self._failure = e
+                    self.done = True
+            except Exception as e:  # noqa: BLE001 - kept for the owner, who may not be the caller (ATECC.start)
+                element._rest(_IDLE_WORD)
+                self._failure = e
+                self.done = True
+        if self._failure is not None:
+            raise self._failure
+        return self._answer
+
+    def _step(self, ms):
+        element = self._element
+        commands = self._commands
+        if self._index < 0:
+            self._left -= 1
+            self._index = 0
+            self._got = b""
+            element.wake()
+            self._send()
+            return False
+        self._waited += ms
+        opcode, _, _, _, size = commands[self._index]
+        one = element._taken(opcode, size, self._waited)
+        if one is None:
+            return False
+        self._got = self._got + one if self._every else one
+        self._index += 1
+        if self._index < len(commands):
+            self._send()
+            return False
+        self._answer = int.from_bytes(self._got, "little") if self._number else self._got
+        return True
+
+    def _send(self):
+        opcode, param1, param2, data, _ = self._commands[self._index]
+        self._waited = 0
+        self._element._send(opcode, param1, param2, data)

@@ -16,11 +16,13 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature, encode_dss_signature
 
+from boards.mcu.atecc import ATECC
 from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import DEVELOPMENT_SEED
+from boards.sim.element import DEVELOPMENT_SEED, SimElement
 from boards.sim.runner import act, run
 from boards.sim.scenario import parse
+from firmware.checkpoints import Checkpoints
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.mac import Key
 from firmware.receipt import receipt
@@ -173,3 +175,65 @@ def test_a_receipt_that_answers_another_nonce_than_the_one_pull_log_issued_is_a_
     shutil.copy(early / "receipt.json", late / "receipt.json")  # the older receipt put in the newer's place
     code, found, _ = tampered(late, public_key=key)
     assert code == 1 and any("answers another nonce than the one pull-log issued (pull.json)" in m for m in found)
+
+
+def _verifies(fields, journal_end, counter, nonce=NONCE):
+    sabot, segment, seq, chain = journal_end
+    body = b"sabot receipt 2\x00" + nonce + struct.pack("<HIII", sabot, counter, segment, seq) + chain
+    signature = bytes.fromhex(fields["signature"])
+    der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    public_numbers().verify(der, body, ec.ECDSA(hashes.SHA256()))  # raises InvalidSignature otherwise
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "S-FAILSAFE")
+def test_a_receipt_asked_over_the_cable_is_signed_over_passes_and_a_checkpoint_due_meanwhile_waits_for_the_chip(
+        tmp_path):
+    from firmware import protocol as p
+    from tests.core.test_element import Bus, Clock
+
+    clock = Clock()
+    chip = SimElement(DEVELOPMENT_SEED, str(tmp_path / "element"), clock=clock)  # busy while it signs, as the chip is
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    bus = Bus(chip, clock)
+    board.checkpoints = Checkpoints(str(tmp_path / "journal"), ATECC(bus, bus.sleep_ms), board.sabot)
+    board.key = board.checkpoints.key()
+    run(parse(DEALT), board)
+    out = bytearray()
+    shoe = p.Protocol(board.shell, board.clock.ticks, out.extend, lambda n: bytes(n))
+    journal = board.shell.journal
+    end = (journal.sabot, journal.segment, journal.seq, bytes(journal.chain))
+    counter = chip._counters[0]
+    answers = []
+    framer = p.Framer(lambda view: answers.append((view[3], view[p.HEADER], bytes(view[p.HEADER + 1:]))))
+
+    def answered():
+        framer.feed(out, 0)
+        out.clear()
+        return [a for a in answers if a[0] == 7]
+
+    shoe.work()
+    shoe.feed(p.frame(p.C_RECEIPT, 7, NONCE))
+    assert not answered()  # not answered in the pass that read it: the element is still at work
+    passes = 0
+    while not answered() and passes < 2000:
+        clock.us += 1000  # a pass of the loop: at least its 1 ms sleep
+        passes += 1
+        if passes == 3:  # the controller's checkpoint (a blocking signature) lands while the receipt is being signed
+            board.shell.checkpoints.write(journal, 5)
+        shoe.feed(p.frame(p.C_RECEIPT, 8, bytes(16)))  # another receipt meanwhile: busy, never a second job
+        shoe.work()
+    assert [a[:2] for a in answers if a[0] == 7] == [(7, p.OK)]
+    assert {a[1] for a in answers if a[0] == 8} == {p.E_BUSY}
+    fields = json.loads([a[2] for a in answers if a[0] == 7][0])
+    assert passes > 3  # polled a pass at a time, the checkpoint written meanwhile
+    assert fields["counter"] == counter and chip._counters[0] == counter + 1  # read before the checkpoint counted
+    assert (fields["sabot"], fields["segment"], fields["seq"], fields["chain"]) == (
+        end[0], end[1], end[2], end[3].hex())  # the journal's end when it was asked
+    _verifies(fields, end, counter)
+    key = tmp_path / "element.pub"
+    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    folder = board.storage.folder
+    (tmp_path / "journal" / "receipt.json").write_text(json.dumps(fields) + "\n")  # as pull-log keeps it
+    (tmp_path / "journal" / "pull.json").write_text(json.dumps({"nonce": NONCE.hex(), "port": "test", "time": "now"}))
+    code, said = verified(folder, public_key=key)
+    assert code == 0, said  # the receipt, and the checkpoint written meanwhile, signed and in their order
