@@ -44,17 +44,32 @@ def write_label(path, code):
         f.write(code + "\n")
 
 
-INSTALL = """import os
-try:
-    os.mkdir('keys')
-except OSError:
-    pass
-if 'enrolment.key' in os.listdir('keys') or 'casino.key' in os.listdir('keys'):
+def key_text(code):
+    """What the shoe's keys/enrolment.key holds for code (firmware/startup.py's ENROLMENT_KEY)."""
+    return code_secret(code).hex() + "\n"
+
+
+# A board's file written over mpremote's exec: its folders made, the file whole or not at all (a new name renamed).
+PUT = """import os
+def put(path, text):
+    at = ''
+    for part in path.split('/')[:-1]:
+        at += part
+        try:
+            os.mkdir(at)
+        except OSError:
+            pass
+        at += '/'
+    with open(path + '.new', 'w') as f:
+        f.write(text)
+    os.rename(path + '.new', path)
+"""
+
+INSTALL = PUT + """keys = os.listdir('keys') if 'keys' in os.listdir() else ()
+if 'enrolment.key' in keys or 'casino.key' in keys:
     print('sabot-code held')
 else:
-    with open('keys/enrolment.key.new', 'w') as f:
-        f.write(%r)
-    os.rename('keys/enrolment.key.new', 'keys/enrolment.key')
+    put('keys/enrolment.key', %r)
     print('sabot-code written')"""
 
 
@@ -64,7 +79,7 @@ def install(port):
     from sabot.shoe_link import mpremote
 
     code = new_code()
-    said = mpremote(port, "exec", INSTALL % (code_secret(code).hex() + "\n"))
+    said = mpremote(port, "exec", INSTALL % key_text(code))
     if "sabot-code written" in said:
         return code
     if "sabot-code held" in said:

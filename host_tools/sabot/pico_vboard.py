@@ -17,20 +17,6 @@ from sabot.pico import Pico, PicoError, play
 FACTORY_CONFIG = {"board": "rpi_pico", "sabot": 1, "table": 1, "game": "chemin_de_fer", "reader": True}
 
 
-_PUT = """import os
-def put(path, text):
-    at = ''
-    for part in path.split('/')[:-1]:
-        at += part
-        try:
-            os.mkdir(at)
-        except OSError:
-            pass
-        at += '/'
-    with open(path, 'w') as f:
-        f.write(text)"""
-
-
 def factory(flash, files=None, log=None):
     """The factory's bench for a new production Pico, before its first start: the development image on an erased
     flash, config.json (FACTORY_CONFIG: sabot 1 until `sabot number set`), its one-time enrolment code's key (the
@@ -38,13 +24,13 @@ def factory(flash, files=None, log=None):
     one mpremote exec (no journal key: its secure element holds its own); files: {path: text} written too (the
     tests' planted code). Its flash then takes the production image as a UF2 drop, the filesystem kept (Pico(flash)
     does). The code."""
-    from sabot.enrolment_code import code_secret, new_code, write_label
+    from sabot.enrolment_code import PUT, key_text, new_code, write_label
     from sabot.shoe_link import mpremote
 
     code = new_code()
-    writes = {"config.json": json.dumps(FACTORY_CONFIG), "keys/enrolment.key": code_secret(code).hex() + "\n"}
+    writes = {"config.json": json.dumps(FACTORY_CONFIG), "keys/enrolment.key": key_text(code)}
     writes.update(files or {})
-    lines = [_PUT] + ["put(%r, %r)" % item for item in writes.items()]
+    lines = [PUT] + ["put(%r, %r)" % item for item in writes.items()]
     with Pico(flash, blank=True, development=True, log=log) as board:
         board.command("rtc", seconds=int(time.time()))
         mpremote(board.port, "exec", "\n".join(lines))

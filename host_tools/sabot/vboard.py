@@ -135,12 +135,12 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
 def factory_code(fs):
     """The factory's one-time enrolment code of a new virtual board: its key in the board's keys/ (unless it holds a
     key already), the code on its label, FS.code beside the folder (sabot/enrolment_code.py)."""
-    from sabot.enrolment_code import code_secret, new_code, write_label
+    from sabot.enrolment_code import key_text, new_code, write_label
 
     keys = fs / "keys"
     if (keys / "enrolment.key").exists() or (keys / "casino.key").exists():
         return
     code = new_code()
     keys.mkdir(exist_ok=True)
-    (keys / "enrolment.key").write_text(code_secret(code).hex() + "\n")
+    (keys / "enrolment.key").write_text(key_text(code))
     write_label(str(fs.parent / (fs.name + ".code")), code)
