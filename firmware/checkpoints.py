@@ -20,10 +20,9 @@ from hashlib import sha256
 
 from firmware import layout
 from firmware.compat import const
-from firmware.events import EV_AUTHORITY, EV_ELEMENT, EV_NO_MORE_BETS, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.events import EV_AUTHORITY, EV_SEANCE, EV_SEANCE_CLOSE
 from firmware.journal import JournalError, chained, header_chain, parse_header
-from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY, R_BOOT, R_ELEMENT
-from firmware.shell import Shell
+from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY
 
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
 # shoe loads: the sim board's shoe, which has no element, must run in a 64 KB heap (H-SIM), where each name costs.
@@ -66,89 +65,6 @@ STEP_ENDS = const(0x7394D6)
 ENDS = const(0x440)  # R_COUP_END, R_CLOSED: the end of a coup, signed with its opening's counter value
 
 
-class CheckpointShell(Shell):
-    """The shell of a board with a secure element: its power-up checks the journal's end against the last
-    checkpoint and the element's counter, and writes one; its steps write one between coups."""
-
-    def __init__(self, checkpoints, *args):
-        Shell.__init__(self, *args)
-        self.checkpoints = checkpoints
-        self._watch = None
-        self._cut = 0
-        self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
-        self._recovered = 0  # the journal's seq once recovered, before the power-up's records
-        self._in_coup = False  # the controller's before the step being handled
-
-    def recover(self):
-        self._cut = 0
-        watch = self._watch = self.checkpoints.watch()
-        tail = self.checkpoints.tail = _Tail(self.ctl, self.journal, watch[1] if watch else -1)
-        self._cut = self.journal.recover(tail, watch)
-        self._recovered = self.journal.seq
-        return self._cut
-
-    def rolled_back(self):
-        return self.checkpoints.rolled_back(self.journal, self._watch)
-
-    def boot(self, now):
-        self._booting = True  # the power-up's steps write one checkpoint, after them, not one each
-        try:
-            Shell.boot(self, now)
-        finally:
-            self._booting = False
-        self.checkpoints.booted(self, self._cut, self._quiet())
-
-    def _quiet(self):
-        """Whether the last checkpoint still vouches for all but boot records (issue 38): since it, the journal holds
-        power-ups alone, each seen by the recovery in the same segment, and this one wrote its boot record and
-        nothing more. A restart then spends no count of the element; a cut, a card, an alarm, a new segment do."""
-        watch = self._watch
-        tail = getattr(self.checkpoints, "tail", None)
-        journal = self.journal
-        if watch is None or tail is None or tail.other or journal.segment != watch[0]:
-            return False
-        seen = self._recovered == watch[1] or 0 <= tail.start <= watch[1]
-        return seen and journal.seq == self._recovered + 1
-
-    def carry_out(self, event, arg, now):
-        """As Shell's, but a step that opens a coup ("no more bets") has its opening counted up and signed by the
-        element once its records are durable and before its commands unlock the gate (issue 37): a coup is under a
-        signature from its first card on. The element failing leaves the gate locked, in its fault. Between coups
-        alone: no element traffic on a card's path."""
-        ctl = self.ctl
-        if event != EV_NO_MORE_BETS or self._booting or self._in_coup or not ctl.in_coup:
-            Shell.carry_out(self, event, arg, now)
-            return
-        held = ctl.n_cmds
-        alarms = ctl.alarms
-        ctl.n_cmds = 0  # the gate's opening held back until the opening is signed
-        Shell.carry_out(self, event, arg, now)
-        if self.journal.broken or ctl.alarms != alarms:
-            return  # its records not written: the fault's own step ran instead
-        self.checkpoints.write(self.journal, OPENING)
-        if ctl.alarms == alarms:  # signed; else the element's fault, journalled, keeps the gate locked
-            ctl.n_cmds = held
-            self.command(now)
-
-    def _handle(self, event, arg, now):
-        ctl = self.ctl
-        in_coup = self._in_coup = ctl.in_coup
-        alarms = ctl.alarms
-        Shell._handle(self, event, arg, now)
-        if ctl.n_recs and not self._booting and (in_coup or not ctl.in_coup):  # an opening: signed in carry_out
-            self.checkpoints.stepped(self, event, in_coup, alarms)
-
-    def said(self, counter, count, why):
-        """Counter values spent with no entry journalled (EV_ELEMENT: the last one, how many, why, records.EL_*), no
-        checkpoint after its step: the element just failed one, or the power-up's follows."""
-        booting = self._booting
-        self._booting = True
-        try:
-            self.handle(EV_ELEMENT, counter | (count if count < 7 else 7) << 21 | why << 24, self.ctl.now)
-        finally:
-            self._booting = booting
-
-
 def _chain_at(storage, segment, seq):
     """The chain value after record seq of an earlier segment, read again from its start: what a power-up needs when a
     cut left the counter ahead of an entry in a segment the recovery did not read (a torn tail's recovery began the
@@ -170,39 +86,6 @@ def _chain_at(storage, segment, seq):
     except (OSError, JournalError):
         return None
     return chain if at == seq else None
-
-
-class _Tail:
-    """The controller as the power-up's recovery replays the last segment into it: also the last record's type, and
-    the highest counter value the element's records after the last checkpoint (seq after) say was spent."""
-
-    def __init__(self, ctl, journal, after):
-        self.ctl = ctl
-        self.journal = journal
-        self.after = after
-        self.type = 0
-        self.spent = 0  # the highest value said spent
-        self.start = -1  # the seq before the first record replayed
-        self.other = False  # a record after the last checkpoint other than a power-up's boot record
-
-    def load_snapshot(self, buf):
-        self.ctl.load_snapshot(buf)
-
-    def snapshot(self, buf):
-        self.ctl.snapshot(buf)
-
-    def restore(self, body):
-        self.ctl.restore(body)
-        rtype = self.type = body[0]
-        seq = self.journal.seq
-        if self.start < 0:
-            self.start = seq - 1
-        if seq > self.after and rtype != R_BOOT:
-            self.other = True
-        if rtype == R_ELEMENT and self.journal.seq > self.after:
-            spent = body[layout.BODY_CODE] | body[layout.BODY_CODE + 1] << 8 | body[layout.BODY_CARD + 1] << 16
-            if spent > self.spent:
-                self.spent = spent
 
 
 class ElementKey:
@@ -233,7 +116,7 @@ class Checkpoints:
         self._spent = None  # the value the increment of the entry being written returned
         self._previous = bytes(32)  # SHA-256 of the last entry, whole: the next one holds it (zeros: none)
         self._opened = None  # the counter value of a coup's opening, the last entry written: its end counts nothing
-        self.tail = _Tail(None, None, -1)  # the power-up's, set by CheckpointShell.recover before rolled_back
+        self.tail = None  # the power-up's replay (checkpoint_shell.Tail), set by the shell's recover()
         self.keyless = False  # key() found no element answering
 
     def key(self):
@@ -253,6 +136,8 @@ class Checkpoints:
     def shell(self, *args):
         """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these
         checkpoints its own; locked at every boot when key() found no element answering."""
+        from firmware.checkpoint_shell import CheckpointShell  # here: the readers load these entries, not a shell
+
         shell = self._shell = CheckpointShell(self, *args)
         if self.keyless:
             shell.boot_fault = FAULT_DEVKEY  # a casino shoe's journal is vouched for by its own element (docs/keys.md)
@@ -324,13 +209,14 @@ class Checkpoints:
                     return True
             if not (counter > counted and fields[5] < journal.seq and watch[2] is not None):
                 return counter != counted
-        tail = self.tail
-        if counted < tail.spent <= counter:
-            counted = tail.spent  # journalled by the shoe: its element failed to sign
+        tail = self.tail  # None: no power-up replayed the journal, no record says what a cut spent
+        spent, kind = (tail.spent, tail.type) if tail is not None else (0, 0)
+        if counted < spent <= counter:
+            counted = spent  # journalled by the shoe: its element failed to sign
         if counted < counter:
-            if counter - counted > AHEAD_MOST or not STEP_ENDS >> tail.type & 1:
+            if counter - counted > AHEAD_MOST or not STEP_ENDS >> kind & 1:
                 return True
-            if reason == OPENING and ENDS >> tail.type & 1:
+            if reason == OPENING and ENDS >> kind & 1:
                 return True  # a coup's end after its signed opening counts nothing: no cut left the counter ahead
             self._found = counter
         self._counted = counted
@@ -362,6 +248,11 @@ class Checkpoints:
             self.write(shell.journal, COUP_END)
         elif event == EV_AUTHORITY:
             self.write(shell.journal, AUTHORITY)
+
+    def opening(self, journal):
+        """A coup's opening ("no more bets"): counted up and signed once its records are durable, before its gate
+        unlocks (issue 37)."""
+        self.write(journal, OPENING)
 
     def write(self, journal, reason):
         """A new checkpoint at the journal's end, once its records are durable: the counter counted up first, then

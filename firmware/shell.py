@@ -65,7 +65,7 @@ class Shell:
 
     def rolled_back(self):
         """Whether the journal was cut or put back while the shoe was off: a board with a secure element tells by
-        its signed checkpoints (firmware/checkpoints.py's CheckpointShell); the sim board cannot."""
+        its signed checkpoints (firmware/checkpoint_shell.py's CheckpointShell); the sim board cannot."""
         return False
 
     def handle(self, event, arg, now):

@@ -1,0 +1,125 @@
+"""The shell of a board with a secure element (firmware/checkpoints.py's Checkpoints.shell() makes it): its power-up
+checks the journal's end against the last signed checkpoint and the element's counter, and writes one; its steps write
+one between coups, and a coup's opening is signed before its gate unlocks (J-TAMPER, issue 37). Apart from the
+checkpoints' entries, which the host's readers load (sabot/checkpoints.py) without a shell or a controller."""
+
+from firmware import layout
+from firmware.events import EV_ELEMENT, EV_NO_MORE_BETS
+from firmware.records import R_BOOT, R_ELEMENT
+from firmware.shell import Shell
+
+
+class CheckpointShell(Shell):
+    """The shell of a board with a secure element: its power-up checks the journal's end against the last
+    checkpoint and the element's counter, and writes one; its steps write one between coups."""
+
+    def __init__(self, checkpoints, *args):
+        Shell.__init__(self, *args)
+        self.checkpoints = checkpoints
+        self._watch = None
+        self._cut = 0
+        self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
+        self._recovered = 0  # the journal's seq once recovered, before the power-up's records
+        self._in_coup = False  # the controller's before the step being handled
+
+    def recover(self):
+        self._cut = 0
+        watch = self._watch = self.checkpoints.watch()
+        tail = self.checkpoints.tail = Tail(self.ctl, self.journal, watch[1] if watch else -1)
+        self._cut = self.journal.recover(tail, watch)
+        self._recovered = self.journal.seq
+        return self._cut
+
+    def rolled_back(self):
+        return self.checkpoints.rolled_back(self.journal, self._watch)
+
+    def boot(self, now):
+        self._booting = True  # the power-up's steps write one checkpoint, after them, not one each
+        try:
+            Shell.boot(self, now)
+        finally:
+            self._booting = False
+        self.checkpoints.booted(self, self._cut, self._quiet())
+
+    def _quiet(self):
+        """Whether the last checkpoint still vouches for all but boot records (issue 38): since it, the journal holds
+        power-ups alone, each seen by the recovery in the same segment, and this one wrote its boot record and
+        nothing more. A restart then spends no count of the element; a cut, a card, an alarm, a new segment do."""
+        watch = self._watch
+        tail = self.checkpoints.tail
+        journal = self.journal
+        if watch is None or tail is None or tail.other or journal.segment != watch[0]:
+            return False
+        seen = self._recovered == watch[1] or 0 <= tail.start <= watch[1]
+        return seen and journal.seq == self._recovered + 1
+
+    def carry_out(self, event, arg, now):
+        """As Shell's, but a step that opens a coup ("no more bets") has its opening counted up and signed by the
+        element once its records are durable and before its commands unlock the gate (issue 37): a coup is under a
+        signature from its first card on. The element failing leaves the gate locked, in its fault. Between coups
+        alone: no element traffic on a card's path."""
+        ctl = self.ctl
+        if event != EV_NO_MORE_BETS or self._booting or self._in_coup or not ctl.in_coup:
+            Shell.carry_out(self, event, arg, now)
+            return
+        held = ctl.n_cmds
+        alarms = ctl.alarms
+        ctl.n_cmds = 0  # the gate's opening held back until the opening is signed
+        Shell.carry_out(self, event, arg, now)
+        if self.journal.broken or ctl.alarms != alarms:
+            return  # its records not written: the fault's own step ran instead
+        self.checkpoints.opening(self.journal)
+        if ctl.alarms == alarms:  # signed; else the element's fault, journalled, keeps the gate locked
+            ctl.n_cmds = held
+            self.command(now)
+
+    def _handle(self, event, arg, now):
+        ctl = self.ctl
+        in_coup = self._in_coup = ctl.in_coup
+        alarms = ctl.alarms
+        Shell._handle(self, event, arg, now)
+        if ctl.n_recs and not self._booting and (in_coup or not ctl.in_coup):  # an opening: signed in carry_out
+            self.checkpoints.stepped(self, event, in_coup, alarms)
+
+    def said(self, counter, count, why):
+        """Counter values spent with no entry journalled (EV_ELEMENT: the last one, how many, why, records.EL_*), no
+        checkpoint after its step: the element just failed one, or the power-up's follows."""
+        booting = self._booting
+        self._booting = True
+        try:
+            self.handle(EV_ELEMENT, counter | (count if count < 7 else 7) << 21 | why << 24, self.ctl.now)
+        finally:
+            self._booting = booting
+
+
+class Tail:
+    """The controller as the power-up's recovery replays the last segment into it: also the last record's type, and
+    the highest counter value the element's records after the last checkpoint (seq after) say was spent."""
+
+    def __init__(self, ctl, journal, after):
+        self.ctl = ctl
+        self.journal = journal
+        self.after = after
+        self.type = 0
+        self.spent = 0  # the highest value said spent
+        self.start = -1  # the seq before the first record replayed
+        self.other = False  # a record after the last checkpoint other than a power-up's boot record
+
+    def load_snapshot(self, buf):
+        self.ctl.load_snapshot(buf)
+
+    def snapshot(self, buf):
+        self.ctl.snapshot(buf)
+
+    def restore(self, body):
+        self.ctl.restore(body)
+        rtype = self.type = body[0]
+        seq = self.journal.seq
+        if self.start < 0:
+            self.start = seq - 1
+        if seq > self.after and rtype != R_BOOT:
+            self.other = True
+        if rtype == R_ELEMENT and self.journal.seq > self.after:
+            spent = body[layout.BODY_CODE] | body[layout.BODY_CODE + 1] << 8 | body[layout.BODY_CARD + 1] << 16
+            if spent > self.spent:
+                self.spent = spent
