@@ -12,7 +12,10 @@ BOARDS_PY := python3 host_tools/sabot/boards.py
 ARCH := $(shell $(BOARDS_PY) march $(BOARD))
 DIRS := $(shell $(BOARDS_PY) folders $(BOARD))
 OUT := build/$(BOARD)
-SOURCES := $(filter-out %/manifest.py %/boot.py %/main.py,$(wildcard firmware/*.py boards/__init__.py \
+# firmware/format/words.py, the readers' and the simulator's words, is left out of a hardware board's build (a shoe never
+# loads it; its frozen image carries it with the firmware package, flash alone).
+SOURCES := $(filter-out %/manifest.py %/boot.py %/main.py $(if $(ARCH),firmware/format/words.py),$(wildcard firmware/*.py \
+	firmware/format/*.py boards/__init__.py \
 	$(addsuffix /*.py,$(DIRS))))
 BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
@@ -218,7 +221,7 @@ MP_TARBALL := $(if $(wildcard $(MP_BUNDLE)),$(MP_BUNDLE),$(MP_DOWNLOAD))
 MP_SHA256 := $(if $(wildcard $(MP_BUNDLE)),$(MP_BUNDLE_SHA256),$(MP_URL_SHA256))
 MP_SRC := build/src/micropython-1.28.0
 PICO_OUT := build/rpi_pico-image
-PICO_FROZEN := $(wildcard firmware/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py \
+PICO_FROZEN := $(wildcard firmware/*.py firmware/format/*.py boards/__init__.py boards/main.py boards/mcu/*.py boards/rpi_pico/*.py \
 	boards/rpi_pico/production/*.py)
 
 image:

@@ -1,7 +1,7 @@
 """What a reader of the journal needs beside firmware/records.py and firmware/layout.py: the packed fields
 unpacked, each the inverse of its records.pack_* (documented there), and the snapshot's fields located. Kept apart
 so that a shoe's controller does not load them: on the device every name costs heap. The codes' identifiers and
-words are boards/sim/words.py's."""
+words are firmware/format/words.py's."""
 
 import struct
 

@@ -3,7 +3,7 @@ fields are packed.
 
 One place for what the controller writes and every reader reads (the verifier, `log show`/`export`, the
 report, the sim); firmware/layout.py places the bytes; docs/journal-format.md gives the same table for people.
-The codes' identifiers and words are boards/sim/words.py's, which a device does not load. Adding a record type:
+The codes' identifiers and words are firmware/format/words.py's, which a device does not load. Adding a record type:
 docs/architecture.md ("The vocabulary") lists every file it needs.
 """
 

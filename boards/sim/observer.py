@@ -5,11 +5,11 @@ Both are written on CPython and on the MicroPython VM alike, so their outputs ca
 
 import struct
 
-from boards.sim import words
-from boards.sim.words import EN, ID, said
 from firmware import games, records
 from firmware.cards import name as card_name
 from firmware.events import CMD_BUZZER, CMD_INDICATOR
+from firmware.format import words
+from firmware.format.words import EN, ID, said
 from firmware.layout import BODY
 
 

@@ -12,7 +12,6 @@ from firmware import article61 as a61
 from firmware import events as e
 from firmware import games
 from firmware import records as r
-from firmware.controller import BETS, CLOSED, DEALING, IDLE
 from firmware.record_names import unpack_totals, unpack_winners
 
 EN = 0
@@ -160,11 +159,11 @@ REFUSALS = {  # why the controller refused an input (Controller.refused)
     e.REF_NOT_OUVERTE: ("not a banque ouverte séance", "pas une séance de banque ouverte"),
     e.REF_SEANCE_OPEN: ("a séance is open: close it first", "une séance est ouverte : la fermer d'abord"),
 }
-PHASES = {
-    IDLE: ("no shoe", "pas de sabot"),
-    BETS: ("bets open", "mises ouvertes"),
-    DEALING: ("coup under way", "coup en cours"),
-    CLOSED: ("closed after the stop card", "fermé après la carte d'arrêt"),
+PHASES = {  # firmware/controller.py's IDLE, BETS, DEALING, CLOSED (not imported: readers load no controller)
+    0: ("no shoe", "pas de sabot"),
+    1: ("bets open", "mises ouvertes"),
+    2: ("coup under way", "coup en cours"),
+    3: ("closed after the stop card", "fermé après la carte d'arrêt"),
 }
 GAMES = {  # the games' French names, the same in both languages
     games.CHEMIN_DE_FER: ("chemin de fer", "chemin de fer"),

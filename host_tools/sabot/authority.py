@@ -8,8 +8,8 @@ import datetime
 import os
 import sys
 
-from boards.sim import words
 from firmware.events import REF_ALARM, REF_SEANCE_OPEN
+from firmware.format import words
 from sabot.device import DeviceError
 from sabot.json_out import said, state
 from sabot.production_link import authenticated, production, restarted_production

@@ -5,8 +5,8 @@ the shoe's record."""
 import json
 import sys
 
-from boards.sim import words
 from firmware import cards, games, records
+from firmware.format import words
 from firmware.record_names import unpack_authority, unpack_employee, unpack_hand
 from sabot import csvout, progress, receipts, times
 from sabot.journalfile import (

@@ -1,7 +1,7 @@
 """What `sabot nuit` says: its summary as data (--json, nuit.json) and in French for the technician (nuit.txt),
 verdict first, the shoes that need a look first (sabot.nuit)."""
 
-from boards.sim import words
+from firmware.format import words
 
 FAULT, MUTE, FINDINGS, CLEAN = "défaut", "muet", "constats", "conforme"
 ORDER = (FAULT, MUTE, FINDINGS, CLEAN)
@@ -9,7 +9,7 @@ _FLEET_SHOWN = 10  # the fleet's findings listed in the summary; the pages hold 
 
 
 def alarms(mask):
-    """An alarm mask's names in French (boards/sim/words.py)."""
+    """An alarm mask's names in French (firmware/format/words.py)."""
     return ", ".join(words.said(words.ALARMS, code, words.FR) for code in sorted(words.ALARMS)
                      if mask >> code - 1 & 1) or "alarme %d" % mask
 

@@ -6,11 +6,11 @@ import struct
 import sys
 from pathlib import Path
 
-from boards.sim.words import LANGUAGES, key32
-from boards.sim.words import authority as authority_words
 from firmware import games
 from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.format.words import LANGUAGES, key32
+from firmware.format.words import authority as authority_words
 from firmware.mac import Key
 from firmware.records import AU_CLOCK, AU_CLOCK_FORCED, AU_KEY, AU_NUMBER, R_LOAD
 from sabot import _frames, builds, checkpoints, element, kept, progress, receipts

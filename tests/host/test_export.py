@@ -75,8 +75,8 @@ def test_every_code_a_record_carries_has_words_in_english_and_french():
     """A code added to firmware/records.py or firmware/events.py without its words would read "code N" in `log
     show`, the report, the sim's timeline and the web page; the journal's codes have an identifier too, for the
     export's columns and the trace."""
-    from boards.sim import words
     from firmware import events, records
+    from firmware.format import words
 
     prefixes = {"R_": words.RECORDS, "ALARM_": words.ALARMS, "FAULT_": words.ALARMS, "F_": words.FINDINGS,
                 "END_": words.ENDS, "REL_": words.RELEASES, "WIN_": words.WINNERS, "EV_": words.EVENTS,
@@ -141,7 +141,7 @@ def test_show_and_export_of_a_record_forged_with_its_crc_recomputed_warn_and_exi
 
 @pytest.mark.req("C-ANNOUNCE", "T-DT")
 def test_the_banks_result_is_said_gagnant_perdant_or_egalite_by_tableau(tmp_path):
-    from boards.sim import words
+    from firmware.format import words
     from firmware.records import WIN_BANQUE, WIN_EGALITE, WIN_PONTE, pack_result
 
     code = pack_result((8, 6, 8), WIN_EGALITE, WIN_BANQUE)

@@ -144,19 +144,16 @@ def test_the_sim_board_and_the_virtual_board_import_each_other_not_even_inside_a
     assert [c for c in cycles(both) if any(m.startswith("boards.sim.") for m in c)] == []
 
 
-WORDS = {"boards.sim.words"}  # the words table, data alone (boards/sim/__init__.py is empty)
-
-
 @pytest.mark.req("H-SIM")
 def test_sabot_loads_the_simulator_only_for_sabot_sim():
-    """The words for people, a table of data the sim shares with the host's tools, are not the simulator."""
+    """The words for people, a table of data the sim shares with the host's tools, are firmware/format's."""
     top, _ = import_graph()
     assert "boards.sim.runner" in _reached(top, "sabot.simulate")
-    assert not [m for m in _reached(top, "sabot.cli") if m.startswith("boards.sim.") and m not in WORDS]
+    assert not [m for m in _reached(top, "sabot.cli") if m.startswith("boards.sim.")]
     loaded = subprocess.run([sys.executable, "-c", "import sys, sabot.cli\nsabot.cli.parser()\n"
                              "print(sorted(m for m in sys.modules if m.startswith('boards')))"],
                             capture_output=True, text=True, check=True, cwd=ROOT)
-    assert set(ast.literal_eval(loaded.stdout)) <= {"boards", "boards.sim"} | WORDS
+    assert set(ast.literal_eval(loaded.stdout)) == set()  # not even the boards package
 
 
 @pytest.mark.req("H-SIM")
@@ -165,3 +162,29 @@ def test_no_module_of_the_host_tools_grows_past_four_hundred_lines():
     long = {str(path.relative_to(ROOT)): n for path in (ROOT / "host_tools").rglob("*.py")
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400}
     assert long == {}
+
+
+READERS = ("sabot.verify", "sabot.report", "sabot.logview", "sabot.checkpoints", "sabot.receipts", "sabot.fleet.ingest",
+           "sabot.cagnotte")
+
+
+@pytest.mark.req("H-VERIFY")
+def test_the_readers_load_nothing_of_the_shoes_controller_its_shell_or_its_boards():
+    """The verifier is a second implementation of the rules: what it reads of the firmware is its formats and words
+    (firmware/format/, the layouts), never the controller it checks, its shell or a board (issue 34)."""
+    loaded = subprocess.run([sys.executable, "-c", "import sys\n" + "".join("import %s\n" % m for m in READERS)
+                             + "print(' '.join(sorted(sys.modules)))"], capture_output=True, text=True, cwd=ROOT,
+                            check=True).stdout.split()
+    assert set(READERS) <= set(loaded)
+    assert [m for m in loaded if m in ("firmware.controller", "firmware.shell", "firmware.checkpoint_shell",
+                                       "firmware.runtime") or m.split(".")[0] == "boards"] == []
+
+
+@pytest.mark.req("H-VERIFY")
+def test_the_words_of_the_controllers_phases_are_keyed_by_its_own_values():
+    from firmware import controller
+    from firmware.format import words
+
+    assert [words.PHASES[phase][0] for phase in (controller.IDLE, controller.BETS, controller.DEALING,
+                                                 controller.CLOSED)] == [
+        "no shoe", "bets open", "coup under way", "closed after the stop card"]

@@ -59,7 +59,8 @@ class Manifest:
 
 
 def _modules(folder):
-    return {str(p.relative_to(ROOT)) for p in (ROOT / folder).glob("*.py")} - {folder + "/manifest.py"}
+    pattern = "**/*.py" if folder == "firmware" else "*.py"  # firmware's packages (firmware/format/) frozen with it
+    return {str(p.relative_to(ROOT)) for p in (ROOT / folder).glob(pattern)} - {folder + "/manifest.py"}
 
 
 @pytest.fixture(params=hardware())

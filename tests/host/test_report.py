@@ -226,9 +226,9 @@ def test_quotations_are_the_regulations_own_words():
 
 
 def english_words():
-    """The words of the English catalogue (boards/sim/words.py's English, the report's English text, the English of the
-    verifier's findings on this journal) that are not French words too."""
-    from boards.sim import words
+    """The words of the English catalogue (firmware/format/words.py's English, the report's English text, the English of
+    the verifier's findings on this journal) that are not French words too."""
+    from firmware.format import words
     from sabot.report.findings_fr import ISSUES_FR, SEGMENTS_FR
     from sabot.report.text import TEXT
 

@@ -6,8 +6,8 @@ this catalogue does not know yet still reads in French: its requirement's title 
 
 import re
 
-from boards.sim import words
 from firmware import games, records
+from firmware.format import words
 from firmware.record_names import unpack_hand
 from sabot import _frames
 from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, ISSUES, POSITION, TAILLE, TYPE

@@ -3,8 +3,8 @@ report's words (text.Words). Built record by record (Story.feed), so that a jour
 held whole: a taille that ends clean (no incident, no finding, its stop card in place) keeps its counts alone and
 is condensed to one line; every other keeps each coup."""
 
-from boards.sim import words
 from firmware import cards, games, records
+from firmware.format import words
 from firmware.record_names import unpack_authority, unpack_employee, unpack_hand
 from sabot.journalfile import CARD, CODE, CONDITION, COUP, DISPOSITION, POSITION, SEANCE, TAILLE, TIME, TYPE
 from sabot.report.cardwords import short

@@ -5,8 +5,8 @@ number (CSS page margin boxes)."""
 from html import escape
 from importlib.resources import files
 
-from boards.sim import words
 from firmware import games
+from firmware.format import words
 from firmware.record_names import unpack_totals, unpack_winners
 from firmware.records import END_TABLEAU
 from sabot import times, tool_version

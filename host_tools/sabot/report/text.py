@@ -1,7 +1,7 @@
 """The report's own words in French and English, and Words: them, a requirement's title and sabot.words' words
 for a journal's codes, in the report's language."""
 
-from boards.sim import words
+from firmware.format import words
 from sabot import builds
 from sabot.report.regulation import TITLES
 

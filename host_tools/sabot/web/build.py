@@ -1,5 +1,5 @@
 """Writes the page: its HTML, CSS and JavaScript (this package's data), the words of the firmware's numbers
-(words.js, from boards/sim/words.py and firmware/layout.py), the MicroPython WebAssembly port from node_modules,
+(words.js, from firmware/format/words.py and firmware/layout.py), the MicroPython WebAssembly port from node_modules,
 and the firmware's and sim board's sources the page puts into the VM's filesystem (sources.js)."""
 
 import json
@@ -7,19 +7,19 @@ from importlib import resources
 from pathlib import Path
 
 import firmware
-from boards.sim import words
 from firmware import layout, records
+from firmware.format import words
 
 ROOT = Path(firmware.__file__).resolve().parent.parent
 PORT = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 VM_FILES = ("micropython.mjs", "micropython.wasm")
 ASSETS = ("index.html", "page.css", "app.js", "text.js", "shoe.js", "journal.js", "zip.js", "levy.js")
-# The page's name of each table of boards/sim/words.py, each written as a list indexed by the code.
+# The page's name of each table of firmware/format/words.py, each written as a list indexed by the code.
 TABLES = {"events": words.EVENTS, "refusals": words.REFUSALS, "alarms": words.ALARMS, "findings": words.FINDINGS,
           "ends": words.ENDS, "dispositions": words.DISPOSITIONS, "conditions": words.CONDITIONS,
           "releases": words.RELEASES, "winners": words.WINNERS, "bank": words.BANK, "games": words.GAMES,
           "indicators": words.INDICATORS, "phases": words.PHASES}
-SOURCE_DIRS = ("firmware", "boards/sim")
+SOURCE_DIRS = ("firmware", "firmware/format", "boards/sim")
 
 
 class PageError(Exception):
@@ -62,7 +62,8 @@ def words_js():
         codes[lang]["hands"] = words.HANDS
     types = {name: value for name, value in sorted(vars(records).items()) if name.startswith("R_")}
     fields = ", ".join("%s = %d" % (name.upper(), i) for i, name in enumerate(layout.FIELDS))
-    return ("// Written by `sabot web` from boards/sim/words.py and firmware/layout.py (host_tools/sabot/web/build.py):"
+    return ("// Written by `sabot web` from firmware/format/words.py and firmware/layout.py (host_tools/sabot/web/"
+            "build.py):"
             " change those, not this.\nexport const CODES = %s;\nexport const RECORDS = %s;\nexport const %s;\n" % (
                 json.dumps(codes, ensure_ascii=False, indent=1), json.dumps(types, indent=1), fields))
 

@@ -1,5 +1,5 @@
 // What the page says, in French (the default) and English; and the journal's records put into words. The words
-// of the firmware's numbers and the record's fields are words.js's, which `sabot web` writes from boards/sim/words.py
+// of the firmware's numbers and the record's fields are words.js's, which `sabot web` writes from firmware/format/words.py
 // and firmware/layout.py (host_tools/sabot/web/build.py).
 
 import { CARD, CODE, CODES, CONDITION, COUP, DISPOSITION, POSITION, RECORDS, SEANCE, TAILLE, TYPE } from "./words.js";
