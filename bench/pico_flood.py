@@ -5,8 +5,9 @@ longest pass of its loop, in the chip's simulated time (its status's longest_pas
 journalled. Shared by tests/host/test_pico_flood.py. Skipped without `make image BOARD=rpi_pico`.
 
 The flood is not the issue's whole mebibyte: the emulator runs the chip slower than real time, and a flood is answered
-a pass at a time (523 bytes read a pass, one receipt a pass, each the element's 183 ms of signing): 64 KiB took some
-130 s of wall time on a loaded machine, 1 MiB would take over half an hour. The figures' method says the size."""
+a pass at a time (523 bytes read a pass, one receipt at a time, each the element's 183 ms of signing polled for over
+passes): 64 KiB took some 110-130 s of wall time on a loaded machine, 1 MiB would take over half an hour. The
+figures' method says the size."""
 
 import os
 import threading
@@ -18,8 +19,9 @@ from firmware import protocol as p
 COUPS = 8
 FLOOD = 64 * 1024
 # The croupier waits this long after releasing the draw button for the gate before taking the card back (the
-# emulator's default is 60 ms, a gate that stays shut: the tableau said no). Under a flood a pass is a receipt's
-# signature long (some 220-430 ms, over the issue's 100: tests/host/test_pico_flood.py's known issue): a croupier
+# emulator's default is 60 ms, a gate that stays shut: the tableau said no). Under a flood a coup's checkpoint pass
+# is long (the element's increment and signature, the littlefs append, the receipt command under way it waits for:
+# some 260-520 ms, over the issue's 100: tests/host/test_pico_flood.py's known issue): a croupier
 # as impatient as the default takes the card back before the gate opens, and the shoe, its gate opened on no card,
 # raises a jam. Half a second lets the test see whether the coups are dealt to their end, late.
 PATIENCE_US = 500_000

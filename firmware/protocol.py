@@ -410,7 +410,8 @@ def serve(runtime, protocol, received):
         runtime.idle()
         # A card released and not out yet: the cable waits. The card reader's line comes a few ms before the card
         # breaks the beam, and the loop parses it (idle) for the beam's handler to take: a pass that answered a
-        # receipt meanwhile (some 220 ms) journalled the card unknown, its identity then the next card's.
+        # request meanwhile (a receipt signed in one pass, once: some 220 ms) journalled the card unknown, its identity
+        # then the next card's.
         if not ctl.releasing:
             # One signature or erase a pass: the controller's, then no request's.
             protocol.work(ticks_diff(now(), began) >= SLOW_PASS_MS)
