@@ -1,8 +1,9 @@
 """The production image on the emulated Raspberry Pi Pico (issue 24), in one emulator session after its factory's
 bench: no prompt whatever its USB cable sends, at boot and while the croupier deals; code planted on its filesystem
 never runs; README.md's production commissioning of a Pico, every step over the shoe's protocol through sabot as
-written; the firmware challenge over its flash, MATCH for the approved image alone. Every step's output is in the
-failure message, so CI shows the whole session."""
+written, a stranger's first enrolment refused before the casino's (without the label's code, and with his own); the
+firmware challenge over its flash, MATCH for the approved image alone. Every step's output is in the failure
+message, so CI shows the whole session."""
 
 import threading
 from hashlib import sha256
@@ -12,6 +13,7 @@ import pytest
 
 from boards.sim.element import SimElement
 from firmware.records import BOOT_RESTART, R_BOOT
+from sabot.enrolment_code import new_code
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.pico import Pico, steps
 from sabot.pico_vboard import factory
@@ -61,6 +63,16 @@ def attack_while_dealing(board):
     return during, reply
 
 
+def stranger_enrols(board, folder):
+    """A stranger's key enrolled on the factory-fresh production Pico without its label's code, then with a code of
+    his own making: sabot's two answers (issue 38)."""
+    stranger = folder / "stranger.key"
+    assert run(SABOT, "key", "new", stranger).returncode == 0
+    enrol = (SABOT, "key", "enrol", "--port", board.port, "--casino-key", stranger, "--registry",
+             folder / "stranger.json")
+    return run(*enrol), run(*enrol, "--code", new_code())
+
+
 @pytest.mark.req("P-NOREPL", "P-FROZEN", "P-ENROL", "P-AUTH", "H-FIRMWARE", "S-IDENT", "S-FAILSAFE")
 def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_runs_its_image_alone(
         image, tmp_path):  # noqa: F811
@@ -70,7 +82,7 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
         ["sabot", "key", "enrol"], ["sabot", "number", "set"],
         ["sabot", "clock", "set"], ["sabot", "seance", "open"], ["sabot", "pull-log", "--port"],
         ["sabot", "log", "verify"], ["sabot", "firmware", "verify"]]
-    session, said, board = [], {}, None
+    session, said, board, refused = [], {}, None, []
 
     def step(line):
         command = line.replace("sabot ", SABOT + " ", 1).replace("build/rpi_pico-image/", str(image) + "/")
@@ -95,6 +107,8 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
                 (tmp_path / "shoe.flash.tty").symlink_to(board.port)
                 session.append("$ %s\n(the factory's bench, then the production image; attacked at boot)" % line)
             else:
+                if line.startswith("sabot key enrol"):  # a stranger first, with the cable and without the label
+                    refused.extend(stranger_enrols(board, tmp_path))
                 step(line)
                 if line.startswith("sabot seance open"):
                     during, reply = attack_while_dealing(board)
@@ -126,6 +140,9 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
     assert mismatch.returncode == 1 and "MISMATCH" in mismatch.stdout and "differs: flash" in mismatch.stdout, \
         mismatch.stdout
     assert b"PLANTED" not in console, session  # nothing planted ran, and the shoe served its own code throughout
+    without, other = refused  # before the casino's: a stranger's key refused without the label's code, and with another
+    assert without.returncode == 2 and "--code" in without.stderr and without.stderr.count("\n") == 1, without.stderr
+    assert other.returncode == 2 and "not the code on its label" in other.stderr, other.stderr
     assert reply["dealt"] >= 2 * COUPS and during >= CARDS_SEEN, reply  # a shoe in service, dealing throughout
 
 
