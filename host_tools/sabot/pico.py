@@ -298,17 +298,21 @@ def erases(events, since_us=0):
 
 def deal_whole_shoe(board, folder):
     """A new Pico commissioned (sabot 42, table 3), a séance opened with sabot, then WHOLE_SHOE dealt through its pins
-    and reader, to the stop card; returns the deal's reply (cards dealt, requests refused, and
-    began_us, when the deal began)."""
+    and reader, to the stop card; returns the deal's reply (cards dealt, requests refused, began_us: when it began)."""
     commission(board, folder)
-    opened = subprocess.run([str(Path(sys.executable).parent / "sabot"), "seance", "open", "--port", board.port,
-                             "--table", "3", "--by", "4711"], capture_output=True, text=True)
-    if opened.returncode:
-        raise PicoError("sabot seance open: %s" % opened.stderr.strip())
+    open_seance(board)
     scenario = Path(folder) / "whole-shoe.txt"
     scenario.write_text(WHOLE_SHOE)
     began = board.now_us()
     return dict(play(board, scenario), began_us=began)
+
+
+def open_seance(board):
+    """A séance opened on the Pico with sabot (table 3, employee 4711), as a casino's workstation does."""
+    opened = subprocess.run([str(Path(sys.executable).parent / "sabot"), "seance", "open", "--port", board.port,
+                             "--table", "3", "--by", "4711"], capture_output=True, text=True)
+    if opened.returncode:
+        raise PicoError("sabot seance open: %s" % opened.stderr.strip())
 
 
 PRESS_US = 60_000  # a button held 60 ms: past the 30 ms the firmware waits a contact to settle
@@ -316,7 +320,7 @@ GAP_US = 200_000  # the croupier's rhythm between two actions, simulated
 BETS_US = 400_000  # the players' bets before "no more bets", simulated: a table takes far longer
 OPENING_US = 400_000  # the croupier after "no more bets": the shoe signs the coup's opening (some 185 ms at M0)
 NO_CARD_US = 300_000  # a gate still shut this long after the dealer's request stays shut: the tableau said no
-_PINS = {"no_more_bets": 6, "coup_end": 7, "burn": 8, "draw": 9, "shoe": 10, "seance": 11, "clear_alarm": 12}
+PINS = {"no_more_bets": 6, "coup_end": 7, "burn": 8, "draw": 9, "shoe": 10, "seance": 11, "clear_alarm": 12}
 
 
 def press(board, pin, after_us=GAP_US):
@@ -357,9 +361,9 @@ def steps(scenario):
         elif command in ("shoe_seed", "shoe_cards"):
             stack = (shuffled_shoe(game, a) if command == "shoe_seed"
                      else bytearray(a) if b < 0 else with_stop_card(a, b))
-            out += [{"deck": [cards.name(c) for c in stack]}, {"press": _PINS["shoe"]}]
+            out += [{"deck": [cards.name(c) for c in stack]}, {"press": PINS["shoe"]}]
         elif command in ("draw", "burn"):
-            out += [{"press": _PINS[command], "draw": True, "read": reader}] * a
+            out += [{"press": PINS[command], "draw": True, "read": reader}] * a
         elif command == "reader":
             reader = a
         elif command == "wait":
@@ -367,18 +371,17 @@ def steps(scenario):
         elif command == "power_cut":
             out.append({"power_cycle": True})
         elif command == "no_more_bets":  # the bets placed first: the shoe meanwhile writes the last coup's
-            out += [{"wait_us": BETS_US}, {"press": _PINS[command]}, {"wait_us": OPENING_US}]  # signed checkpoint
+            out += [{"wait_us": BETS_US}, {"press": PINS[command]}, {"wait_us": OPENING_US}]  # signed checkpoint
             # (docs/journal-format.md), then the coup's opening signed before its first card (issue 37)
         elif command == "seance":  # a séance's opening is a signed checkpoint too: the shoe busy with it, a request
-            out += [{"press": _PINS[command]}, {"wait_us": OPENING_US}]  # pressed meanwhile would find no card left
+            out += [{"press": PINS[command]}, {"wait_us": OPENING_US}]  # pressed meanwhile would find no card left
         elif command != "power_on":  # the power comes back with the cut's boot
-            out.append({"press": _PINS[command]})
+            out.append({"press": PINS[command]})
     return out + [{"wait_us": GAP_US}]
 
 
 def play(board, scenario, timeout=3600):
-    """A scenario file dealt on the Pico's pins and reader as a croupier would, in simulated time; returns the
-    cards slid out and the dealer's requests the controller refused."""
+    """A scenario file dealt on the Pico's pins and reader as a croupier would, in simulated time: its reply."""
     return board.command("deal", timeout=timeout, steps=steps(scenario))
 
 
@@ -388,8 +391,7 @@ def commission(board, folder, sabot=42, table=3):
     then a power cycle. No key: the secure element holds its own."""
     from sabot.shoe_link import mpremote
 
-    folder = Path(folder)
-    config = folder / "config.json"
+    config = Path(folder) / "config.json"
     config.write_text(json.dumps({"board": "rpi_pico", "sabot": sabot, "table": table, "game": "chemin_de_fer",
                                   "reader": True}))
     mpremote(board.port, "cp", str(config), ":config.json")

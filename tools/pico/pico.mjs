@@ -476,7 +476,10 @@ function deal(command, done) {
       };
       cards.push(card);
     }
-    at(t, () => setPin(s.press, 0));
+    at(t, () => {
+      setPin(s.press, 0);
+      emit({ ev: 'press', pin: s.press, t_us: nowNs() / 1000 }); // when the croupier's button went down
+    });
     at(t + hold, () => {
       setPin(s.press, 1);
       released = true;
