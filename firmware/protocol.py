@@ -223,7 +223,7 @@ class Protocol:
         if command == C_RECEIPT and NONCE_SIZE <= size <= 32:
             from firmware import receipt
 
-            points = getattr(self.shell, "checkpoints", None)
+            points = self.shell.checkpoints
             if points is None or points.element is None:
                 return OK, receipt.receipt(self.shell.journal, payload).encode()
             self.job = [self._signed, command, seq, receipt.Signing(self.shell.journal, payload, points.element)]
@@ -281,7 +281,7 @@ class Protocol:
     def _checkpoints(self, offset, count, kept=0):
         """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), or a kept journal's, read as a segment
         is."""
-        points = getattr(self.shell, "checkpoints", None)
+        points = self.shell.checkpoints
         if points is None or count > _CHUNK_MAX:
             return (E_NOT_FOUND if points is None else E_ARGUMENT), b""
         path = points.path

@@ -176,7 +176,7 @@ def _keep_aside(shell=None):
     if shell is not None:
         shell.journal.storage.set_aside()  # the ring's entries are that journal's (firmware/ring.py)
     os.rename(JOURNAL, kept)
-    points = getattr(shell, "checkpoints", None)  # a board with an element (firmware/checkpoints.py)
+    points = shell.checkpoints  # a board with an element (firmware/checkpoints.py)
     if points is not None:
         try:
             points.begin(load_config()["sabot"])
@@ -189,7 +189,7 @@ def element_key():
     """The shoe's number and its secure element's public key (`sabot key enrol` on a development shoe), None when no
     element answers."""
     shell = _runtime().shell
-    points = getattr(shell, "checkpoints", None)
+    points = shell.checkpoints
     public = None
     error = "this board has no secure element"
     if points is not None and points.element is not None:
@@ -207,7 +207,7 @@ def provision_element(provision):
     nothing. A journal begun while no element answered names none (its key id zeros): it is kept aside, never
     deleted (_keep_aside), so that the shoe, powered up again, begins one its element vouches for."""
     shell = _runtime().shell
-    points = getattr(shell, "checkpoints", None)
+    points = shell.checkpoints
     if points is None or points.element is None:
         _say(refused="this board has no secure element to provision")
         return
@@ -227,7 +227,7 @@ def checkpoint():
     """A checkpoint before the journal is pulled (`sabot pull-log` over mpremote), so that the pull holds one
     covering its last record."""
     shell = _runtime().shell
-    points = getattr(shell, "checkpoints", None)
+    points = shell.checkpoints
     if points is not None:
         from firmware.checkpoints import PULL
 
@@ -373,7 +373,7 @@ def receipt(nonce_hex):
     if len(nonce) < 16:
         raise ValueError("a nonce of at least 16 bytes")
     shell = _runtime().shell
-    print(signed_head(shell.journal, nonce, getattr(shell, "checkpoints", None)))
+    print(signed_head(shell.journal, nonce, shell.checkpoints))
 
 
 def resume():
