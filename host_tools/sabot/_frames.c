@@ -499,8 +499,12 @@ static PyObject *frames_entries(PyObject *module, PyObject *args) {
             memcpy(PyBytes_AS_STRING(chains) + i * CHAIN_SIZE, entry + ENTRY_CHAIN_AT, CHAIN_SIZE);
             if (in_line != count)
                 continue;
-            if (version != 1 && i > 0)
-                SHA256(entry - size, (size_t)size, before);
+            if (version != 1 && i > 0) { /* SHA256() fetches its digest through EVP at each call: 0.7 us more */
+                SHA256_CTX hash;
+                SHA256_Init(&hash);
+                SHA256_Update(&hash, entry - size, (size_t)size);
+                SHA256_Final(before, &hash);
+            }
             if (entry[0] != version || entry[1] == ENTRY_BEGUN ||
                 memcmp(entry + ENTRY_CHAIN_AT, NO_CHAIN, CHAIN_SIZE) == 0 ||
                 libdeflate_crc32(0, entry, (size_t)crc_at) != le32(entry + crc_at) ||

@@ -307,6 +307,38 @@ def test_a_signature_whose_point_has_an_x_of_n_or_more_verifies_in_the_c_core_as
         assert bytes(_frames.PublicKey(xy, precomputed).unsigned(data, 2, 0, 2)) == struct.pack("=I", 1)
 
 
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_a_coup_opened_under_a_signature_is_unended_when_the_next_entry_is_neither_its_end_nor_an_interruption():
+    """sabot.openings.unended over a checkpoint File in line (its entries' bytes) and over a list of entries (the
+    entry by entry way, where a coup's end must also carry its opening's counter): the openings it names are those
+    whose next entry is not an alarm's, a power-up's, a recovery's, a pull's, nor their end; one at the last entry
+    is the records after it."""
+    import random
+
+    from sabot import checkpoints, openings
+
+    kinds = [cp.OPENING] * 4 + [cp.COUP_END] * 3 + [cp.ALARM, cp.BOOT, cp.RECOVERY, cp.PULL, cp.SEANCE, cp.AUTHORITY]
+    passing = (cp.ALARM, cp.BOOT, cp.RECOVERY, cp.PULL)
+    draw = random.Random(37)
+    for _ in range(40):
+        reasons = [draw.choice(kinds) for _ in range(draw.randrange(1, 60))]
+        counters = [1]
+        for before, reason in zip(reasons, reasons[1:]):
+            counters.append(counters[-1] + (reason != cp.COUP_END or before != cp.OPENING))
+        data = b"".join(struct.pack(cp.ENTRY, 2, reason, 1, counter, 1, counter, bytes(32), bytes(32)) + bytes(68)
+                        for reason, counter in zip(reasons, counters))
+        points = checkpoints.File(data)
+        named = [int(f.message.split("checkpoint ")[1].split(" ")[0]) - 1 for f in openings.unended(points, [])]
+        assert named == [i for i in range(len(reasons) - 1) if reasons[i] == cp.OPENING
+                         and reasons[i + 1] not in passing + (cp.COUP_END,)]
+        listed = points.entries()
+        for entry in listed:
+            entry.counter += draw.random() < 0.2  # an end that does not carry its opening's counter
+        named = [int(f.message.split("checkpoint ")[1].split(" ")[0]) - 1 for f in openings.unended(listed, [])]
+        assert named == [i for i in range(len(reasons) - 1) if reasons[i] == cp.OPENING and not (
+            reasons[i + 1] in passing or reasons[i + 1] == cp.COUP_END and listed[i + 1].counter == listed[i].counter)]
+
+
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
 def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdict(tmp_path):
     """The quick way (every entry in line, the chain values the reading of the journal kept compared a segment at
