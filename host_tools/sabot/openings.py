@@ -3,6 +3,8 @@ a coup under a checkpoint the element counts up and signs before the gate unlock
 the same counter value. An opening whose next checkpoint is not its end, with nothing between them that explains it
 (an alarm in the coup, a power-up), is a J-TAMPER finding naming the coup."""
 
+import re
+
 from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware.records import R_BOOT
@@ -10,6 +12,10 @@ from sabot.journalfile import Finding
 
 _INTERRUPTED = bytes((cp.ALARM, cp.BOOT, cp.RECOVERY, cp.PULL))  # an alarm's checkpoint in the coup, a power-up's,
 # a pull's (over mpremote, the coup under way: its end is counted after it)
+# The openings followed by none of them, nor (in a checkpoint File in line, whose counters are) by their end: found
+# in C, a few among 200,000 (a Python loop over them cost 0.1 s a million cards).
+_UNLIKE = {in_line: re.compile(re.escape(bytes((cp.OPENING,))) + b"(?=[^" + re.escape(
+    _INTERRUPTED + (bytes((cp.COUP_END,)) if in_line else b"")) + b"])") for in_line in (True, False)}
 
 
 def unended(entries, segments):
@@ -20,20 +26,17 @@ def unended(entries, segments):
     size = entries.layout.size if hasattr(entries, "layout") else 0  # a checkpoint File, in line
     reasons = bytes(entries.data[1:len(entries) * size:size]) if size else bytes(e.reason for e in entries)
     found = []
-    at = reasons.find(cp.OPENING)
-    while 0 <= at < len(reasons) - 1:
-        after = reasons[at + 1]
-        if after in _INTERRUPTED or after == cp.COUP_END and (size or entries[at + 1].counter == entries[at].counter):
-            at = reasons.find(cp.OPENING, at + 1)  # in a File in line, a coup's end after its opening has its value
-            continue
+    for match in _UNLIKE[bool(size)].finditer(reasons):
+        at = match.start()
         opening, after = entries[at], entries[at + 1]
+        if after.reason == cp.COUP_END and after.counter == opening.counter:
+            continue
         if not _powered_up(segments, opening.seq, after.seq):
             coup = _body(segments, opening.seq)
             found.append(Finding("J-TAMPER", opening.seq, "coup %d of taille %d, opened under checkpoint %d (counter "
                                  "%d), has no signed end: its records cut or replaced" % (
                                      _field(coup, fmt.BODY_SEANCE + 4), _field(coup, fmt.BODY_SEANCE + 2),
                                      opening.index, opening.counter)))
-        at = reasons.find(cp.OPENING, at + 1)
     return found
 
 

@@ -187,8 +187,8 @@ def test_the_c_core_reads_every_entry_and_says_how_many_from_the_first_are_in_li
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT")
 def test_the_c_core_and_pyca_cryptography_agree_on_every_entrys_signature(tmp_path):
-    """sabot._frames.signed_by (OpenSSL, without the GIL) says which entries are not the element's, as pyca's
-    verify does one by one; over any span, and in threads (File.unsigned)."""
+    """sabot._frames.PublicKey (OpenSSL, without the GIL) says which entries are not the element's, as pyca's
+    verify does one by one; over any span, its multiples precomputed or not, and in threads (File.unsigned)."""
     from sabot import _frames, checkpoints, element
 
     folder, key, _ = dealt(tmp_path, DEALT + "no_more_bets\ndraw 4\ncoup_end\n" * 3)
@@ -201,9 +201,142 @@ def test_the_c_core_and_pyca_cryptography_agree_on_every_entrys_signature(tmp_pa
     points = checkpoints.File(data)
     assert [i for i in range(len(points)) if not points[i].signed_by(public)] == [2, 4]
     assert sorted(points.unsigned(public)) == [2, 4]
-    assert list(memoryview(_frames.signed_by(data, 2, element.xy(public), 3, 7)).cast("I")) == [4]
+    for precomputed in (False, True):
+        key = _frames.PublicKey(element.xy(public), precomputed)
+        assert list(memoryview(key.unsigned(data, 2, 3, 7)).cast("I")) == [4]
     other = p256.public_key(p256.scalar(b"another element's seed"))
     assert sorted(points.unsigned(element.public_key(other))) == list(range(len(points)))
+
+
+CURVE_B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B  # P-256's: y^2 = x^3 - 3x + b
+
+
+def _signed_entries(layout, scalar, count):
+    """count entries of a layout (sabot.checkpoints.V1, V2), each its own bytes, signed with the scalar."""
+    made = []
+    for i in range(count):
+        entry = bytearray(sha256(b"entry %d" % i).digest() * 5)[:layout.size]
+        digest = sha256(cp.LABEL + bytes(entry[:layout.signed])).digest()
+        entry[layout.signed:layout.signed + 64] = p256.sign(scalar, digest)
+        made.append(entry)
+    return made
+
+
+def _pyca_unsigned(layout, public, data):
+    from sabot import element
+
+    size = layout.size
+    return [i for i in range(len(data) // size) if not element.verifies(
+        public, sha256(cp.LABEL + data[i * size:i * size + layout.signed]).digest(),
+        data[i * size + layout.signed:i * size + layout.signed + 64])]
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_c_cores_verification_and_pycas_agree_on_bad_signatures_of_every_kind(version):
+    """The C core's ECDSA (its key's multiples precomputed or not, its S inverted a batch at once, x compared in
+    Jacobian coordinates) says of each signature what pyca/cryptography's verify says: R or S zero, n or above, one
+    bit changed in R, S or the signed bytes, R and S swapped, S negated (n - S: still a signature of the same
+    digest), over batches and spans that cut them anywhere."""
+    from sabot import _frames, checkpoints, element
+
+    layout = checkpoints.LAYOUTS[version]
+    scalar = p256.scalar(b"the kinds' element")
+    public = element.public_key(p256.public_key(scalar))
+    made = _signed_entries(layout, scalar, 150)
+    at = layout.signed
+    n = p256.N
+    for i, bad in {3: bytes(32) + made[3][at + 32:at + 64], 4: made[4][at:at + 32] + bytes(32),
+                   5: n.to_bytes(32, "big") + made[5][at + 32:at + 64],
+                   6: made[6][at:at + 32] + n.to_bytes(32, "big"), 7: b"\xff" * 64,
+                   8: made[8][at + 32:at + 64] + made[8][at:at + 32],
+                   9: made[9][at:at + 32] + (n - int.from_bytes(made[9][at + 32:at + 64], "big")).to_bytes(32, "big"),
+                   63: made[63][at:at + 32] + (int.from_bytes(made[63][at + 32:at + 64], "big") + n).to_bytes(
+                       33, "big")[1:]}.items():
+        made[i][at:at + 64] = bad
+    for i, byte in ((10, at + 1), (11, at + 40), (64, 0), (65, at - 1), (127, at + 63), (128, at), (149, 7)):
+        made[i][byte] ^= 0x10
+    data = b"".join(made)
+    expected = _pyca_unsigned(layout, public, data)
+    assert 9 not in expected and {3, 4, 5, 6, 7, 8, 10, 11, 64, 65, 127, 128, 149} <= set(expected)
+    for precomputed in (False, True):
+        key = _frames.PublicKey(element.xy(public), precomputed)
+        assert list(memoryview(key.unsigned(data, version, 0, len(made))).cast("I")) == expected
+        assert list(memoryview(key.unsigned(data, version, 5, 129)).cast("I")) == [i for i in expected if 5 <= i < 129]
+        assert key.unsigned(data, version, 70, 70) == b""
+    assert sorted(checkpoints.File(data, layout).unsigned(public)) == expected
+    with pytest.raises(ValueError):
+        _frames.PublicKey(bytes(64))  # not a point of P-256
+    with pytest.raises(ValueError):
+        key.unsigned(data, version, 0, len(made) + 1)
+
+
+def _minus(a, b):
+    """The affine point a - b on P-256, for a and b neither equal nor opposite."""
+    (x1, y1), (x2, y2) = a, (b[0], -b[1] % p256.P)
+    slope = (y2 - y1) * pow(x2 - x1, -1, p256.P) % p256.P
+    x3 = (slope * slope - x1 - x2) % p256.P
+    return x3, (slope * (x1 - x3) - y1) % p256.P
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_a_signature_whose_point_has_an_x_of_n_or_more_verifies_in_the_c_core_as_in_pyca():
+    """ECDSA compares x mod n with R: the point's x can be n + R (below p), one in 2**128 signatures. Built here
+    for a key made for it (R = S = t: u2 = 1, Q = the point less u1 G), it verifies in both, and fails for another
+    entry."""
+    from sabot import _frames, checkpoints, element
+
+    t = 1
+    while True:  # a point of P-256 whose x is n + t
+        x = p256.N + t
+        square = (x ** 3 - 3 * x + CURVE_B) % p256.P
+        y = pow(square, (p256.P + 1) // 4, p256.P)
+        if y * y % p256.P == square:
+            break
+        t += 1
+    layout = checkpoints.V2
+    entries = [bytearray(sha256(b"entry %d" % i).digest() * 5)[:layout.size] for i in range(2)]
+    digest = int.from_bytes(sha256(cp.LABEL + bytes(entries[0][:layout.signed])).digest(), "big")
+    q = _minus((x, y), p256.base_times(digest * pow(t, -1, p256.N) % p256.N))
+    xy = q[0].to_bytes(32, "big") + q[1].to_bytes(32, "big")
+    for entry in entries:
+        entry[layout.signed:layout.signed + 64] = t.to_bytes(32, "big") * 2
+    data = b"".join(entries)
+    assert _pyca_unsigned(layout, element.public_key(xy), data) == [1]
+    for precomputed in (False, True):
+        assert bytes(_frames.PublicKey(xy, precomputed).unsigned(data, 2, 0, 2)) == struct.pack("=I", 1)
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT")
+def test_a_coup_opened_under_a_signature_is_unended_when_the_next_entry_is_neither_its_end_nor_an_interruption():
+    """sabot.openings.unended over a checkpoint File in line (its entries' bytes) and over a list of entries (the
+    entry by entry way, where a coup's end must also carry its opening's counter): the openings it names are those
+    whose next entry is not an alarm's, a power-up's, a recovery's, a pull's, nor their end; one at the last entry
+    is the records after it."""
+    import random
+
+    from sabot import checkpoints, openings
+
+    kinds = [cp.OPENING] * 4 + [cp.COUP_END] * 3 + [cp.ALARM, cp.BOOT, cp.RECOVERY, cp.PULL, cp.SEANCE, cp.AUTHORITY]
+    passing = (cp.ALARM, cp.BOOT, cp.RECOVERY, cp.PULL)
+    draw = random.Random(37)
+    for _ in range(40):
+        reasons = [draw.choice(kinds) for _ in range(draw.randrange(1, 60))]
+        counters = [1]
+        for before, reason in zip(reasons, reasons[1:]):
+            counters.append(counters[-1] + (reason != cp.COUP_END or before != cp.OPENING))
+        data = b"".join(struct.pack(cp.ENTRY, 2, reason, 1, counter, 1, counter, bytes(32), bytes(32)) + bytes(68)
+                        for reason, counter in zip(reasons, counters))
+        points = checkpoints.File(data)
+        named = [int(f.message.split("checkpoint ")[1].split(" ")[0]) - 1 for f in openings.unended(points, [])]
+        assert named == [i for i in range(len(reasons) - 1) if reasons[i] == cp.OPENING
+                         and reasons[i + 1] not in passing + (cp.COUP_END,)]
+        listed = points.entries()
+        for entry in listed:
+            entry.counter += draw.random() < 0.2  # an end that does not carry its opening's counter
+        named = [int(f.message.split("checkpoint ")[1].split(" ")[0]) - 1 for f in openings.unended(listed, [])]
+        assert named == [i for i in range(len(reasons) - 1) if reasons[i] == cp.OPENING and not (
+            reasons[i + 1] in passing or reasons[i + 1] == cp.COUP_END and listed[i + 1].counter == listed[i].counter)]
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
