@@ -15,7 +15,7 @@ class CheckpointShell(Shell):
 
     def __init__(self, checkpoints, *args):
         Shell.__init__(self, *args)
-        self.checkpoints = checkpoints
+        self.checkpoints = self._points = checkpoints  # the shoe's (Shell's attribute); _points, typed as they are
         self._watch = None
         self._cut = 0
         self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
@@ -24,14 +24,14 @@ class CheckpointShell(Shell):
 
     def recover(self):
         self._cut = 0
-        watch = self._watch = self.checkpoints.watch()
-        tail = self.checkpoints.tail = Tail(self.ctl, self.journal, watch[1] if watch else -1)
+        watch = self._watch = self._points.watch()
+        tail = self._points.tail = Tail(self.ctl, self.journal, watch[1] if watch else -1)
         self._cut = self.journal.recover(tail, watch)
         self._recovered = self.journal.seq
         return self._cut
 
     def rolled_back(self):
-        return self.checkpoints.rolled_back(self.journal, self._watch)
+        return self._points.rolled_back(self.journal, self._watch)
 
     def boot(self, now):
         self._booting = True  # the power-up's steps write one checkpoint, after them, not one each
@@ -39,14 +39,14 @@ class CheckpointShell(Shell):
             Shell.boot(self, now)
         finally:
             self._booting = False
-        self.checkpoints.booted(self, self._cut, self._quiet())
+        self._points.booted(self, self._cut, self._quiet())
 
     def _quiet(self):
         """Whether the last checkpoint still vouches for all but boot records (issue 38): since it, the journal holds
         power-ups alone, each seen by the recovery in the same segment, and this one wrote its boot record and
         nothing more. A restart then spends no count of the element; a cut, a card, an alarm, a new segment do."""
         watch = self._watch
-        tail = self.checkpoints.tail
+        tail = self._points.tail
         journal = self.journal
         if watch is None or tail is None or tail.other or journal.segment != watch[0]:
             return False
@@ -68,7 +68,7 @@ class CheckpointShell(Shell):
         Shell.carry_out(self, event, arg, now)
         if self.journal.broken or ctl.alarms != alarms:
             return  # its records not written: the fault's own step ran instead
-        self.checkpoints.opening(self.journal)
+        self._points.opening(self.journal)
         if ctl.alarms == alarms:  # signed; else the element's fault, journalled, keeps the gate locked
             ctl.n_cmds = held
             self.command(now)
@@ -79,7 +79,7 @@ class CheckpointShell(Shell):
         alarms = ctl.alarms
         Shell._handle(self, event, arg, now)
         if ctl.n_recs and not self._booting and (in_coup or not ctl.in_coup):  # an opening: signed in carry_out
-            self.checkpoints.stepped(self, event, in_coup, alarms)
+            self._points.stepped(self, event, in_coup, alarms)
 
     def said(self, counter, count, why):
         """Counter values spent with no entry journalled (EV_ELEMENT: the last one, how many, why, records.EL_*), no

@@ -130,7 +130,7 @@ class ATECC:
         self._wake = bytearray(4)
         self._count = bytearray(1)
         self._family = None  # Info's revision, checked at the first command
-        self._running = None  # the last Run started: the chip's until it is done
+        self._running = None  # type: Run | None  # the last Run started: the chip's until it is done
 
     # What the shoe asks
 
