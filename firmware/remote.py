@@ -173,10 +173,11 @@ def _keep_aside(shell=None):
         n += 1
     kept = "%s.%d" % (JOURNAL, n)
     shell = _running(shell)
+    points = None  # no shoe running (a technician's stopped one): its files alone
     if shell is not None:
         shell.journal.storage.set_aside()  # the ring's entries are that journal's (firmware/ring.py)
+        points = shell.checkpoints  # a board with an element (firmware/checkpoints.py)
     os.rename(JOURNAL, kept)
-    points = shell.checkpoints  # a board with an element (firmware/checkpoints.py)
     if points is not None:
         try:
             points.begin(load_config()["sabot"])
