@@ -84,12 +84,18 @@ def production(restarted=False, image=""):
     global BOARD
     try:
         config = load_config(CONFIG)
-        if not restarted and config.get("scenario"):
+        live = config.get("live")  # ms between two of the scenario's commands, dealt while serving (live.py)
+        if not restarted and config.get("scenario") and not live:
             play(config["scenario"], _Quiet())
         if BOARD is None or BOARD.shell is None:
             BOARD = _board(None)
             BOARD.power_on(BOOT_RESTART if restarted else BOOT_POWER)
-        _serve_protocol(BOARD)
+        dealer = None
+        if live and not restarted and config.get("scenario"):
+            from boards.vboard.live import Live
+
+            dealer = Live(config["scenario"], BOARD, live)
+        _serve_protocol(BOARD, dealer)
     finally:
         if BOARD is not None:
             BOARD.gate.close()
@@ -103,7 +109,8 @@ class _Quiet:
         pass
 
 
-def _serve_protocol(board):
+def _serve_protocol(board, dealer=None):
+    """dealer: a scenario dealt while serving (live.py), a step a pass, or None."""
     casino, enrolment = held_keys()  # none: not enrolled (every state-changing command refused), no code
     clock = board.clock
     last = [time.ticks_ms()]
@@ -113,6 +120,8 @@ def _serve_protocol(board):
         now = time.ticks_ms()
         clock.now += ticks_diff(now, last[0])
         last[0] = now
+        if dealer is not None:
+            dealer.step()
 
     runtime = _runtime(board, runs)
     try:

@@ -18,6 +18,7 @@ from sabot.fleet import cli as fleet_command
 from sabot.logview import export, show
 from sabot.options import SEANCE_MAX, number  # an integer in its bounds, the firmware's own limits
 from sabot.ouverte import cli as ouverte_command
+from sabot.pit import cli as pit_command
 from sabot.report import cli as report_command
 from sabot.shoe_link import pull_log, seance_command
 from sabot.shoe_status import CHANGING, interrupted, status_command
@@ -189,6 +190,8 @@ def parser():
                              "ships (default 0x60, a generic ATECC608B's)")
     board = commands.add_parser("vboard", help="the virtual board: firmware and sim board behind a pty")
     board.add_argument("--scenario", help="a scenario the board plays at start (config.json names it)")
+    board.add_argument("--live", type=int, metavar="MS", help="production: the scenario dealt while the board serves "
+                       "its protocol, one command every MS ms (a shoe `sabot pit` follows), rather than at once first")
     board.add_argument("--fs", help="the board's filesystem folder, kept across restarts (default: a new "
                        "temporary folder)")
     board.add_argument("--blank", action="store_true", help="start empty, as a new board: deploy with make deploy")
@@ -265,6 +268,9 @@ def parser():
         "report", help="the inspector's report: HTML, or PDF for -o FILE.pdf (docs/report.md)"))
     web_command.add_arguments(commands.add_parser(
         "web", help="the shoe in a web page: the firmware on MicroPython's WebAssembly port (docs/web.md)"))
+    pit_command.add_arguments(commands.add_parser(
+        "pit", help="the casino's shoes followed live: every record verified as it comes, the pit's page and the "
+        "tables' screens, a coup recalled card by card (docs/pit.md)"))
     fleet_command.add_arguments(commands.add_parser(
         "fleet", help="a casino's or a country's journals together: ingest, export, check, report (docs/fleet.md)"))
     cagnotte_command.add_arguments(commands.add_parser(
@@ -313,6 +319,8 @@ def _run(args, top):
         return web_command.main(args)
     if args.command == "fleet":
         return fleet_command.main(args)
+    if args.command == "pit":
+        return pit_command.main(args)
     if args.command == "report":
         return report_command.main(args)
     if args.command == "cagnotte":
@@ -336,7 +344,7 @@ def _run(args, top):
         return firmware.verify(args.port, args.bundle, args.seed, as_json=args.json)
     if args.command == "vboard":
         return vboard(args.scenario, args.fs, args.blank, args.build, board=args.board, development=args.development,
-                      element=args.element)
+                      element=args.element, live=args.live)
     if args.command == "element":
         from sabot.element_bench import provision
 

@@ -21,7 +21,7 @@ from sabot.vms import unix_port as micropython_command
 
 
 def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, board="sim", development=False,
-           element=None):
+           element=None, live=None):
     """The firmware with the sim board inside the MicroPython unix port, its REPL on a pseudo-terminal whose
     path mpremote connects to. The folder fs is the board's filesystem: what is on it (a deployed build, its
     config.json, its journal) stays, as on a Pico's flash. A soft reset (mpremote without `resume`)
@@ -34,7 +34,9 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     board's own, board.json's, by default); an element made before keeps its part, as a soldered chip does.
     Unless development, the board runs the production configuration: its pty carries the shoe's protocol alone
     (docs/protocol.md), no REPL, and a restart starts it again so; its code is the image build (a build, or a bundle
-    of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/)."""
+    of make dist with its manifest), never copied to fs, which holds only its data (config.json, keys/, journal/).
+    live: the scenario dealt in real time while the board serves its protocol, live ms between two commands
+    (boards/vboard/live.py), rather than at once before it serves."""
     from boards.sim.element_parts import PARTS
 
     if element is not None and element not in PARTS:
@@ -65,6 +67,9 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
             shutil.copy(scenario, fs / "scenario.txt")
             config = json.loads((fs / "config.json").read_text())
             config["scenario"] = "scenario.txt"
+            config.pop("live", None)
+            if live:
+                config["live"] = live
             (fs / "config.json").write_text(json.dumps(config))
     master, slave = pty.openpty()
     tty.setraw(slave)

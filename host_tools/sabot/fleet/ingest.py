@@ -133,6 +133,22 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
     kept); Refused with the finding when it is not intact, has no receipt, or its element's checkpoints or receipt
     do not verify with public_keys (J-TAMPER)."""
     per_segment, findings = verified(segments, key, receipt, paths, public_keys)
+    return store_verified(con, casino, segments, per_segment, findings)
+
+
+def ingest_live(con, casino, segments, key, paths, public_keys):
+    """`sabot pit`'s ingest of a journal as it grows (sabot.pit): verified whole as ingest_journal does, but with
+    no receipt yet, its end vouched for by the next pull's (the pit then checks that the two agree): (records added,
+    findings kept, rows a segment); Refused as ingest_journal."""
+    per_segment, findings = verified(segments, key, None, paths, public_keys)
+    findings = [f for f in findings if f.message != receipts.NO_RECEIPT]
+    added, findings = store_verified(con, casino, segments, per_segment, findings)
+    return added, findings, per_segment
+
+
+def store_verified(con, casino, segments, per_segment, findings):
+    """A verified journal's rows the database lacks added in one transaction, its findings kept: (records added,
+    findings); Refused, with the finding, when it is not intact or has no receipt (J-TAMPER)."""
     broken = sorted((f for f in findings if f.id == "J-TAMPER"), key=lambda f: f.message == receipts.NO_RECEIPT)
     if broken:
         label = segments[0].path.parent
