@@ -21,7 +21,7 @@ BOOT := $(wildcard boards/$(BOARD)/boot.py)
 MPY_FILES := $(SOURCES:%.py=$(OUT)/%.mpy) $(OUT)/main.py $(BOOT:boards/$(BOARD)/%=$(OUT)/%)
 
 .PHONY: setup system-deps sim web test test-core lint typecheck conformance bench bench-check power-cuts mpy dist deploy \
-	vboard clean \
+	vboard clean pit-screens \
 	mutants image test-pico test-clone system-deps-venv system-deps-node system-deps-browser system-deps-bench system-deps-image \
 	system-deps-java
 
@@ -103,6 +103,10 @@ web: setup
 # (pytest-xdist; WORKERS=0 for one process): most tests wait on a VM, an emulator or a browser. A worker takes a
 # module whole, its fixtures made once (tests/parallel.py).
 WORKERS ?= auto
+# The table's screens of sabot pit, taken by their test and kept for the reader (docs/pit.md).
+pit-screens: $(SETUP)
+	PIT_SCREENS=docs/pit $(BIN)/python -m pytest -p no:xdist tests/host/test_pit_screens.py
+
 # The core tests inside the emulated Pico (marked rp2_core, some 10 minutes of emulation) run in make test-pico; make
 # test runs their shard marked rp2_ci (the controller, the journal and the protocol: tests/host/test_pico_core.py).
 # Tests marked pico_long (the emulated Pico's flood, tests/host/test_pico_flood.py: minutes) run in make test-pico alone.
