@@ -94,7 +94,7 @@ def production(restarted=False, image=""):
         if live and not restarted and config.get("scenario"):
             from boards.vboard.live import Live
 
-            dealer = Live(config["scenario"], BOARD, live)
+            dealer = Live(config["scenario"], BOARD, live, config.get("live_log"))
         _serve_protocol(BOARD, dealer)
     finally:
         if BOARD is not None:

@@ -13,9 +13,11 @@ _ONE_BY_ONE = ("draw", "burn", "force")  # a command of n cards: n commands, eac
 
 
 class Live:
-    """The scenario at path, dealt on board (powered on) with gap ms between two commands; step() once a pass."""
+    """The scenario at path, dealt on board (powered on) with gap ms between two commands; step() once a pass.
+    log: a file each command's line is appended to, the host's time in ms before it and the journal's last record
+    number after it (bench/pit.py measures from them when each record was written), or None."""
 
-    def __init__(self, path, board, gap):
+    def __init__(self, path, board, gap, log=None):
         self.file = open(path)
         self.steps = commands(self.file, path)
         self.board = board
@@ -24,6 +26,7 @@ class Live:
         self.due = time.ticks_add(time.ticks_ms(), gap)
         self.left = 0  # cards of the command under way still to come
         self.command = None
+        self.log = open(log, "a") if log else None
 
     def step(self):
         if self.steps is None or time.ticks_diff(time.ticks_ms(), self.due) < 0:
@@ -42,5 +45,9 @@ class Live:
             self.left = a if command in _ONE_BY_ONE else 1
         command, a, b = self.command
         self.left -= 1
+        began = time.time_ns() // 1000000
         self.game = act(self.board, self.game, command, 1 if command in _ONE_BY_ONE else a, b)
+        if self.log is not None and self.board.shell is not None:
+            self.log.write("%d %d\n" % (began, self.board.shell.journal.seq))
+            self.log.flush()
         self.due = time.ticks_add(time.ticks_ms(), self.gap)

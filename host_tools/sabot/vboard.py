@@ -68,8 +68,9 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
             config = json.loads((fs / "config.json").read_text())
             config["scenario"] = "scenario.txt"
             config.pop("live", None)
-            if live:
-                config["live"] = live
+            config.pop("live_log", None)
+            if live:  # the dealer's timeline beside the folder, as FS.log (bench/pit.py)
+                config.update(live=live, live_log=str((fs.parent / (fs.name + ".live")).resolve()))
             (fs / "config.json").write_text(json.dumps(config))
     master, slave = pty.openpty()
     tty.setraw(slave)

@@ -22,7 +22,7 @@ from sabot.pit.table import Table
 from sabot.report.findings_fr import french
 from sabot.verify import read_key
 
-POLL_S = 0.1  # between two reads of a shoe that had nothing new
+POLL_S = 0.05  # between two reads of a shoe that had nothing new
 RETRY_S = 1.0  # after a shoe that did not answer (a cable pulled, a restart)
 _FOLLOWING, _SILENT, _REFUSED = "suivi", "sans réponse", "refusé"
 

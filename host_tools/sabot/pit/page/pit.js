@@ -4,7 +4,7 @@
 // the pit's verified state gives.
 "use strict";
 
-const POLL_MS = 200;
+const POLL_MS = 100;
 const CLASSES = { "verrouillé": "s-verrouille", "ouvert pour un coup": "s-ouvert", "alarme": "s-alarme",
                   "fermé": "s-ferme" };
 
@@ -93,7 +93,17 @@ function drawTable(state, sabot) {
   drawFindings(document.getElementById("findings"), t.findings);
 }
 
+// When each table's last record was first drawn here: [sabot, seq, Date.now()] (bench/pit.py's latency).
+window.drawnAt = [];
+const lastDrawn = {};
+
 function drawPit(state) {
+  for (const t of state.tables) {
+    if (t.sabot != null && t.seq > (lastDrawn[t.sabot] || 0)) {
+      lastDrawn[t.sabot] = t.seq;
+      window.drawnAt.push([t.sabot, t.seq, Date.now()]);
+    }
+  }
   document.getElementById("casino").textContent = state.casino;
   document.getElementById("now").textContent = clock(state.now_ms);
   drawFindings(document.getElementById("findings"), state.findings);
