@@ -170,3 +170,34 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
     assert "point de contrôle" in recalled.stdout and "SIGNATURE FAUSSE" not in recalled.stdout
     assert all(line.endswith("signature vérifiée") for line in said if line.startswith("point de contrôle"))
     assert (tmp_path / "coup-2.pdf").read_bytes()[:5] == b"%PDF-"
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "F-INGEST")
+def test_a_shoe_whose_journal_was_altered_on_its_flash_is_a_finding_in_the_pit_and_its_database_and_adds_nothing(
+        tmp_path, mpy_build, monkeypatch):
+    """A card's record changed on the shoe's flash (the board on the bench) before the pit follows it: the pit's
+    verification finds the chain broken, says it, keeps it in the database, and writes none of that journal."""
+    from firmware.layout import HEADER_SIZE
+
+    (tmp_path / "casino.key").write_text(bytes(range(32, 64)).hex())
+    monkeypatch.chdir(tmp_path)
+    shoe, port = board(tmp_path, 23, scenario(7, 79, forced=False))  # dealt at its start, before it serves
+    enrol(tmp_path, port)
+    shoe.close()
+    segment = sorted((tmp_path / "b23" / "fs" / "journal").glob("*.sbj"))[0]
+    data = bytearray(segment.read_bytes())
+    data[HEADER_SIZE + (len(data) - HEADER_SIZE) // 2] ^= 0x04  # a byte of a record in the middle, a card's or not
+    segment.write_bytes(bytes(data))
+    shoe = restart_without_scenario(tmp_path, 23)
+    (tmp_path / "stranger").mkdir()
+    pit = PitProcess(tmp_path)
+    try:
+        state = pit.wait(lambda t: t[23]["findings"])
+    finally:
+        out = pit.stop()
+        shoe.close()
+    assert [f["id"] for f in state["findings"] if f["sabot"] == 23] == ["J-TAMPER"], state["findings"]
+    assert "CONSTAT sabot 23" in out and "J-TAMPER" in out and "intégrité rompue" in out, out
+    with duckdb.connect(str(tmp_path / "casino.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM records").fetchone()[0] == 0
+        assert con.execute("SELECT sabot, id FROM journal_findings").fetchall() == [(23, "J-TAMPER")]

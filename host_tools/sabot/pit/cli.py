@@ -51,11 +51,15 @@ def follow(args):
     from sabot.pit.web import server
     from sabot.registry_signatures import RegistryRefused, error_line
 
+    if args.listen in ("0.0.0.0", "::", ""):
+        print("sabot pit: error: --listen %s answers every network: give the pit's own address on the casino's "
+              "network (the tables' screens ask for it by name)" % (args.listen or "''"), file=sys.stderr)
+        return 2
     try:
         pit = Pit(args.registry, args.db, args.casino, args.dir, args.port, args.registry_signer)
         httpd = server(pit, args.listen, args.http)
     except (Unusable, JournalUnusable, RegistryRefused, OSError) as e:
-        print("sabot pit: error: %s" % error_line(e), file=sys.stderr)
+        print("sabot pit: %s" % error_line(e), file=sys.stderr)
         return 2
     host, port = httpd.server_address[:2]
     print("sabot pit : %d sabot(s) suivi(s), le pit sur http://%s:%d/, chaque table sur /table/N (Ctrl-C l'arrête)"

@@ -20,6 +20,7 @@ from sabot.journalfile import Unusable as JournalUnusable
 from sabot.pit.mirror import Diverged, Mirror
 from sabot.pit.table import Table
 from sabot.report.findings_fr import french
+from sabot.rules import ARTICLES
 from sabot.verify import read_key
 
 POLL_S = 0.05  # between two reads of a shoe that had nothing new
@@ -53,6 +54,7 @@ class Pit:
     def __init__(self, registry, db, casino, folder, ports=(), signers=(), out=sys.stdout):
         from sabot.registry_signatures import trust_of
 
+        store.casino_name(casino)  # as sabot fleet ingest takes it: Unusable otherwise
         self.registry = Path(registry)
         self.trust = trust_of(str(registry), signers)
         self.folder = Path(folder)
@@ -154,7 +156,12 @@ class Pit:
             with self.lock:
                 _, findings, per_segment = ingest_live(self.con, self.casino, segments, read_key(None),
                                                        [shoe.mirror.folder], public_keys)
-        except (Refused, JournalUnusable) as e:
+        except (Refused, JournalUnusable) as e:  # nothing of it written; the finding kept with its shoe's
+            with self.lock, store.transaction(self.con):
+                self.con.execute("DELETE FROM journal_findings WHERE casino = ? AND sabot = ?",
+                                 [self.casino, shoe.sabot])
+                self.con.execute("INSERT INTO journal_findings VALUES (?, ?, ?, ?, ?, ?)",
+                                 [self.casino, shoe.sabot, 0, "J-TAMPER", ARTICLES["J-TAMPER"], str(e)])
             self._raise(shoe, None, "J-TAMPER", str(e))
             return
         now = int(time.time() * 1000)
@@ -174,6 +181,9 @@ class Pit:
                 self._raise(shoe, f.seq, f.id, french(f, fields.get(f.seq), table.game), f.message)
 
     def _raise(self, shoe, seq, kind, said, message=None):
+        if (seq, kind, said) in shoe.found:  # a journal refused again at its next record: said once
+            return
+        shoe.found.add((seq, kind, said))
         found = {"at_ms": int(time.time() * 1000), "sabot": shoe.sabot, "table": shoe.table.table, "seq": seq,
                  "id": kind, "said": said, "message": message or said}
         with self.lock:
