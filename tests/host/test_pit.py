@@ -120,9 +120,13 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
         shoes[22] = restart_without_scenario(tmp_path, 22)
         ends = pit.wait(lambda t: t[21]["road"] and len(t[21]["road"]) == 6 and not t[21]["coup"]["open"]
                         and t[22]["link"] == "suivi" and t[22]["records"] >= 20)
+        page = browser.evaluate("document.body.innerText")  # the pit's page
+        browser.navigate(pit.url + "table/21")  # table 5's screen: a roadmap cell opens its coup, card by card
+        browser.wait_for("!!document.querySelector('.road-cell[data-coup=\"2\"]')")
+        browser.click(".road-cell[data-coup='2']")
+        recalled_page = browser.wait_for("document.title.startsWith('Coup 2') && document.body.innerText")
         out = pit.stop()  # the pit lets go of the ports: now the pull
         pit = None
-        page = browser.evaluate("document.body.innerText")
         pulled = {}
         for sabot in (21, 22):
             done = subprocess.run([SABOT, "pull-log", "--port", "b%d/fs.tty" % sabot, "pulled-%d" % sabot,
@@ -142,6 +146,8 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
     assert [f["id"] for f in ends["findings"] if f["sabot"] == 21] == ["S-FORCED"]
     assert [f["id"] for f in ends["findings"] if f["sabot"] == 22] == []  # a power cut is not a finding
     assert "S-FORCED" in page
+    assert recalled_page.startswith("Journal intègre") and "Table 5 — séance 1 — coup 2" in recalled_page
+    assert "signature vérifiée" in recalled_page and "non vérifiée" not in recalled_page
     for sabot in (21, 22):  # the pit's copy is what the pull brings, byte for byte
         copy = tmp_path / "pit" / ("sabot-%04d" % sabot)
         names = sorted(p.name for p in copy.iterdir())

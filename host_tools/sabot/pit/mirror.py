@@ -43,11 +43,15 @@ class Mirror:
 
     def follow(self, client):
         """One read of the shoe through client (sabot.protocol.Client): what it wrote since the copy's end, appended.
-        The bytes added (0: nothing new); Diverged when the shoe's journal no longer continues the copy."""
+        The bytes added (0: nothing new); Diverged when the shoe's journal no longer continues the copy. The
+        checkpoint file is read first and written last: a checkpoint names records already journalled, so the
+        copy's segments always hold every record its checkpoints name (read the other way round, a checkpoint
+        written between the two reads named a record the copy lacked: a cut, to the verifier)."""
         status = client.status()
         if status["seq"] == self.seq:
             return 0
-        added = 0
+        points = self._read(client, 0, CHECKPOINT_FILE, self.size(CHECKPOINT_FILE), None)
+        grown = []
         for segment, size in client.segments():
             name = segment_name(segment)
             held = self.size(name)
@@ -55,13 +59,16 @@ class Mirror:
                 raise Diverged("le segment %d du sabot a %d octets, la copie du pit %d : le journal a été coupé "
                                "(segment %d shrank on the shoe)" % (segment, size, held, segment))
             if size > held:
-                added += self._read(client, segment, name, held, size)
-        added += self._read(client, 0, CHECKPOINT_FILE, self.size(CHECKPOINT_FILE), None)
+                grown.append((name, self._read(client, segment, name, held, size)))
+        for name, data in grown + [(CHECKPOINT_FILE, points)]:
+            if data:
+                self.append(name, data)
         self.seq = status["seq"]
-        return added
+        return sum(len(data) for _, data in grown) + len(points)
 
     def _read(self, client, segment, name, held, size):
-        """The shoe's bytes of segment from held (to size, or to its end when None), the overlap checked first."""
+        """The shoe's bytes of segment past the copy's held (to size, or to its end when None), the overlap
+        checked first."""
         from sabot.protocol import Refused
 
         start = max(0, held - OVERLAP)
@@ -75,15 +82,11 @@ class Mirror:
             try:
                 chunk = client.request(C_CHUNK, struct.pack("<IIH", segment, start + len(data), _CHUNK))
             except Refused:  # no checkpoint file (yet), or none on a shoe without an element
-                return 0
+                return b""
             if not chunk:
                 break
             data += chunk
         if data[:len(expected)] != expected:
             raise Diverged("les octets %d à %d de %s ne sont plus ceux que le pit a copiés : le journal a été réécrit "
                            "(rewritten under the copy)" % (start, held, name))
-        new = data[len(expected):]
-        if new:
-            self.append(name, new)
-        return len(new)
-
+        return data[len(expected):]

@@ -33,7 +33,8 @@ function bigRoad(coups) {
   return cells;
 }
 
-function drawRoad(node, road, tableaux) {
+// A roadmap cell opens its coup as the journal has it, card by card (/recall/SABOT/COUP, sabot pit recall's page).
+function drawRoad(node, road, tableaux, sabot) {
   node.replaceChildren();
   for (let t = 0; t < tableaux; t++) {
     const coups = road.map((r) => ({ coup: r.coup, letter: r.winners[t] || "?" }));
@@ -42,6 +43,7 @@ function drawRoad(node, road, tableaux) {
                                "data-tableau": t + 1, title: "coup " + c.coup,
                                style: `grid-column: ${c.col + 1}; grid-row: ${t * 6 + c.row + 1}` },
                       c.ties ? String(c.ties) : "");
+      cell.addEventListener("click", () => { location.href = "/recall/" + sabot + "/" + c.coup; });
       node.append(cell);
     }
   }
@@ -89,7 +91,7 @@ function drawTable(state, sabot) {
   }
   document.getElementById("stop").textContent = t.stop_out ? "Carte d'arrêt sortie : dernier coup du sabot"
     : t.before_stop + " carte" + (t.before_stop > 1 ? "s" : "") + " avant la carte d'arrêt";
-  drawRoad(document.getElementById("road"), t.road, Math.max(1, t.hands.length - 1));
+  drawRoad(document.getElementById("road"), t.road, Math.max(1, t.hands.length - 1), t.sabot);
   drawFindings(document.getElementById("findings"), t.findings);
 }
 
