@@ -158,7 +158,9 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
         rows = dict(con.execute("SELECT sabot, count(*) FROM records GROUP BY sabot").fetchall())
         assert con.execute("SELECT count(*) FROM (SELECT DISTINCT sabot, seq FROM records)").fetchone()[0] == sum(
             rows.values())  # nothing twice
-    assert set(rows) == {21, 22}  # nothing of the stranger
+        kept = con.execute("SELECT sabot, id FROM journal_findings ORDER BY sabot").fetchall()
+    assert set(rows) == {21, 22}  # nothing of the stranger's journal: its finding alone, and 21's
+    assert kept == [(21, "S-FORCED"), (99, "K-REGISTRY")], kept
     ingest = subprocess.run([SABOT, "fleet", "ingest", "pulled-21", "pulled-22", "--db", "casino.duckdb", "--casino",
                              "deauville", "--registry", "shoes.json"], capture_output=True, text=True, cwd=tmp_path)
     assert ingest.returncode == 0, ingest.stdout + ingest.stderr

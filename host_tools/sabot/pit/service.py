@@ -118,7 +118,7 @@ class Pit:
                     shoe.link, shoe.why = _SILENT, str(e)
                 self.stopping.wait(RETRY_S)
             except Diverged as e:
-                self._raise(shoe, None, "J-TAMPER", str(e))
+                self._refuse(shoe, "J-TAMPER", str(e))
                 shoe.link, shoe.why = _REFUSED, str(e)
         if client is not None:
             client.link.close()
@@ -135,7 +135,7 @@ class Pit:
                    "port says %d)" % (shoe.port, shoe.sabot, sabot, sabot))
             if shoe.link != _REFUSED:
                 shoe.sabot = shoe.sabot or sabot
-                self._raise(shoe, None, "K-REGISTRY", why)
+                self._refuse(shoe, "K-REGISTRY", why)
             shoe.link, shoe.why = _REFUSED, why
             return
         shoe.sabot = shoe.table.sabot = sabot
@@ -156,13 +156,8 @@ class Pit:
             with self.lock:
                 _, findings, per_segment = ingest_live(self.con, self.casino, segments, read_key(None),
                                                        [shoe.mirror.folder], public_keys)
-        except (Refused, JournalUnusable) as e:  # nothing of it written; the finding kept with its shoe's
-            with self.lock, store.transaction(self.con):
-                self.con.execute("DELETE FROM journal_findings WHERE casino = ? AND sabot = ?",
-                                 [self.casino, shoe.sabot])
-                self.con.execute("INSERT INTO journal_findings VALUES (?, ?, ?, ?, ?, ?)",
-                                 [self.casino, shoe.sabot, 0, "J-TAMPER", ARTICLES["J-TAMPER"], str(e)])
-            self._raise(shoe, None, "J-TAMPER", str(e))
+        except (Refused, JournalUnusable) as e:
+            self._refuse(shoe, "J-TAMPER", str(e))
             return
         now = int(time.time() * 1000)
         table = Table(shoe.sabot)
@@ -179,6 +174,17 @@ class Pit:
             for f in new:
                 shoe.found.add((f.seq, f.id, f.message))
                 self._raise(shoe, f.seq, f.id, french(f, fields.get(f.seq), table.game), f.message)
+
+    def _refuse(self, shoe, kind, why):
+        """A shoe's journal not taken (not in the registry, not verified, rewritten under the copy): nothing of it
+        written; the finding raised and kept in the database as the shoe's journal's findings now."""
+        if (None, kind, why) not in shoe.found:
+            with self.lock, store.transaction(self.con):
+                self.con.execute("DELETE FROM journal_findings WHERE casino = ? AND sabot = ?",
+                                 [self.casino, shoe.sabot])
+                self.con.execute("INSERT INTO journal_findings VALUES (?, ?, ?, ?, ?, ?)",
+                                 [self.casino, shoe.sabot, 0, kind, ARTICLES[kind], why])
+        self._raise(shoe, None, kind, why)
 
     def _raise(self, shoe, seq, kind, said, message=None):
         if (seq, kind, said) in shoe.found:  # a journal refused again at its next record: said once
