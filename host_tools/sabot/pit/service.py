@@ -25,6 +25,7 @@ from sabot.verify import read_key
 
 POLL_S = 0.05  # between two reads of a shoe that had nothing new
 RETRY_S = 1.0  # after a shoe that did not answer (a cable pulled, a restart)
+ANSWER_S = 3.0  # a request unanswered this long (a garbled answer, a cable pulled) is asked again on a new link
 _FOLLOWING, _SILENT, _REFUSED = "suivi", "sans réponse", "refusé"
 
 
@@ -44,6 +45,7 @@ class Followed:
         self.why = None  # why it is refused or silent, in French
         self.found = set()  # (seq, id, message) of the findings raised already
         self.records = 0
+        self.bad_frames = 0  # frames from the shoe that failed their CRC
         self.seen_ms = {}  # seq: the pit's time (ms since the epoch) it first saw the record, for the latency's bench
 
 
@@ -101,17 +103,20 @@ class Pit:
                     client = production(shoe.port)
                     if client is None:
                         raise DeviceError("pas un sabot de production (no production shoe on %s)" % shoe.port)
+                    client.timeout = ANSWER_S
                     self._meet(shoe, client.status())
                 if shoe.link == _REFUSED:
                     self.stopping.wait(RETRY_S)
                     continue
                 added = shoe.mirror.follow(client)
+                self._garbled(shoe, client)
                 if added:
                     self._verify(shoe)
                 shoe.link, shoe.why = _FOLLOWING, None
                 self.stopping.wait(0 if added else POLL_S)
             except (DeviceError, protocol.ProtocolError, protocol.Refused, OSError, ValueError) as e:
                 if client is not None:
+                    self._garbled(shoe, client)
                     client.link.close()
                     client = None
                 if shoe.link != _REFUSED:
@@ -122,6 +127,15 @@ class Pit:
                 shoe.link, shoe.why = _REFUSED, str(e)
         if client is not None:
             client.link.close()
+
+    def _garbled(self, shoe, client):
+        """Frames from the shoe that failed their CRC (a cable's noise, or bytes not the shoe's): dropped, the
+        request asked again, nothing taken from them; said once (P-FRAME), counted on the pages."""
+        if client.framer.bad:
+            shoe.bad_frames += client.framer.bad
+            client.framer.bad = 0
+            self._raise(shoe, None, "P-FRAME", "des trames abîmées sont venues du port %s : rejetées par leur CRC, "
+                        "la lecture reprise, rien n'en est pris (frames failed their CRC)" % shoe.port)
 
     def _meet(self, shoe, status):
         """The shoe's number from its status: one the registry does not hold, or not the one it gives the port, is
@@ -207,7 +221,7 @@ class Pit:
                 shown = shoe.table.state()
                 flagged = [f for f in self.findings if f["sabot"] == shoe.sabot]
                 shown.update(port=shoe.port, link=shoe.link, why=shoe.why, records=shoe.records, findings=flagged,
-                             sabot=shoe.sabot)
+                             sabot=shoe.sabot, bad_frames=shoe.bad_frames)
                 tables.append(shown)
             tables.sort(key=lambda t: (not (t["alarms"] or t["findings"] or t["link"] == _REFUSED),
                                        t["table"] or 0, t["sabot"] or 0))

@@ -117,7 +117,8 @@ function drawPit(state) {
     el("td", {}, t.coup ? String(t.coup.number) + (t.coup.result ? " · " + t.coup.result.road : "") : "—"),
     el("td", {}, t.stop_out ? "sortie" : String(t.before_stop)),
     el("td", {}, t.findings.length ? t.findings.map((f) => f.id).join(", ") : "aucun"),
-    el("td", {}, t.link + (t.why ? " (" + t.why + ")" : "")))));
+    el("td", { class: "link" }, t.link + (t.bad_frames ? " · " + t.bad_frames + " trame(s) abîmée(s)" : "") +
+      (t.why ? " (" + t.why + ")" : "")))));
 }
 
 async function poll() {
