@@ -63,12 +63,11 @@ class PitProcess:
         return out
 
 
-def live_board(tmp_path, sabot, text):
-    """The enrolled board started again, dealing text live while it serves."""
+def live_board(tmp_path, sabot, text, gap_ms=LIVE_MS):
+    """The enrolled board started again, dealing text live while it serves, a command every gap_ms."""
     folder = tmp_path / ("b%d" % sabot)
     (folder / "scenario.txt").write_text(text)
-    shoe = VirtualBoard(folder, "--scenario", str(folder / "scenario.txt"), "--live", LIVE_MS, production=True)
-    return shoe
+    return VirtualBoard(folder, "--scenario", str(folder / "scenario.txt"), "--live", gap_ms, production=True)
 
 
 def restart_without_scenario(tmp_path, sabot):
@@ -210,90 +209,3 @@ def test_a_shoe_whose_journal_was_altered_on_its_flash_is_a_finding_in_the_pit_a
         assert con.execute("SELECT count(*) FROM records").fetchone()[0] == 0
         assert con.execute("SELECT sabot, id FROM journal_findings").fetchall() == [(23, "J-TAMPER")]
 
-
-class NoisyCable:
-    """A cable between the shoe's port and the pit that garbles a byte of a few of the shoe's answers: a pty the pit
-    opens (path), the shoe's port behind it."""
-
-    def __init__(self, port, path, skip=12, every=9, most=3):
-        import os
-        import pty
-        import threading
-        import tty
-
-        self.shoe = os.open(port, os.O_RDWR | os.O_NOCTTY)
-        tty.setraw(self.shoe)
-        self.master, slave = pty.openpty()
-        tty.setraw(self.master)
-        tty.setraw(slave)
-        Path(path).symlink_to(os.ttyname(slave))
-        self.slave = slave
-        self.skip, self.every, self.most, self.garbled, self.running = skip, every, most, 0, True
-        self.thread = threading.Thread(target=self._carry, daemon=True)
-        self.thread.start()
-
-    def _carry(self):
-        import os
-        import select
-
-        chunks = 0
-        while self.running:
-            ready, _, _ = select.select([self.shoe, self.master], [], [], 0.1)
-            for fd in ready:
-                try:
-                    data = bytearray(os.read(fd, 4096))
-                except OSError:
-                    continue
-                if fd == self.shoe:
-                    chunks += 1
-                    if chunks > self.skip and chunks % self.every == 0 and self.garbled < self.most and len(data) > 8:
-                        data[len(data) // 2] ^= 0x5A
-                        self.garbled += 1
-                    os.write(self.master, data)
-                else:
-                    os.write(self.shoe, data)
-
-    def close(self):
-        import os
-
-        self.running = False
-        self.thread.join(timeout=5)
-        for fd in (self.shoe, self.master, self.slave):
-            os.close(fd)
-
-
-@pytest.mark.req("P-FRAME", "F-INGEST", "P-PULL")
-def test_garbled_answers_on_the_cable_are_a_finding_and_the_pit_copy_stays_the_shoe_journal_byte_for_byte(
-        tmp_path, mpy_build, monkeypatch):
-    (tmp_path / "casino.key").write_text(bytes(range(32, 64)).hex())
-    monkeypatch.chdir(tmp_path)
-    shoe, port = board(tmp_path, 24)
-    enrol(tmp_path, port)
-    shoe.close()
-    registry = json.loads((tmp_path / "shoes.json").read_text())
-    registry["shoes"][0]["port"] = "cable.tty"  # the pit reads the shoe through the noisy cable
-    (tmp_path / "shoes.json").write_text(json.dumps(registry))
-    (tmp_path / "stranger").mkdir()
-    shoe = live_board(tmp_path, 24, scenario(8, 80, forced=False))
-    cable = NoisyCable(shoe.port, tmp_path / "cable.tty")
-    pit = PitProcess(tmp_path)
-    try:
-        state = pit.wait(lambda t: t[24]["bad_frames"] and len(t[24]["road"]) == 6 and not t[24]["coup"]["open"])
-        out = pit.stop()
-        pit = None
-        cable.close()
-        cable = None
-        pulled = subprocess.run([SABOT, "pull-log", "--port", port, "pulled", "--quiet"], capture_output=True,
-                                text=True, timeout=300)
-        assert pulled.returncode == 0, pulled.stderr
-    finally:
-        if pit:
-            pit.stop()
-        if cable:
-            cable.close()
-        shoe.close()
-    assert [f["id"] for f in state["findings"] if f["sabot"] == 24] == ["P-FRAME"], state["findings"]
-    assert "P-FRAME" in out and "trames abîmées" in out
-    copy = tmp_path / "pit" / "sabot-0024"
-    for name in sorted(p.name for p in copy.iterdir()):
-        assert (copy / name).read_bytes() == (tmp_path / "pulled" / name).read_bytes(), name

@@ -1,9 +1,10 @@
 """A shoe's journal copied as it grows (`sabot pit`'s feed, docs/pit.md): the shoe's own reads over its production
 protocol (status, segments, chunks: docs/protocol.md), asked from where the copy ends. The copy on disk is the
 acknowledgment: the shoe keeps nothing for the pit, waits for nothing, and after a cable pulled, a restart of either
-side or a power cut the next read goes on from the copy's end, so nothing is lost and nothing comes twice. Each read
-begins a few bytes before the copy's end and those bytes must be the shoe's again: a journal rewritten or cut under
-the copy is said (Diverged), never mended."""
+side or a power cut the next read goes on from the copy's end, so nothing is lost and nothing comes twice. What a
+read brings is taken off again when the copy then fails its verification (rollback): the copy holds verified bytes
+alone. Each read begins a few bytes before the copy's end and those bytes must be the shoe's again: a journal
+rewritten or cut under the copy is said (Diverged), never mended."""
 
 import os
 import struct
@@ -29,6 +30,7 @@ class Mirror:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.seq = None  # the shoe's last record number when last read
+        self.before = {}  # the sizes of the files the last read grew, before it (rollback)
 
     def size(self, name):
         path = self.folder / name
@@ -60,11 +62,22 @@ class Mirror:
                                "(segment %d shrank on the shoe)" % (segment, size, held, segment))
             if size > held:
                 grown.append((name, self._read(client, segment, name, held, size)))
+        self.before = {name: self.size(name) for name, data in grown + [(CHECKPOINT_FILE, points)] if data}
         for name, data in grown + [(CHECKPOINT_FILE, points)]:
             if data:
                 self.append(name, data)
         self.seq = status["seq"]
         return sum(len(data) for _, data in grown) + len(points)
+
+    def rollback(self):
+        """The last read's bytes taken off the copy again (they did not verify: pit/service.py), its files as they
+        were before it; the next read asks for them again once the shoe has written more."""
+        for name, size in self.before.items():
+            if size:
+                os.truncate(self.folder / name, size)
+            else:
+                (self.folder / name).unlink()
+        self.before = {}
 
     def _read(self, client, segment, name, held, size):
         """The shoe's bytes of segment past the copy's held (to size, or to its end when None), the overlap

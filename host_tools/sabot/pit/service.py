@@ -122,9 +122,10 @@ class Pit:
                 if shoe.link != _REFUSED:
                     shoe.link, shoe.why = _SILENT, str(e)
                 self.stopping.wait(RETRY_S)
-            except Diverged as e:
-                self._refuse(shoe, "J-TAMPER", str(e))
-                shoe.link, shoe.why = _REFUSED, str(e)
+            except Diverged as e:  # said, nothing of the read kept; read again later: a replay on the cable passes,
+                self._refuse(shoe, "J-TAMPER", str(e))  # a journal truly rewritten on the shoe diverges again
+                shoe.why = str(e)
+                self.stopping.wait(RETRY_S)
         if client is not None:
             client.link.close()
 
@@ -170,7 +171,8 @@ class Pit:
             with self.lock:
                 _, findings, per_segment = ingest_live(self.con, self.casino, segments, read_key(None),
                                                        [shoe.mirror.folder], public_keys)
-        except (Refused, JournalUnusable) as e:
+        except (Refused, JournalUnusable) as e:  # the read's bytes off the copy again: nothing of them kept
+            shoe.mirror.rollback()
             self._refuse(shoe, "J-TAMPER", str(e))
             return
         now = int(time.time() * 1000)

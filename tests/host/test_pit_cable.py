@@ -1,0 +1,178 @@
+"""`sabot pit` reading a shoe through a cable that is not to be trusted (issue 39): answers garbled by noise are
+dropped by their CRC and said (P-FRAME); a journal read replayed by a man in the middle (its CRC made good) fails
+verification, is said (J-TAMPER) and taken off the copy again; either way the shoe is followed to its last record
+and the pit's copy is, byte for byte, what `sabot pull-log` pulls afterwards."""
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.host.test_nuit import board, enrol
+from tests.host.test_pit import SABOT, PitProcess, live_board
+
+COUPS = 3
+FAST_MS = "100"
+
+
+def dealing(table, seed):
+    return "game chemin_de_fer\nseance table=%d\nshoe seed=%d\n" % (table, seed) + "no_more_bets\ndraw 6\n" * COUPS
+
+
+def through_cable(tmp_path, sabot, make_cable, table, seed):
+    """An enrolled board dealing live, the registry's port for it the cable's: (shoe, its own port, the cable)."""
+    shoe, port = board(tmp_path, sabot)
+    enrol(tmp_path, port)
+    shoe.close()
+    registry = json.loads((tmp_path / "shoes.json").read_text())
+    registry["shoes"][0]["port"] = "cable.tty"  # the pit reads the shoe through the cable
+    (tmp_path / "shoes.json").write_text(json.dumps(registry))
+    (tmp_path / "stranger").mkdir()
+    shoe = live_board(tmp_path, sabot, dealing(table, seed), FAST_MS)
+    return shoe, port, make_cable(shoe.port, tmp_path / "cable.tty")
+
+class NoisyCable:
+    """A cable between the shoe's port and the pit that garbles a byte of a few of the shoe's answers: a pty the pit
+    opens (path), the shoe's port behind it."""
+
+    def __init__(self, port, path, skip=12, every=9, most=3):
+        import os
+        import pty
+        import threading
+        import tty
+
+        self.shoe = os.open(port, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(self.shoe)
+        self.master, slave = pty.openpty()
+        tty.setraw(self.master)
+        tty.setraw(slave)
+        Path(path).symlink_to(os.ttyname(slave))
+        self.slave = slave
+        self.skip, self.every, self.most, self.garbled, self.running = skip, every, most, 0, True
+        self.thread = threading.Thread(target=self._carry, daemon=True)
+        self.thread.start()
+
+    def _carry(self):
+        import os
+        import select
+
+        chunks = 0
+        while self.running:
+            ready, _, _ = select.select([self.shoe, self.master], [], [], 0.1)
+            for fd in ready:
+                try:
+                    data = bytearray(os.read(fd, 4096))
+                except OSError:
+                    continue
+                if fd == self.shoe:
+                    chunks += 1
+                    os.write(self.master, self._from_shoe(data, chunks))
+                else:
+                    os.write(self.shoe, data)
+
+    def _from_shoe(self, data, chunks):
+        if chunks > self.skip and chunks % self.every == 0 and self.garbled < self.most and len(data) > 8:
+            data[len(data) // 2] ^= 0x5A
+            self.garbled += 1
+        return bytes(data)
+
+    def close(self):
+        import os
+
+        self.running = False
+        self.thread.join(timeout=5)
+        for fd in (self.shoe, self.master, self.slave):
+            os.close(fd)
+
+
+@pytest.mark.req("P-FRAME", "F-INGEST", "P-PULL")
+def test_garbled_answers_on_the_cable_are_a_finding_and_the_pit_copy_stays_the_shoe_journal_byte_for_byte(
+        tmp_path, mpy_build, monkeypatch):
+    (tmp_path / "casino.key").write_text(bytes(range(32, 64)).hex())
+    monkeypatch.chdir(tmp_path)
+    shoe, port, cable = through_cable(tmp_path, 24, NoisyCable, 8, 80)
+    pit = PitProcess(tmp_path)
+    try:
+        state = pit.wait(lambda t: t[24]["bad_frames"] and len(t[24]["road"]) == COUPS and not t[24]["coup"]["open"])
+        out = pit.stop()
+        pit = None
+        cable.close()
+        cable = None
+        pulled = subprocess.run([SABOT, "pull-log", "--port", port, "pulled", "--quiet"], capture_output=True,
+                                text=True, timeout=300)
+        assert pulled.returncode == 0, pulled.stderr
+    finally:
+        if pit:
+            pit.stop()
+        if cable:
+            cable.close()
+        shoe.close()
+    assert [f["id"] for f in state["findings"] if f["sabot"] == 24] == ["P-FRAME"], state["findings"]
+    assert "P-FRAME" in out and "trames abîmées" in out
+    copy = tmp_path / "pit" / "sabot-0024"
+    for name in sorted(p.name for p in copy.iterdir()):
+        assert (copy / name).read_bytes() == (tmp_path / "pulled" / name).read_bytes(), name
+
+
+class ReplayingCable(NoisyCable):
+    """A man in the middle: once, the shoe's answer to a journal read is replaced by its answer to the read before
+    (a well-formed frame, its sequence number the one awaited, its CRC made good: a CRC is no signature)."""
+
+    def __init__(self, port, path, at=8):
+        from firmware import protocol as p
+
+        self.out, self.chunk_answers, self.previous, self.at = [], 0, None, at
+        self.framer = p.Framer(self._frame)
+        super().__init__(port, path)
+
+    def _frame(self, view):
+        from firmware import protocol as p
+
+        command, seq, payload = view[2], view[3] | view[4] << 8, bytes(view[p.HEADER:])
+        if command == p.C_CHUNK | p.ANSWER:
+            self.chunk_answers += 1
+            replay = self.chunk_answers >= self.at and not self.garbled and self.previous not in (None, payload)
+            genuine, payload = payload, (self.previous if replay else payload)
+            self.garbled += replay
+            self.previous = genuine
+        self.out.append(p.frame(command, seq, payload))
+
+    def _from_shoe(self, data, chunks):
+        self.framer.feed(bytes(data), int(time.monotonic() * 1000) & 0x3FFFFFFF)
+        out, self.out = b"".join(self.out), []
+        return out
+
+
+@pytest.mark.req("J-TAMPER", "F-INGEST", "P-PULL")
+def test_a_journal_read_replayed_on_the_cable_is_a_finding_nothing_of_it_kept_and_the_shoe_followed_on(
+        tmp_path, mpy_build, monkeypatch):
+    (tmp_path / "casino.key").write_text(bytes(range(32, 64)).hex())
+    monkeypatch.chdir(tmp_path)
+    shoe, port, cable = through_cable(tmp_path, 25, ReplayingCable, 9, 81)
+    pit = PitProcess(tmp_path)
+    try:
+        state = pit.wait(lambda t: t[25]["findings"] and len(t[25]["road"]) == COUPS and not t[25]["coup"]["open"])
+        out = pit.stop()
+        pit = None
+        cable.close()
+        cable = None
+        pulled = subprocess.run([SABOT, "pull-log", "--port", port, "pulled", "--quiet"], capture_output=True,
+                                text=True, timeout=300)
+        assert pulled.returncode == 0, pulled.stderr
+    finally:
+        if pit:
+            pit.stop()
+        if cable:
+            cable.close()
+        shoe.close()
+    said = [f["said"] for f in state["findings"]]
+    assert [f["id"] for f in state["findings"] if f["sabot"] == 25] == ["J-TAMPER"], said
+    assert "CONSTAT sabot 25, table 9 : J-TAMPER" in out, out
+    copy = tmp_path / "pit" / "sabot-0025"  # nothing of the replay kept, and the shoe followed to its last record
+    for name in sorted(p.name for p in copy.iterdir()):
+        assert (copy / name).read_bytes() == (tmp_path / "pulled" / name).read_bytes(), name
+    ingest = subprocess.run([SABOT, "fleet", "ingest", "pulled", "--db", "casino.duckdb", "--casino", "deauville",
+                             "--registry", "shoes.json"], capture_output=True, text=True, cwd=tmp_path)
+    assert ingest.returncode == 0 and "already in the database" in ingest.stdout, ingest.stdout + ingest.stderr
