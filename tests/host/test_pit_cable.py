@@ -87,35 +87,6 @@ class NoisyCable:
             os.close(fd)
 
 
-@pytest.mark.req("P-FRAME", "F-INGEST", "P-PULL")
-def test_garbled_answers_on_the_cable_are_a_finding_and_the_pit_copy_stays_the_shoe_journal_byte_for_byte(
-        tmp_path, mpy_build, monkeypatch):
-    (tmp_path / "casino.key").write_text(bytes(range(32, 64)).hex())
-    monkeypatch.chdir(tmp_path)
-    shoe, port, cable = through_cable(tmp_path, 24, NoisyCable, 8, 80)
-    pit = PitProcess(tmp_path)
-    try:
-        state = pit.wait(lambda t: t[24]["bad_frames"] and len(t[24]["road"]) == COUPS and not t[24]["coup"]["open"])
-        out = pit.stop()
-        pit = None
-        cable.close()
-        cable = None
-        pulled = subprocess.run([SABOT, "pull-log", "--port", port, "pulled", "--quiet"], capture_output=True,
-                                text=True, timeout=300)
-        assert pulled.returncode == 0, pulled.stderr
-    finally:
-        if pit:
-            pit.stop()
-        if cable:
-            cable.close()
-        shoe.close()
-    assert [f["id"] for f in state["findings"] if f["sabot"] == 24] == ["P-FRAME"], state["findings"]
-    assert "P-FRAME" in out and "trames abîmées" in out
-    copy = tmp_path / "pit" / "sabot-0024"
-    for name in sorted(p.name for p in copy.iterdir()):
-        assert (copy / name).read_bytes() == (tmp_path / "pulled" / name).read_bytes(), name
-
-
 class ReplayingCable(NoisyCable):
     """A man in the middle: once, the shoe's answer to a journal read is replaced by its answer to the read before
     (a well-formed frame, its sequence number the one awaited, its CRC made good: a CRC is no signature)."""
@@ -145,15 +116,16 @@ class ReplayingCable(NoisyCable):
         return out
 
 
-@pytest.mark.req("J-TAMPER", "F-INGEST", "P-PULL")
-def test_a_journal_read_replayed_on_the_cable_is_a_finding_nothing_of_it_kept_and_the_shoe_followed_on(
-        tmp_path, mpy_build, monkeypatch):
+def followed_to_the_end(tmp_path, monkeypatch, sabot, make_cable, table, seed, seen):
+    """The shoe dealt live through the cable into a pit until seen(its table) and its coups are over; the pit
+    stopped, the shoe pulled over its own port: (the pit's last state, its output), the copy checked against the pull
+    byte for byte."""
     (tmp_path / "casino.key").write_text(bytes(range(32, 64)).hex())
     monkeypatch.chdir(tmp_path)
-    shoe, port, cable = through_cable(tmp_path, 25, ReplayingCable, 9, 81)
+    shoe, port, cable = through_cable(tmp_path, sabot, make_cable, table, seed)
     pit = PitProcess(tmp_path)
     try:
-        state = pit.wait(lambda t: t[25]["findings"] and len(t[25]["road"]) == COUPS and not t[25]["coup"]["open"])
+        state = pit.wait(lambda t: seen(t[sabot]) and len(t[sabot]["road"]) == COUPS and not t[sabot]["coup"]["open"])
         out = pit.stop()
         pit = None
         cable.close()
@@ -167,12 +139,24 @@ def test_a_journal_read_replayed_on_the_cable_is_a_finding_nothing_of_it_kept_an
         if cable:
             cable.close()
         shoe.close()
+    copy = tmp_path / "pit" / ("sabot-%04d" % sabot)  # the shoe followed to its last record, nothing else kept
+    for name in sorted(p.name for p in copy.iterdir()):
+        assert (copy / name).read_bytes() == (tmp_path / "pulled" / name).read_bytes(), name
+    return state, out
+
+
+@pytest.mark.req("P-FRAME", "F-INGEST", "P-PULL")
+def test_garbled_answers_on_the_cable_are_a_finding_and_the_pit_copy_stays_the_shoe_journal_byte_for_byte(
+        tmp_path, mpy_build, monkeypatch):
+    state, out = followed_to_the_end(tmp_path, monkeypatch, 24, NoisyCable, 8, 80, lambda t: t["bad_frames"])
+    assert [f["id"] for f in state["findings"] if f["sabot"] == 24] == ["P-FRAME"], state["findings"]
+    assert "P-FRAME" in out and "trames abîmées" in out
+
+
+@pytest.mark.req("J-TAMPER", "F-INGEST", "P-PULL")
+def test_a_journal_read_replayed_on_the_cable_is_a_finding_nothing_of_it_kept_and_the_shoe_followed_on(
+        tmp_path, mpy_build, monkeypatch):
+    state, out = followed_to_the_end(tmp_path, monkeypatch, 25, ReplayingCable, 9, 81, lambda t: t["findings"])
     said = [f["said"] for f in state["findings"]]
     assert [f["id"] for f in state["findings"] if f["sabot"] == 25] == ["J-TAMPER"], said
     assert "CONSTAT sabot 25, table 9 : J-TAMPER" in out, out
-    copy = tmp_path / "pit" / "sabot-0025"  # nothing of the replay kept, and the shoe followed to its last record
-    for name in sorted(p.name for p in copy.iterdir()):
-        assert (copy / name).read_bytes() == (tmp_path / "pulled" / name).read_bytes(), name
-    ingest = subprocess.run([SABOT, "fleet", "ingest", "pulled", "--db", "casino.duckdb", "--casino", "deauville",
-                             "--registry", "shoes.json"], capture_output=True, text=True, cwd=tmp_path)
-    assert ingest.returncode == 0 and "already in the database" in ingest.stdout, ingest.stdout + ingest.stderr
