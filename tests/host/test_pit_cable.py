@@ -1,7 +1,8 @@
 """`sabot pit` reading a shoe through a cable that is not to be trusted (issue 39): answers garbled by noise are
-dropped by their CRC and said (P-FRAME); a journal read replayed by a man in the middle (its CRC made good) fails
-verification, is said (J-TAMPER) and taken off the copy again; either way the shoe is followed to its last record
-and the pit's copy is, byte for byte, what `sabot pull-log` pulls afterwards."""
+dropped by their CRC and said (P-FRAME), the cable pulled out mid-coup and plugged in again; a journal read replayed
+by a man in the middle (its CRC made good) fails verification, is said (J-TAMPER) and taken off the copy again;
+either way the shoe is followed to its last record and the pit's copy is, byte for byte, what `sabot pull-log` pulls
+afterwards."""
 
 import json
 import subprocess
@@ -116,15 +117,22 @@ class ReplayingCable(NoisyCable):
         return out
 
 
-def followed_to_the_end(tmp_path, monkeypatch, sabot, make_cable, table, seed, seen):
+def followed_to_the_end(tmp_path, monkeypatch, sabot, make_cable, table, seed, seen, unplugged=False):
     """The shoe dealt live through the cable into a pit until seen(its table) and its coups are over; the pit
     stopped, the shoe pulled over its own port: (the pit's last state, its output), the copy checked against the pull
-    byte for byte."""
+    byte for byte. unplugged: the cable pulled out once the second coup is open, the shoe dealing on, and plugged
+    in again 2 s later."""
     (tmp_path / "casino.key").write_text(bytes(range(32, 64)).hex())
     monkeypatch.chdir(tmp_path)
     shoe, port, cable = through_cable(tmp_path, sabot, make_cable, table, seed)
     pit = PitProcess(tmp_path)
     try:
+        if unplugged:
+            pit.wait(lambda t: t[sabot]["coup"] and t[sabot]["coup"]["number"] >= 2)  # dealing on meanwhile
+            cable.close()  # its port gone, as a USB cable pulled out
+            (tmp_path / "cable.tty").unlink()
+            time.sleep(2)  # the shoe deals on meanwhile
+            cable = make_cable(shoe.port, tmp_path / "cable.tty")
         state = pit.wait(lambda t: seen(t[sabot]) and len(t[sabot]["road"]) == COUPS and not t[sabot]["coup"]["open"])
         out = pit.stop()
         pit = None
@@ -146,9 +154,10 @@ def followed_to_the_end(tmp_path, monkeypatch, sabot, make_cable, table, seed, s
 
 
 @pytest.mark.req("P-FRAME", "F-INGEST", "P-PULL")
-def test_garbled_answers_on_the_cable_are_a_finding_and_the_pit_copy_stays_the_shoe_journal_byte_for_byte(
+def test_garbled_answers_and_the_cable_pulled_mid_coup_lose_nothing_and_the_copy_stays_the_journal_byte_for_byte(
         tmp_path, mpy_build, monkeypatch):
-    state, out = followed_to_the_end(tmp_path, monkeypatch, 24, NoisyCable, 8, 80, lambda t: t["bad_frames"])
+    state, out = followed_to_the_end(tmp_path, monkeypatch, 24, NoisyCable, 8, 80, lambda t: t["bad_frames"],
+                                     unplugged=True)
     assert [f["id"] for f in state["findings"] if f["sabot"] == 24] == ["P-FRAME"], state["findings"]
     assert "P-FRAME" in out and "trames abîmées" in out
 
