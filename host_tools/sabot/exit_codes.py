@@ -71,6 +71,11 @@ EXIT_CODES = {
     "nuit": ("every shoe conforme: pulled, verified, ingested, reported", "a shoe in fault, silent or with "
              "findings, or the fleet's findings (named first in the summary)", "unusable input: no registry, a bad "
              "folder, date or --port"),
+    "pit": ("done", "a recalled coup's journal is not intact", MISTAKE),
+    "pit follow": ("stopped (Ctrl-C, --seconds): every finding was raised as it came", None, "unusable input: the "
+                   "registry, the database, the casino's name, --listen, the pages' port"),
+    "pit recall": ("the coup said, its journal intact", "the coup said, but its journal's integrity is broken",
+                   "no such table, séance or coup, or unusable input"),
     "doctor": ("every required check passes", "something to fix (each with its command)", MISTAKE),
     "completion": ("the script printed", None, MISTAKE),
 }
