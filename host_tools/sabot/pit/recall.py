@@ -5,21 +5,18 @@ checkpoints that cover the coup (its opening's and its end's) with their signatu
 public key from the casino's registry: said checked only when they were. Text, JSON, or a one-page PDF for the
 floor manager's report (printed by Chromium, as `sabot report`)."""
 
-import datetime
 import html
 import json
 import sys
 from pathlib import Path
 
 from firmware import records
-from sabot import checkpoints, receipts
+from sabot import checkpoints, receipts, times
 from sabot.fleet.ingest import verified
 from sabot.journalfile import CODE, COUP, SEANCE, SEQ, TIME, TYPE, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
 from sabot.pit.table import Table
 from sabot.verify import read_key
-
-EPOCH = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)
 
 
 class NotFound(Exception):
@@ -27,7 +24,8 @@ class NotFound(Exception):
 
 
 def when(time_ms):
-    return (EPOCH + datetime.timedelta(milliseconds=time_ms)).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + " UTC"
+    """A record's time to the millisecond, in UTC: a dispute's cards are a second apart."""
+    return times.moment(time_ms).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + " UTC"
 
 
 def coup_of(folder, table, coup, seance=None, public_keys=()):

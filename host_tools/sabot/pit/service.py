@@ -17,6 +17,7 @@ from sabot.fleet import store
 from sabot.fleet.ingest import Refused, element_keys, ingest_live
 from sabot.journalfile import Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
+from sabot.nuit import folder_name  # a shoe's folder, as the night's
 from sabot.pit.mirror import Diverged, Mirror
 from sabot.pit.table import Table
 from sabot.report.findings_fr import french
@@ -27,10 +28,6 @@ POLL_S = 0.05  # between two reads of a shoe that had nothing new
 RETRY_S = 1.0  # after a shoe that did not answer (a cable pulled, a restart)
 ANSWER_S = 3.0  # a request unanswered this long (a garbled answer, a cable pulled) is asked again on a new link
 _FOLLOWING, _SILENT, _REFUSED = "suivi", "sans réponse", "refusé"
-
-
-def folder_name(sabot):
-    return "sabot-%04d" % sabot
 
 
 class Followed:
