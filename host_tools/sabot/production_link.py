@@ -6,15 +6,16 @@ import time
 
 from firmware.protocol import C_STATUS, frame
 from sabot.device import DeviceError, no_device
+from sabot.repl_settle import settle
 
 
 def production(port, timeout=1.5):
     """The protocol's client when the shoe on port is a production shoe (it answers the status request within
     timeout), None for a development shoe, which mpremote reaches: its serving loop ignores the probe's bytes,
     which hold no Ctrl-B to Ctrl-E and no line end; its REPL takes the frame's Ctrl-A (the version's and the status
-    command's byte) into the raw REPL, and says so late on a loaded computer: _settle brings the REPL back to a
-    known state before mpremote speaks. The timeout leaves a busy shoe (an emulated Pico on a loaded computer took
-    over 0.5 s) time to answer, rather than be taken for a development one."""
+    command's byte) into the raw REPL, and says so late on a loaded computer: settle (repl_settle.py) brings the
+    REPL back to a known state before mpremote speaks. The timeout leaves a busy shoe (an emulated Pico on a loaded
+    computer took over 0.5 s) time to answer, rather than be taken for a development one."""
     if not os.path.exists(port):
         raise no_device(port)
     from sabot import protocol
@@ -28,7 +29,7 @@ def production(port, timeout=1.5):
     try:
         client.status()
     except (protocol.ProtocolError, protocol.Refused):
-        _settle(client.link)
+        settle(client.link)  # the probe's Ctrl-A took its REPL into the raw REPL
         client.link.close()
         return None
     client.timeout = 10.0
@@ -36,27 +37,6 @@ def production(port, timeout=1.5):
 
 
 _INERT = set(b"\x02\x03\x04\x05\r\n")  # what a probe never sends a development shoe's REPL
-_SYNC = b"print('sabot'+'-sync')\r"  # a line the REPL runs: its output, not its echo, says "sabot-sync"
-_SYNCED = b"sabot-sync"
-_SETTLE_MOST = 10.0
-
-
-def _settle(link):
-    """Bring a development shoe's REPL to a known state before mpremote speaks: the probe's Ctrl-A took it into the
-    raw REPL, whose banner, late on a loaded computer, would otherwise reach mpremote after its own Ctrl-A, a second
-    banner mpremote takes for the answer to its command (`could not exec command`, seen in CI after a 2 s quiet
-    wait). Ctrl-C (what mpremote sends first), Ctrl-B back to the friendly REPL, then a line whose output is read
-    here: the REPL answers in order, so everything the probe caused has been said before it."""
-    link.write(b"\r\x03\x03\x02")
-    link.write(_SYNC)
-    deadline = time.monotonic() + _SETTLE_MOST
-    heard = b""
-    while time.monotonic() < deadline and _SYNCED not in heard:
-        heard = heard[-len(_SYNCED):] + link.read()
-    if _SYNCED in heard:  # and its prompt, so that nothing of it is left for mpremote
-        prompt = heard[heard.index(_SYNCED) + len(_SYNCED):]
-        while time.monotonic() < deadline and b">>> " not in prompt:
-            prompt = prompt[-4:] + link.read()
 
 
 def authenticated(client, casino_key, command, act):

@@ -20,6 +20,7 @@ from sabot.device import DeviceError, no_device
 from sabot.json_out import said
 from sabot.production_link import authenticated, production
 from sabot.receipt_files import keep_receipt
+from sabot.repl_settle import settled
 from sabot.shoe_status import in_fault
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
@@ -230,8 +231,10 @@ _RESTART = "import machine\ngetattr(machine, 'reset', getattr(machine, 'soft_res
 
 
 def restart(port):
-    """Restart the shoe (a reset): it boots into service again, gate locked first, its journal recovered."""
+    """Restart the shoe (a reset): it boots into service again, gate locked first, its journal recovered. Its reboot
+    ends in the raw REPL, whose banner may come after the next mpremote's own Ctrl-A: settled before that one."""
     mpremote(port, "exec", "--no-follow", _RESTART)
+    settled(port)
 
 
 def resume(port):

@@ -4,6 +4,7 @@ emulated Pico), its secure element's model outside the VM."""
 import json
 import os
 import pty
+import select
 import shutil
 import signal
 import socket
@@ -121,10 +122,11 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
             if production:  # an exception or a clock set: the shoe restarts, gate locked, protocol again
                 process = power_on(True)
                 continue
-            # mpremote's Ctrl-D in the raw REPL: a Pico says so, reboots and enters the raw REPL again.
+            # mpremote's Ctrl-D in the raw REPL: a Pico says so, reboots and enters the raw REPL again, before it
+            # reads what the technician's tools sent meanwhile (kept in order behind it).
             os.write(master, b"soft reboot\r\n")
+            os.write(slave, b"\r\x01" + _waiting(master))
             process = power_on(True)
-            os.write(slave, b"\r\x01")
     except KeyboardInterrupt:
         return 0
     finally:
@@ -150,3 +152,11 @@ def factory_code(fs):
     keys.mkdir(exist_ok=True)
     (keys / "enrolment.key").write_text(key_text(code))
     write_label(str(fs.parent / (fs.name + ".code")), code)
+
+
+def _waiting(master):
+    """The bytes written to the board's port that no process has read yet."""
+    waiting = b""
+    while select.select([master], [], [], 0)[0]:
+        waiting += os.read(master, 4096)
+    return waiting
