@@ -158,8 +158,10 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
         assert con.execute("SELECT count(*) FROM (SELECT DISTINCT sabot, seq FROM records)").fetchone()[0] == sum(
             rows.values())  # nothing twice
         kept = con.execute("SELECT sabot, id FROM journal_findings ORDER BY sabot").fetchall()
+        raised = con.execute("SELECT sabot, table_no, seq IS NOT NULL, id FROM pit_findings ORDER BY sabot").fetchall()
     assert set(rows) == {21, 22}  # nothing of the stranger's journal: its finding alone, and 21's
     assert kept == [(21, "S-FORCED"), (99, "K-REGISTRY")], kept
+    assert raised == [(21, 5, True, "S-FORCED"), (99, None, False, "K-REGISTRY")], raised  # once, the pit restarted
     ingest = subprocess.run([SABOT, "fleet", "ingest", "pulled-21", "pulled-22", "--db", "casino.duckdb", "--casino",
                              "deauville", "--registry", "shoes.json"], capture_output=True, text=True, cwd=tmp_path)
     assert ingest.returncode == 0, ingest.stdout + ingest.stderr

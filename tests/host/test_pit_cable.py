@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from tests.host.test_nuit import board, enrol
@@ -160,6 +161,7 @@ def test_garbled_answers_and_the_cable_pulled_mid_coup_lose_nothing_and_the_copy
                                      unplugged=True)
     assert [f["id"] for f in state["findings"] if f["sabot"] == 24] == ["P-FRAME"], state["findings"]
     assert "P-FRAME" in out and "trames abîmées" in out
+    assert raised(tmp_path) == [(24, 8, None, "P-FRAME", "Article 58")]  # in the casino's database too, once
 
 
 @pytest.mark.req("J-TAMPER", "F-INGEST", "P-PULL")
@@ -169,3 +171,10 @@ def test_a_journal_read_replayed_on_the_cable_is_a_finding_nothing_of_it_kept_an
     said = [f["said"] for f in state["findings"]]
     assert [f["id"] for f in state["findings"] if f["sabot"] == 25] == ["J-TAMPER"], said
     assert "CONSTAT sabot 25, table 9 : J-TAMPER" in out, out
+    assert raised(tmp_path) == [(25, 9, None, "J-TAMPER", "Article 58")]
+
+
+def raised(tmp_path):
+    """The findings the pit kept in the casino's database: (sabot, table, seq, id, article)."""
+    with duckdb.connect(str(tmp_path / "casino.duckdb"), read_only=True) as con:
+        return con.execute("SELECT sabot, table_no, seq, id, article FROM pit_findings ORDER BY raised").fetchall()

@@ -70,6 +70,7 @@ def open_database(path, create=True):
         con.execute("BEGIN")
         con.execute(schema.sql("tables"))
         con.execute(schema.sql("table_levies"))
+        con.execute(schema.sql("pit_findings"))
         fill_constants(con)
         create_views(con)
         con.execute("INSERT INTO fleet_meta VALUES ('schema_version', ?)", [str(schema.SCHEMA_VERSION)])
@@ -85,4 +86,5 @@ def open_database(path, create=True):
         raise Unusable("%s: fleet database schema version %s; this sabot reads version %d or older" % (
             path, version[0] if version else "unknown", schema.SCHEMA_VERSION))
     con.execute(schema.sql("table_levies"))  # a database of a sabot before the ledgers: the table added
+    con.execute(schema.sql("pit_findings"))  # and before the pit
     return con

@@ -207,10 +207,22 @@ class Pit:
                  "id": kind, "said": said, "message": message or said}
         with self.lock:
             self.findings.append(found)
+            self._keep(found)
         self.out.write("CONSTAT sabot %s%s : %s — %s%s\n" % (
             shoe.sabot if shoe.sabot is not None else "?", ", table %d" % shoe.table.table if shoe.table.table else "",
             kind, said, ", enregistrement %d" % seq if seq is not None else ""))
         self.out.flush()
+
+    def _keep(self, found):
+        """A finding raised into the database's pit_findings, once: a pit started again raises the journal's
+        findings again, the row of the first time stays."""
+        key = [self.casino, found["sabot"], found["seq"], found["id"], found["said"]]
+        if self.con.execute("SELECT count(*) FROM pit_findings WHERE casino = ? AND sabot IS NOT DISTINCT FROM ? AND "
+                            "seq IS NOT DISTINCT FROM ? AND id = ? AND message = ?", key).fetchone()[0]:
+            return
+        self.con.execute("INSERT INTO pit_findings VALUES (make_timestamp(? * 1000), ?, ?, ?, ?, ?, ?, ?)", [
+            found["at_ms"], self.casino, found["sabot"], found["table"], found["seq"], found["id"],
+            ARTICLES[found["id"]], found["said"]])
 
     def state(self):
         """Every table's screen and the findings: the pages' JSON, the tables with an alarm or a finding first."""

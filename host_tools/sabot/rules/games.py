@@ -27,4 +27,5 @@ ARTICLES = {
     "T-CF": "Article 60", "T-DT": "Article 60",
     "O-SEANCES": "Article 61", "O-BREAK": "Article 61", "O-DRAW": "Article 61",
     "P-AUTHORITY": "Article 58", "K-REGISTRY": "Article 58",  # the sabots numbered by the establishment
+    "P-FRAME": "Article 58",  # the protocol of the approved model: a frame that fails its CRC
 }
