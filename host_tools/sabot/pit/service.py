@@ -6,6 +6,7 @@ and raises each new finding at once: on the pit's output, in the database, on th
 verify adds nothing; the shoe's records already taken stay."""
 
 import json
+import os
 import sys
 import threading
 import time
@@ -118,13 +119,22 @@ class Pit:
                     client = None
                 if shoe.link != _REFUSED:
                     shoe.link, shoe.why = _SILENT, str(e)
-                self.stopping.wait(RETRY_S)
+                self._rest(shoe)
             except Diverged as e:  # said, nothing of the read kept; read again later: a replay on the cable passes,
                 self._refuse(shoe, "J-TAMPER", str(e))  # a journal truly rewritten on the shoe diverges again
                 shoe.why = str(e)
                 self.stopping.wait(RETRY_S)
         if client is not None:
             client.link.close()
+
+    def _rest(self, shoe):
+        """After a shoe that did not answer: RETRY_S, less when its port was gone and comes (a cable plugged in, a
+        shoe switched on: followed at once, its first records not a second late)."""
+        gone = not os.path.exists(shoe.port)
+        deadline = time.monotonic() + RETRY_S
+        while not self.stopping.wait(POLL_S) and time.monotonic() < deadline:
+            if gone and os.path.exists(shoe.port):
+                return
 
     def _garbled(self, shoe, client):
         """Frames from the shoe that failed their CRC (a cable's noise, or bytes not the shoe's): dropped, the
