@@ -18,6 +18,7 @@ from sabot.web.chromium import CHROMIUM, Chromium
 SHOES = 8
 GAP_MS = 40  # the live dealer's gap between two commands: as fast as a VM deals with 8 of them on 2 cores
 COUPS = 12
+FORCED_AFTER = 6  # each shoe's coups before a card is pulled past its locked gate (then the supervisor's key)
 SABOT = str(Path(sys.executable).parent / "sabot")
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -49,7 +50,7 @@ def _timeline(path):
 def _dealt(path, timeout=900):
     """The last record number of a shoe once its dealer has carried out the whole scenario."""
     deadline = time.monotonic() + timeout
-    while len(_timeline(path)) < 3 + 7 * COUPS:  # game, séance, shoe, then a coup's opening and six cards
+    while len(_timeline(path)) < 5 + 7 * COUPS:  # game, séance, shoe, a coup's opening and six cards, force, clear
         if time.monotonic() > deadline:
             raise RuntimeError("%s: the live dealer did not finish" % path)
         time.sleep(0.2)
@@ -84,7 +85,9 @@ def measure(ctx):
     root = ctx.scratch("pit")
     enrolled(root)
     scenario = root / "scenario.txt"
-    scenario.write_text("game chemin_de_fer\nseance table=4\nshoe seed=9\n" + "no_more_bets\ndraw 6\n" * COUPS)
+    coup = "no_more_bets\ndraw 6\n"
+    scenario.write_text("game chemin_de_fer\nseance table=4\nshoe seed=9\n" + coup * FORCED_AFTER
+                        + "force\nclear_alarm\n" + coup * (COUPS - FORCED_AFTER))
     pit = subprocess.Popen([SABOT, "pit", "follow", "--registry", "shoes.json", "--db", "casino.duckdb", "--casino",
                             "bench", "--dir", "pit", "--http", "0"], cwd=root, stdout=subprocess.PIPE, text=True)
     boards = []
@@ -100,7 +103,9 @@ def measure(ctx):
             browser.wait_for("(%s).every(([s, seq]) => window.drawnAt.some(d => d[0] === s && d[1] >= seq))"
                              % json.dumps([[31 + n, seq] for n, seq in enumerate(last)]), timeout=900)
             seconds, cpu = time.monotonic() - began, _cpu_s(pit.pid) - cpu
-            drawn = browser.evaluate("window.drawnAt")
+            browser.wait_for("(%s).every(s => window.foundAt.some(f => f[0] === s && f[2] === 'S-FORCED'))"
+                             % json.dumps([31 + n for n in range(SHOES)]), timeout=60)
+            drawn, found = browser.evaluate("window.drawnAt"), browser.evaluate("window.foundAt")
     finally:
         for process in boards:
             _stop(process)
@@ -118,6 +123,10 @@ def measure(ctx):
                 if at is not None:
                     latencies.append(at - began_ms)
             before = max(before, seq)
+    forced = []  # from the force command to the page's first draw of its S-FORCED finding
+    for n in range(SHOES):
+        began_ms = _timeline(root / ("b%d" % n) / "fs.live")[3 + 7 * FORCED_AFTER][0]
+        forced.append(min(at for s, _, kind, at in found if s == 31 + n and kind == "S-FORCED") - began_ms)
     how = ("%d production virtual boards dealing chemin de fer live (a command every %d ms, %d coups each) into one "
            "sabot pit follow, its page in headless Chromium on this 2-core machine: from the host's time the live "
            "dealer began the command that wrote a record to the page's first draw holding it, over %d records"
@@ -125,6 +134,11 @@ def measure(ctx):
     return {"pit.record_to_screen_ms.median": figure(round(statistics.median(latencies)), "ms", how,
                                                      deterministic=False),
             "pit.record_to_screen_ms.worst": figure(max(latencies), "ms", how, deterministic=False),
+            "pit.forced_card_to_page_ms.worst": figure(max(forced), "ms", "the same deal, each shoe with a card "
+                                                       "pulled past its locked gate after its coup %d: from the host's "
+                                                       "time the force began to the pit's page first drawing its "
+                                                       "S-FORCED finding, the worst of the %d shoes"
+                                                       % (FORCED_AFTER, SHOES), deterministic=False),
             "pit.cpu_per_shoe_percent": figure(round(100 * cpu / seconds / SHOES, 1), "%", "the sabot pit process's "
                                                "CPU time (user and system) over the deal's %.0f s, divided by the %d "
                                                "shoes it followed" % (seconds, SHOES), deterministic=False)}

@@ -95,15 +95,25 @@ function drawTable(state, sabot) {
   drawFindings(document.getElementById("findings"), t.findings);
 }
 
-// When each table's last record was first drawn here: [sabot, seq, Date.now()] (bench/pit.py's latency).
+// When each table's last record, and each finding, was first drawn here: [sabot, seq, Date.now()] and
+// [sabot, seq, id, Date.now()] (bench/pit.py's latencies).
 window.drawnAt = [];
+window.foundAt = [];
 const lastDrawn = {};
+const found = new Set();
 
 function drawPit(state) {
   for (const t of state.tables) {
     if (t.sabot != null && t.seq > (lastDrawn[t.sabot] || 0)) {
       lastDrawn[t.sabot] = t.seq;
       window.drawnAt.push([t.sabot, t.seq, Date.now()]);
+    }
+  }
+  for (const f of state.findings) {
+    const key = [f.sabot, f.seq, f.id, f.said].join("|");
+    if (!found.has(key)) {
+      found.add(key);
+      window.foundAt.push([f.sabot, f.seq, f.id, Date.now()]);
     }
   }
   document.getElementById("casino").textContent = state.casino;
