@@ -22,6 +22,8 @@ def production(port, timeout=1.5):
 
     try:
         client = protocol.Client(protocol.SerialLink(port), timeout=timeout)
+    except protocol.PortBusy as e:
+        raise DeviceError(str(e)) from None
     except protocol.ProtocolError:
         return None
     while set(frame(C_STATUS, client.seq + 1)) & _INERT:

@@ -2,6 +2,7 @@
 reads them, over its serial port (or the virtual board's pty), each answer awaited within a timeout; a
 state-changing command asks the shoe's challenge first and carries the casino key's authenticator."""
 
+import errno
 import json
 import os
 import struct
@@ -34,6 +35,10 @@ class ProtocolError(Exception):
     """No answer, a garbled one, or one that is not the request's."""
 
 
+class PortBusy(ProtocolError):
+    """The port is held by another program of ours or mpremote (each locks the ports it opens, as mpremote does)."""
+
+
 class Refused(Exception):
     """The shoe answered with a status other than OK: status, and the answer's data."""
 
@@ -45,14 +50,19 @@ class Refused(Exception):
 
 
 class SerialLink:
-    """The shoe's serial port, raw: pyserial (mpremote's own dependency) on a device or a pty."""
+    """The shoe's serial port, raw: pyserial (mpremote's own dependency) on a device or a pty, locked while open as
+    mpremote locks it (flock): a second program (`sabot nuit` while `sabot pit follow` holds the port) is told so
+    rather than taking the first one's answers."""
 
     def __init__(self, port):
         import serial
 
         try:
-            self.port = serial.Serial(port, 115200, timeout=0.05)
+            self.port = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
         except (serial.SerialException, OSError) as e:
+            if e.errno == errno.EWOULDBLOCK:
+                raise PortBusy("the port %s is held by another program (a `sabot pit follow`, a `sabot nuit`, "
+                               "mpremote): stop it first / le port est tenu par un autre programme" % port) from None
             raise ProtocolError("cannot open %s: %s" % (port, e)) from None
 
     def write(self, data):

@@ -235,3 +235,24 @@ def test_the_casinos_registry_of_its_shoes_exports_for_the_ministry(tmp_path, mp
     exported = json.loads(sabot("key", "export", "--registry", registry, "--format", "json").stdout)
     assert exported["shoes"][0]["public_key"] == rows[0]["public_key"]
     assert fresh.read_text().strip() not in json.dumps(exported)  # ids, never the secret
+
+
+@pytest.mark.req("P-PULL")
+def test_a_port_another_program_holds_is_said_as_such_and_its_answers_left_to_it(mpy_build, tmp_path):
+    """`sabot pull-log` while another program holds the shoe's port (a `sabot pit follow` left running): one line
+    that says so, exit 2, nothing pulled; the port let go, the same command pulls."""
+    board, _ = casino_board(tmp_path)
+    try:
+        held = SerialLink(board.port)  # as the pit's link holds it
+        try:
+            refused = sabot("pull-log", "--port", board.port, tmp_path / "pulled")
+            assert held.port.is_open and held.read() == b""  # no request of the refused command reached the shoe
+        finally:
+            held.close()
+        pulled = sabot("pull-log", "--port", board.port, tmp_path / "pulled", "--quiet")
+    finally:
+        board.close()
+    assert refused.returncode == 2 and refused.stdout == "", refused.stdout + refused.stderr
+    assert refused.stderr.count("\n") == 1 and "held by another program" in refused.stderr, refused.stderr
+    assert pulled.returncode == 0, pulled.stderr
+    assert sorted(p.suffix for p in (tmp_path / "pulled").iterdir())[-1] == ".sbj"
