@@ -272,3 +272,23 @@ def test_a_casino_name_mistyped_for_a_sabot_already_in_another_casino_is_refused
     assert new.returncode == 0, new.stderr  # a sabot the database does not hold: a new casino's, as before
     meant = sabot("ingest", folders[0], "--db", db, "--casino", casino[:-1], "--registry", registry, "--new-casino")
     assert meant.returncode == 0, meant.stderr
+
+
+@covers("F-INGEST")
+def test_a_database_another_program_holds_is_said_as_such_not_as_a_file_that_is_no_database(tmp_path):
+    """The casino's database while `sabot pit follow` (here a process that keeps it open) holds it: `sabot fleet
+    check` says in one line that another program has it open, and which, exit 2; not "not a DuckDB database"."""
+    db = tmp_path / "casino.duckdb"
+    store.open_database(db).close()
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys\ncon = duckdb.connect(sys.argv[1])\n"
+                               "print('open', flush=True)\nsys.stdin.read()", str(db)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "open\n"
+        held = sabot("check", "--db", db)
+    finally:
+        holder.communicate("")
+    assert held.returncode == 2 and held.stdout == "", held.stdout
+    assert held.stderr.count("\n") == 1 and "is open in another program" in held.stderr, held.stderr
+    assert "(PID %d)" % holder.pid in held.stderr and "not a DuckDB database" not in held.stderr
+    assert sabot("check", "--db", db).returncode in (0, 1)  # let go: checked

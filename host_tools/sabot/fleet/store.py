@@ -55,6 +55,9 @@ def transaction(con):
         raise
 
 
+_HELD = "Conflicting lock is held in "  # DuckDB's words when another process has the file open
+
+
 def open_database(path, create=True):
     """A connection to the fleet database at path, made with this version's schema if it does not exist (when
     `create`)."""
@@ -65,7 +68,12 @@ def open_database(path, create=True):
     try:
         con = duckdb.connect(str(path))
     except duckdb.Error as e:
-        raise Unusable("%s: not a DuckDB database (%s)" % (path, str(e).splitlines()[0])) from None
+        said = str(e)
+        if _HELD in said:  # DuckDB's file lock: one program at a time writes a database
+            raise Unusable("%s is open in another program (a `sabot pit follow`, `sabot nuit` or `sabot fleet`: %s); "
+                           "stop it first / la base est ouverte par un autre programme" % (
+                               path, said.split(_HELD)[1].split(". See")[0])) from None
+        raise Unusable("%s: not a DuckDB database (%s)" % (path, said.splitlines()[0])) from None
     if not exists:
         con.execute("BEGIN")
         con.execute(schema.sql("tables"))
