@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import struct
+import termios
 import time
 
 from firmware import protocol as p
@@ -66,11 +67,17 @@ class SerialLink:
             raise ProtocolError("cannot open %s: %s" % (port, e)) from None
 
     def write(self, data):
-        self.port.write(data)
-        self.port.flush()
+        try:
+            self.port.write(data)
+            self.port.flush()
+        except (OSError, termios.error) as e:  # pyserial's SerialException is an OSError; tcdrain's is not
+            raise ProtocolError("the link to the shoe was lost (cable pulled?): %s" % e) from None
 
     def read(self):
-        return self.port.read(max(1, self.port.in_waiting))
+        try:
+            return self.port.read(max(1, self.port.in_waiting))
+        except (OSError, termios.error) as e:
+            raise ProtocolError("the link to the shoe was lost (cable pulled?): %s" % e) from None
 
     def close(self):
         self.port.close()

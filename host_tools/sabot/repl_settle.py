@@ -39,5 +39,7 @@ def settled(port, most=SETTLE_MOST):
         return False  # a board whose USB is re-enumerating: mpremote says what it finds
     try:
         return settle(link, most)
+    except protocol.ProtocolError:
+        return False  # the port gone meanwhile: as above
     finally:
         link.close()

@@ -69,7 +69,8 @@ _APPROVED_MODEL = ("Article 58", "Les cartes sont ensuite placées dans un distr
                    "par le ministre de l'intérieur",
                    "The cards are then placed in a dispenser or shoe of a model approved by the Minister of the "
                    "Interior")
-for _rid in ("J-EVERY", "J-DURABLE", "J-TAMPER", "J-TIME", "J-EVENTS", "H-SIM", "H-VERIFY", "H-EXPORT", "H-FIRMWARE"):
+for _rid in ("J-EVERY", "J-DURABLE", "J-TAMPER", "J-TIME", "J-EVENTS", "H-SIM", "H-VERIFY", "H-EXPORT", "H-FIRMWARE",
+             "P-FRAME"):  # the shoe's protocol is the approved model's
     QUOTES[_rid] = _APPROVED_MODEL
 # The casino's authority on its shoes (their numbers, its key, their clocks) and its registry of them: the numbering
 # by the establishment and the assignment Article 58 asks for.
@@ -98,6 +99,7 @@ TITLES = {
     "J-EVENTS": ("événements au journal", "events journalled"),
     "P-AUTHORITY": ("autorité du casino sur le sabot", "the casino's authority on the shoe"),
     "K-REGISTRY": ("un numéro, un élément au registre", "one number, one element in the registry"),
+    "P-FRAME": ("trames du câble contrôlées", "the cable's frames checked"),
 }
 
 
