@@ -111,6 +111,11 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
                                 timeout=300)
         assert "sabot 21, table 5 : S-FORCED" in said and "extraite de force" in said, said
         assert browser.evaluate("document.querySelector('tr[data-sabot=\"21\"]').className") == "flagged"
+        # the casino's database read by `sabot fleet` while the pit writes into it: the shoes' records there already
+        during = subprocess.run([SABOT, "fleet", "check", "--db", "casino.duckdb", "--json"], capture_output=True,
+                                text=True, timeout=120)
+        assert during.returncode in (0, 1), during.stderr
+        assert {s["sabot"] for s in json.loads(during.stdout)["inventory"]} >= {21}, during.stdout
         # the pit stopped and started again mid-séance, then a power cut at shoe 22 mid-coup
         pit.stop()
         pit = PitProcess(tmp_path)

@@ -136,19 +136,19 @@ def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_
     return store_verified(con, casino, segments, per_segment, findings)
 
 
-def ingest_live(con, casino, segments, key, paths, public_keys):
-    """`sabot pit`'s ingest of a journal as it grows (sabot.pit): verified whole as ingest_journal does, but with
-    no receipt yet, its end vouched for by the next pull's (the pit then checks that the two agree): (records added,
-    findings kept, rows a segment); Refused as ingest_journal."""
+def verified_live(segments, key, paths, public_keys):
+    """`sabot pit`'s verification of a journal as it grows (sabot.pit), with no database: verified whole as
+    ingest_journal does, but with no receipt yet, its end vouched for by the next pull's (the pit then checks that
+    the two agree): (rows a segment, findings); Refused as ingest_journal. store_verified then adds it."""
     per_segment, findings = verified(segments, key, None, paths, public_keys)
     findings = [f for f in findings if f.message != receipts.NO_RECEIPT]
-    added, findings = store_verified(con, casino, segments, per_segment, findings)
-    return added, findings, per_segment
+    _refusal(segments, findings)
+    return per_segment, findings
 
 
-def store_verified(con, casino, segments, per_segment, findings):
-    """A verified journal's rows the database lacks added in one transaction, its findings kept: (records added,
-    findings); Refused, with the finding, when it is not intact or has no receipt (J-TAMPER)."""
+def _refusal(segments, findings):
+    """Refused, with the finding, for a journal that is not intact or has no receipt (J-TAMPER), or holds segments
+    of more than one sabot."""
     broken = sorted((f for f in findings if f.id == "J-TAMPER"), key=lambda f: f.message == receipts.NO_RECEIPT)
     if broken:
         label = segments[0].path.parent
@@ -157,10 +157,16 @@ def store_verified(con, casino, segments, per_segment, findings):
                           "(refused, no %s)" % (label, receipts.NAME, receipts.NAME))
         raise Refused("%s : refusé, intégrité rompue au n° %d (refused, integrity broken: %s)" % (
             label, broken[0].seq, broken[0].message))
-    sabot = segments[0].sabot
-    if any(s.sabot != sabot for s in segments):
+    if any(s.sabot != segments[0].sabot for s in segments):
         raise Refused("%s : refusé, des segments de plus d'un sabot dans un journal (segments of more than one sabot "
                       "in one journal)" % segments[0].path.parent)
+
+
+def store_verified(con, casino, segments, per_segment, findings):
+    """A verified journal's rows the database lacks added in one transaction, its findings kept: (records added,
+    findings); Refused, with the finding, when it is not intact or has no receipt (J-TAMPER)."""
+    _refusal(segments, findings)
+    sabot = segments[0].sabot
     stored = {number: rest for number, *rest in con.execute(
         "SELECT segment, bytes, sha256, last_seq FROM segments WHERE casino = ? AND sabot = ?",
         [casino, sabot]).fetchall()}

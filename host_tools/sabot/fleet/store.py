@@ -2,6 +2,7 @@
 database or is of a newer version, so nothing is ever written into a layout this code does not know."""
 
 import re
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -56,24 +57,35 @@ def transaction(con):
 
 
 _HELD = "Conflicting lock is held in "  # DuckDB's words when another process has the file open
+HELD_WAIT_S = 5.0  # how long a command waits for a database another program holds (the pit's writes: a moment)
 
 
-def open_database(path, create=True):
+def _connect(path, wait):
+    """duckdb.connect, tried again for wait seconds while another program holds the file."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return duckdb.connect(str(path))
+        except duckdb.Error as e:
+            said = str(e)
+            if _HELD not in said:
+                raise Unusable("%s: not a DuckDB database (%s)" % (path, said.splitlines()[0])) from None
+            if time.monotonic() >= deadline:  # DuckDB's file lock: one program at a time opens a database
+                raise Unusable("%s is open in another program (a `sabot pit follow`, `sabot nuit` or `sabot fleet`: "
+                               "%s); stop it first / la base est ouverte par un autre programme" % (
+                                   path, said.split(_HELD)[1].split(". See")[0])) from None
+        time.sleep(0.05)
+
+
+def open_database(path, create=True, wait=HELD_WAIT_S):
     """A connection to the fleet database at path, made with this version's schema if it does not exist (when
-    `create`)."""
+    `create`). Held by another program (DuckDB lets one process open it; `sabot pit follow` holds it a moment every
+    half second), tried again for wait seconds."""
     path = Path(path)
     exists = path.exists()
     if not exists and not create:
         raise Unusable("%s: no such fleet database" % path)
-    try:
-        con = duckdb.connect(str(path))
-    except duckdb.Error as e:
-        said = str(e)
-        if _HELD in said:  # DuckDB's file lock: one program at a time writes a database
-            raise Unusable("%s is open in another program (a `sabot pit follow`, `sabot nuit` or `sabot fleet`: %s); "
-                           "stop it first / la base est ouverte par un autre programme" % (
-                               path, said.split(_HELD)[1].split(". See")[0])) from None
-        raise Unusable("%s: not a DuckDB database (%s)" % (path, said.splitlines()[0])) from None
+    con = _connect(path, wait)
     if not exists:
         con.execute("BEGIN")
         con.execute(schema.sql("tables"))

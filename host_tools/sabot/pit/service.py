@@ -1,7 +1,8 @@
 """`sabot pit`: the casino's shoes followed live (docs/pit.md). A thread a shoe reads its journal as it grows
 (mirror.py), verifies it whole with the approver's verifier as `sabot log verify` and `sabot fleet ingest` do
-(the chain, every checkpoint's signature with the shoe's public key from the casino's registry, the rules), adds
-its new records to the casino's DuckDB database (the fleet's schema), folds them into the table's screen (table.py)
+(the chain, every checkpoint's signature with the shoe's public key from the casino's registry, the rules), has
+its new records written into the casino's DuckDB database (the fleet's schema; database.py writes them every half
+second, the file let go in between for `sabot fleet`), folds them into the table's screen (table.py)
 and raises each new finding at once: on the pit's output, in the database, on the pages. A journal that does not
 verify adds nothing; the shoe's records already taken stay."""
 
@@ -15,14 +16,14 @@ from pathlib import Path
 from sabot import checkpoints
 from sabot.device import DeviceError
 from sabot.fleet import store
-from sabot.fleet.ingest import Refused, element_keys, ingest_live
+from sabot.fleet.ingest import Refused, element_keys, verified_live
 from sabot.journalfile import Reader, load_segments
 from sabot.journalfile import Unusable as JournalUnusable
 from sabot.nuit import folder_name  # a shoe's folder, as the night's
+from sabot.pit.database import Writes
 from sabot.pit.mirror import Diverged, Mirror
 from sabot.pit.table import Table
 from sabot.report.findings_fr import french
-from sabot.rules import ARTICLES
 from sabot.verify import read_key
 
 POLL_S = 0.05  # between two reads of a shoe that had nothing new
@@ -60,8 +61,8 @@ class Pit:
         self.folder = Path(folder)
         self.casino = casino
         self.out = out
-        self.lock = threading.Lock()  # the database and the shared state
-        self.con = store.open_database(db)
+        self.lock = threading.Lock()  # the shared state
+        self.writes = Writes(db, casino, lambda shoe, why: self._refuse(shoe, "J-TAMPER", why))
         self.findings = []
         self.shoes = []
         for shoe in self.trust.held["shoes"]:
@@ -79,13 +80,20 @@ class Pit:
             thread = threading.Thread(target=self._follow, args=(shoe,), daemon=True)
             thread.start()
             self.threads.append(thread)
+        self.writes.start(self.stopping)
         return self
 
     def stop(self):
+        """The shoes let go, the last records written: said when the database stayed held by another program."""
         self.stopping.set()
         for thread in self.threads:
             thread.join(timeout=15)
-        self.con.close()
+        if not self.writes.stop():
+            records, shoes = self.writes.waiting()
+            self.out.write("sabot pit : %d enregistrement(s) de %d sabot(s) pas écrits dans la base, tenue par un "
+                           "autre programme (%s) : ils sont dans les copies du pit, et le relevé de la nuit les y "
+                           "mettra\n" % (records, shoes, self.writes.held))
+            self.out.flush()
 
     def _follow(self, shoe):
         from sabot import protocol
@@ -175,9 +183,7 @@ class Pit:
             if unknown:
                 raise Refused(unknown)
             segments = load_segments([shoe.mirror.folder])
-            with self.lock:
-                _, findings, per_segment = ingest_live(self.con, self.casino, segments, read_key(None),
-                                                       [shoe.mirror.folder], public_keys)
+            per_segment, findings = verified_live(segments, read_key(None), [shoe.mirror.folder], public_keys)
         except (Refused, JournalUnusable) as e:  # the read's bytes off the copy again: nothing of them kept
             shoe.mirror.rollback()
             self._refuse(shoe, "J-TAMPER", str(e))
@@ -190,6 +196,7 @@ class Pit:
                 shoe.seen_ms.setdefault(row[0], now)
         with self.lock:
             shoe.table, shoe.records = table, sum(map(len, per_segment))
+        self.writes.store(shoe, segments, per_segment, findings)
         new = [f for f in findings if (f.seq, f.id, f.message) not in shoe.found]
         if new:
             points = checkpoints.read([shoe.mirror.folder])
@@ -202,11 +209,7 @@ class Pit:
         """A shoe's journal not taken (not in the registry, not verified, rewritten under the copy): nothing of it
         written; the finding raised and kept in the database as the shoe's journal's findings now."""
         if (None, kind, why) not in shoe.found:
-            with self.lock, store.transaction(self.con):
-                self.con.execute("DELETE FROM journal_findings WHERE casino = ? AND sabot = ?",
-                                 [self.casino, shoe.sabot])
-                self.con.execute("INSERT INTO journal_findings VALUES (?, ?, ?, ?, ?, ?)",
-                                 [self.casino, shoe.sabot, 0, kind, ARTICLES[kind], why])
+            self.writes.refuse(shoe, shoe.sabot, kind, why)
         self._raise(shoe, None, kind, why)
 
     def _raise(self, shoe, seq, kind, said, message=None):
@@ -217,22 +220,11 @@ class Pit:
                  "id": kind, "said": said, "message": message or said}
         with self.lock:
             self.findings.append(found)
-            self._keep(found)
+        self.writes.finding(found)
         self.out.write("CONSTAT sabot %s%s : %s — %s%s\n" % (
             shoe.sabot if shoe.sabot is not None else "?", ", table %d" % shoe.table.table if shoe.table.table else "",
             kind, said, ", enregistrement %d" % seq if seq is not None else ""))
         self.out.flush()
-
-    def _keep(self, found):
-        """A finding raised into the database's pit_findings, once: a pit started again raises the journal's
-        findings again, the row of the first time stays."""
-        key = [self.casino, found["sabot"], found["seq"], found["id"], found["said"]]
-        if self.con.execute("SELECT count(*) FROM pit_findings WHERE casino = ? AND sabot IS NOT DISTINCT FROM ? AND "
-                            "seq IS NOT DISTINCT FROM ? AND id = ? AND message = ?", key).fetchone()[0]:
-            return
-        self.con.execute("INSERT INTO pit_findings VALUES (make_timestamp(? * 1000), ?, ?, ?, ?, ?, ?, ?)", [
-            found["at_ms"], self.casino, found["sabot"], found["table"], found["seq"], found["id"],
-            ARTICLES[found["id"]], found["said"]])
 
     def state(self):
         """Every table's screen and the findings: the pages' JSON, the tables with an alarm or a finding first."""
