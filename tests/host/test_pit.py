@@ -22,6 +22,17 @@ from tests.host.test_web import needs_chromium
 
 SABOT = str(Path(sys.executable).parent / "sabot")
 COUP = "no_more_bets\ndraw 6\n"
+# A program that opens the casino's database (between two of the pit's writes) and holds it until its input ends.
+HOLDER = """import duckdb, sys, time
+for _ in range(400):
+    try:
+        con = duckdb.connect(sys.argv[1])
+        break
+    except duckdb.IOException:
+        time.sleep(0.05)
+print('open', flush=True)
+sys.stdin.read()
+"""
 FORCED = "force\nclear_alarm\n"  # a card pulled past the locked gate, then the supervisor's key (S-FORCED)
 LIVE_MS = "250"  # between two of the croupier's commands
 
@@ -116,6 +127,17 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
                                 text=True, timeout=120)
         assert during.returncode in (0, 1), during.stderr
         assert {s["sabot"] for s in json.loads(during.stdout)["inventory"]} >= {21}, during.stdout
+        # the database held by another program a while: said on the pit's page, its writes kept until it is let go
+        holder = subprocess.Popen([sys.executable, "-c", HOLDER, "casino.duckdb"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            assert holder.stdout.readline() == "open\n"
+            waiting = browser.wait_for("!document.getElementById('database').hidden && "
+                                       "document.getElementById('database').textContent", timeout=60)
+        finally:
+            holder.communicate("")
+        assert waiting.startswith("Base du casino en attente") and "(PID %d)" % holder.pid in waiting, waiting
+        browser.wait_for("document.getElementById('database').hidden", timeout=60)
         # the pit stopped and started again mid-séance, then a power cut at shoe 22 mid-coup
         pit.stop()
         pit = PitProcess(tmp_path)

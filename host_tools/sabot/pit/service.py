@@ -239,7 +239,7 @@ class Pit:
             tables.sort(key=lambda t: (not (t["alarms"] or t["findings"] or t["link"] == _REFUSED),
                                        t["table"] or 0, t["sabot"] or 0))
             return {"casino": self.casino, "now_ms": int(time.time() * 1000), "tables": tables,
-                    "findings": list(self.findings)}
+                    "findings": list(self.findings), "database": self.writes.held}
 
     def state_json(self):
         return json.dumps(self.state(), ensure_ascii=False).encode("utf-8")

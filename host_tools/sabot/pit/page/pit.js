@@ -116,6 +116,10 @@ function drawPit(state) {
       window.foundAt.push([f.sabot, f.seq, f.id, Date.now()]);
     }
   }
+  const database = document.getElementById("database");
+  database.hidden = !state.database;
+  database.textContent = state.database ? "Base du casino en attente : " + state.database +
+    " (les enregistrements y entreront dès qu'elle sera libre ; rien n'est perdu, ils sont dans les copies du pit)" : "";
   document.getElementById("casino").textContent = state.casino;
   document.getElementById("now").textContent = clock(state.now_ms);
   drawFindings(document.getElementById("findings"), state.findings);
