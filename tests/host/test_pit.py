@@ -132,11 +132,13 @@ def test_two_shoes_dealing_live_into_the_pit_a_forced_card_on_its_page_a_restart
                                   stdout=subprocess.PIPE, text=True)
         try:
             assert holder.stdout.readline() == "open\n"
-            waiting = browser.wait_for("!document.getElementById('database').hidden && "
-                                       "document.getElementById('database').textContent", timeout=60)
+            # its PID awaited: the fleet check above may have held the database a moment too, and been said so
+            waiting = browser.wait_for("!document.getElementById('database').hidden && document.getElementById("
+                                       "'database').textContent.includes('(PID %d)') && document.getElementById("
+                                       "'database').textContent" % holder.pid, timeout=60)
         finally:
             holder.communicate("")
-        assert waiting.startswith("Base du casino en attente") and "(PID %d)" % holder.pid in waiting, waiting
+        assert waiting.startswith("Base du casino en attente : casino.duckdb is open in another program"), waiting
         browser.wait_for("document.getElementById('database').hidden", timeout=60)
         # the pit stopped and started again mid-séance, then a power cut at shoe 22 mid-coup
         pit.stop()
