@@ -31,10 +31,7 @@ def production(port, timeout=1.5):
     try:
         client.status()
     except (protocol.ProtocolError, protocol.Refused):
-        try:
-            settle(client.link)  # the probe's Ctrl-A took its REPL into the raw REPL
-        except protocol.ProtocolError:
-            pass  # the port gone meanwhile: mpremote says what it finds
+        settle(client.link)  # the probe's Ctrl-A took its REPL into the raw REPL
         client.link.close()
         return None
     client.timeout = 10.0

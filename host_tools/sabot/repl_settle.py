@@ -13,19 +13,25 @@ SETTLE_MOST = 10.0
 def settle(link, most=SETTLE_MOST):
     """Ctrl-C (what mpremote sends first: it stops a development loop), Ctrl-B back to the friendly REPL, then a
     line whose output is read here, and its prompt: the REPL answers in order, so everything said before has been
-    read. True once settled; False after most seconds without the answer (mpremote then tries as it would)."""
-    link.write(b"\r\x03\x03\x02")
-    link.write(_SYNC)
-    deadline = time.monotonic() + most
-    heard = b""
-    while time.monotonic() < deadline and _SYNCED not in heard:
-        heard = heard[-len(_SYNCED):] + link.read()
-    if _SYNCED not in heard:
+    read. True once settled; False after most seconds without the answer, or the port gone meanwhile (mpremote
+    then tries as it would, and says what it finds)."""
+    from sabot.protocol import ProtocolError
+
+    try:
+        link.write(b"\r\x03\x03\x02")
+        link.write(_SYNC)
+        deadline = time.monotonic() + most
+        heard = b""
+        while time.monotonic() < deadline and _SYNCED not in heard:
+            heard = heard[-len(_SYNCED):] + link.read()
+        if _SYNCED not in heard:
+            return False
+        prompt = heard[heard.index(_SYNCED) + len(_SYNCED):]
+        while time.monotonic() < deadline and b">>> " not in prompt:
+            prompt = prompt[-4:] + link.read()
+        return b">>> " in prompt
+    except ProtocolError:
         return False
-    prompt = heard[heard.index(_SYNCED) + len(_SYNCED):]
-    while time.monotonic() < deadline and b">>> " not in prompt:
-        prompt = prompt[-4:] + link.read()
-    return b">>> " in prompt
 
 
 def settled(port, most=SETTLE_MOST):
@@ -39,7 +45,5 @@ def settled(port, most=SETTLE_MOST):
         return False  # a board whose USB is re-enumerating: mpremote says what it finds
     try:
         return settle(link, most)
-    except protocol.ProtocolError:
-        return False  # the port gone meanwhile: as above
     finally:
         link.close()
