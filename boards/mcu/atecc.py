@@ -39,6 +39,7 @@ GENKEY = const(0x40)
 NONCE = const(0x16)
 SIGN = const(0x41)
 COUNTER = const(0x24)
+GENDIG = const(0x15)
 READ = const(0x02)
 WRITE = const(0x12)
 LOCK = const(0x17)
@@ -46,6 +47,9 @@ UPDATE_EXTRA = const(0x20)
 NONCE_PASS_THROUGH = const(0x03)  # Nonce's mode: the 32 bytes given go to TempKey as they are
 NONCE_TO_DIGEST_BUFFER = const(0x43)  # ... to the message digest buffer instead (cryptoauthlib's choice on a 608)
 SIGN_EXTERNAL = const(0x80)  # Sign's mode: the message is TempKey, loaded by Nonce
+SIGN_INTERNAL = const(0x00)  # ... the chip's own message, built around TempKey as GenDig left it
+NONCE_SEED_UPDATE = const(0x00)  # Nonce's mode: TempKey = SHA-256(its random number, the 20 bytes given, 16 00 00)
+GENDIG_COUNTER = const(0x04)  # GenDig's zone: a monotonic counter's value folded into TempKey
 SIGN_FROM_DIGEST_BUFFER = const(0xA0)  # ... the message digest buffer
 GENKEY_PUBLIC = const(0x00)  # GenKey's modes: the public key of a slot's private key; a new private key
 GENKEY_PRIVATE = const(0x04)
@@ -55,6 +59,7 @@ ZONE_CONFIG_32 = const(0x80)  # Read / Write zone: the configuration zone, 32 by
 LOCK_CONFIG = const(0x00)  # Lock's modes: the configuration zone, against its CRC
 LOCK_DATA = const(0x81)  # the data zone, no CRC (cryptoauthlib's calib_lock_data_zone)
 KEY_SLOT = const(0)
+ATTEST_SLOT = const(1)  # Trust&GO's and the provisioned part's internal-sign key: it signs only what the chip built
 WAKE_ANSWER = b"\x04\x11\x33\x43"  # status 0x11, "awake, no command yet", and its CRC
 SELF_TEST_FAILED = b"\x04\x07\xc4\x40"  # status 0x07 in answer to a wake
 STATUS = {0x01: "verify miscompare", 0x03: "parse error (a command or parameter it refuses)", 0x05: "ECC fault",
@@ -67,7 +72,8 @@ _POLL_FIRST_MS = const(1)  # cryptoauthlib's ATCA_POLLING_INIT_TIME_MSEC and ATC
 _POLL_MS = const(2)
 _POLL_SLACK_MS = const(20)
 # Each command's longest time, at the slowest clock (ChipMode M2: cryptoauthlib's device_execution_time_608_m2)
-_MAX_MS = {INFO: 5, RANDOM: 23, GENKEY: 653, NONCE: 20, SIGN: 665, COUNTER: 25, READ: 5, WRITE: 45, LOCK: 35}
+_MAX_MS = {INFO: 5, RANDOM: 23, GENKEY: 653, NONCE: 20, SIGN: 665, COUNTER: 25, READ: 5, WRITE: 45, LOCK: 35,
+           GENDIG: 35}
 _ATTEMPTS = const(3)  # a whole sequence sent at most this many times
 _AGAIN = (0x05, 0x11, 0xEE, 0xFF)  # an ECC fault, a command the chip never got, the watchdog, a CRC error
 _NOT_WRITTEN_WORD = const(5)  # block 2's word 5, bytes 84-87: UserExtra, UserExtraAdd and the lock bytes
@@ -167,6 +173,39 @@ class ATECC:
             raise ValueError("the element signs a 32-byte digest, not %d bytes" % len(digest))
         return self.start(((RANDOM, 0, 0, b"", 32), (NONCE, NONCE_TO_DIGEST_BUFFER, 0, digest, 1),
                           (SIGN, SIGN_FROM_DIGEST_BUFFER, slot, b"", 64)))
+
+    def attestation(self):
+        """Whether the chip can vouch for its counter 0 itself, and how: None unless ATTEST_SLOT holds a P-256
+        private key that signs internal messages alone (SlotConfig bit 1 set, bit 0 clear: no external Sign could
+        forge one); else the 5 bytes of the configuration its internal messages carry after GenDig on a counter
+        (TempKey's key id is then 0): slot 0's SlotConfig and KeyConfig (little-endian) and 1 when slot 0 is not
+        locked (its SlotLocked bit set), 0 when it is (cryptoauthlib's atcah_config_to_sign_internal)."""
+        config = self.read_config()
+        slot = config[20 + 2 * ATTEST_SLOT] | config[21 + 2 * ATTEST_SLOT] << 8
+        key = config[96 + 2 * ATTEST_SLOT] | config[97 + 2 * ATTEST_SLOT] << 8
+        if slot & 3 != 2 or not key & 1 or key >> 2 & 7 != 4:
+            return None
+        return bytes(config[20:22]) + bytes(config[96:98]) + bytes((config[88] & 1,))
+
+    def attest(self, num_in, slot=ATTEST_SLOT, read=True):
+        """The chip's own signature over counter 0 as it stands and 20 bytes of the caller's (a digest's first): the
+        counter (4 bytes, little-endian; when read) || RandOut (32) || R || S (64). As cryptoauthlib's tests chain
+        it: Counter read, Nonce (a random nonce, the seed updated, num_in given: TempKey from the chip's random
+        number), GenDig on counter 0 (its value folded into TempKey inside the chip), Sign in internal mode with
+        slot's key; in one wake (TempKey does not survive a sleep) and one run (no increment between the read and
+        GenDig), sent again together on a transient failure. Without read, the caller knows the value (its own
+        increment's, just returned): 25 ms less."""
+        return self._finish(self.attesting(num_in, slot, read))
+
+    def attesting(self, num_in, slot=ATTEST_SLOT, read=True):
+        """attest(num_in, slot, read) begun: a Run whose answer is [the counter ||] RandOut || R || S."""
+        if len(num_in) != 20:
+            raise ValueError("the element's nonce takes 20 bytes, not %d" % len(num_in))
+        commands = [(NONCE, NONCE_SEED_UPDATE, 0, num_in, 32), (GENDIG, GENDIG_COUNTER, 0, b"", 1),
+                    (SIGN, SIGN_INTERNAL, slot, b"", 64)]
+        if read:
+            commands.insert(0, (COUNTER, 0, 0, b"", 4))
+        return _Attesting(self.start(commands, every=True), 36 if read else 32)
 
     def counter(self, which):
         """Monotonic counter 0 or 1, as it stands."""
@@ -377,6 +416,21 @@ class ATECC:
         if crc16(frame[:-2]) != frame[-2] | frame[-1] << 8:
             return None
         return frame
+
+
+class _Attesting:
+    """A Run of Counter, Nonce, GenDig and Sign whose answer is the counter || RandOut || R || S: GenDig's status
+    byte (0x00) left out."""
+
+    def __init__(self, run, status_at):
+        self._run = run
+        self._status_at = status_at
+        self.done = run.done
+
+    def poll(self, ms):
+        got = self._run.poll(ms)
+        self.done = self._run.done
+        return None if got is None else got[:self._status_at] + got[self._status_at + 1:]
 
 
 class Run:

@@ -3,7 +3,10 @@ I2C side, the 608B Trust&GO / TrustFLEX data sheets, cryptoauthlib's calib_* sou
 chip that sleeps until a wake pulse, NACKs its address while it wakes and while a command executes (the command's
 time at its ChipMode clock), keeps an address counter across reads (0xFF past its answer), puts itself to sleep when
 its watchdog expires, and keeps its configuration and data zones with their locks. Its private keys are made inside
-it from a seed (boards/sim/p256.py: deterministic, RFC 6979 signatures) and no command gives them out.
+it from a seed (boards/sim/p256.py: deterministic, RFC 6979 signatures) and no command gives them out. Sign signs a
+digest loaded by Nonce (external mode, a key whose SlotConfig allows it) or the chip's own 55-byte message around
+TempKey (internal mode), TempKey made by Nonce (random or pass-through) and GenDig on a monotonic counter (zone 4),
+with its flags, as cryptoauthlib's host side rebuilds them (atcah_nonce, atcah_gen_dig, atcah_sign_internal_msg).
 
 The bus, byte by byte, as an I2C target sees it: bus_start(address, read) -> ACK, bus_write(byte) -> ACK, bus_read()
 -> byte, bus_stop(); writeto() / readfrom_into() are machine.I2C's calls built on them (OSError(19) when nobody
@@ -35,7 +38,7 @@ _LEGACY = "<32sIII"  # format 1 (44 bytes): seed, counter 0, counter 1, drawn; a
 _ENODEV, _EIO = 19, 5
 _OK, _PARSE, _ECC_FAULT, _EXECUTION, _AWAKE, _WATCHDOG, _CRC_ERROR = 0x00, 0x03, 0x05, 0x0F, 0x11, 0xEE, 0xFF
 _RESET, _SLEEP, _IDLE, _COMMAND = 0x00, 0x01, 0x02, 0x03  # word addresses
-_INFO, _RANDOM, _GENKEY, _NONCE, _SIGN, _COUNTER = 0x30, 0x1B, 0x40, 0x16, 0x41, 0x24  # opcodes
+_INFO, _RANDOM, _GENKEY, _NONCE, _SIGN, _COUNTER, _GENDIG = 0x30, 0x1B, 0x40, 0x16, 0x41, 0x24, 0x15  # opcodes
 _READ, _WRITE, _LOCK, _UPDATE_EXTRA = 0x02, 0x12, 0x17, 0x20
 _ASLEEP, _IDLING, _AWAKE_STATE = 0, 1, 2
 _BUFFER = 155  # the input buffer: bytes past it are not acknowledged
@@ -43,9 +46,13 @@ _WAKE_US = 1500  # tWHI: the wake pulse's end to the first answer
 _WATCHDOG_US = (1300000, 13000000)  # ChipMode bit 2 clear / set (tWATCHDOG 0.7-1.7 s, and its long setting)
 # Execution times (ms), M0 / M1 / M2, from cryptoauthlib's calib_execution.c tables for the ATECC608
 _TIMES = {_INFO: (5, 5, 5), _RANDOM: (23, 23, 23), _GENKEY: (115, 215, 653), _NONCE: (20, 20, 20),
-          _SIGN: (115, 220, 665), _COUNTER: (25, 25, 25), _READ: (5, 5, 5), _WRITE: (45, 45, 45),
+          _SIGN: (115, 220, 665), _COUNTER: (25, 25, 25), _GENDIG: (25, 35, 35), _READ: (5, 5, 5), _WRITE: (45, 45, 45),
           _LOCK: (35, 35, 35), _UPDATE_EXTRA: (10, 10, 10)}
 _CLOCKS = {0x00: 0, 0x28: 1, 0x68: 2}  # ChipMode bits 3-7 (the clock divider) -> column
+# TempKey's flags, as Sign in internal mode puts them in its message (cryptoauthlib's atcah_sign_internal_msg): bits
+# 0-3 the key id, 4 SourceFlag (1: a fixed input, 0: a random nonce), 5 GenDigData, 6 GenKeyData, 7 NoMacFlag
+_SOURCE_INPUT = 0x10
+_ZONE_COUNTER = 0x04  # GenDig's zone 4: a monotonic counter folded into TempKey (the 608's, GENDIG_ZONE_COUNTER)
 
 
 def crc16(data):
@@ -74,6 +81,20 @@ def _status(code):
     return bytes((code,))
 
 
+def private_key(seed, slot, generation=1):
+    """The private key (a scalar) a chip made from seed holds in slot at its generation-th GenKey: the tests' look
+    inside the chip, as no command gives it."""
+    if (slot, generation) == (0, 1):
+        return p256.scalar(seed)  # slot 0's first key: the seed's, as the model has always made it
+    return p256.scalar(sha256(b"sabot element key\0" + seed + bytes((slot, generation))).digest())
+
+
+def journal_key(seed):
+    """The public key (X || Y) that vouches for the journal of a shoe whose Trust&GO or provisioned part was made from
+    seed: its internal-sign key's, slot 1 (firmware/checkpoints.py's ATTEST_SLOT)."""
+    return p256.public_key(private_key(seed, 1))
+
+
 class Fault:
     def __init__(self, kind, opcode, mode, times, by):
         self.kind, self.opcode, self.mode, self.times, self.by = kind, opcode, mode, times, by
@@ -93,9 +114,9 @@ class ATECC608:
         if config is None:
             zone = bytearray(kind.config)
             serial = sha256(b"sabot element serial\0" + seed).digest()
-            zone[0:4] = b"\x01\x23" + serial[:2]  # 01 23 and 0xEE: every ATECC's fixed serial number bytes
+            zone[0:4] = b"\x01\x23" + serial[:2]  # SN[0:1] 01 23 and SN[8] 0xEE: every ATECC's fixed bytes
             zone[4:8] = kind.revision
-            zone[8:13] = b"\xee" + serial[2:6]
+            zone[8:13] = serial[2:6] + b"\xee"  # SN[4:8]: byte 12 is SN[8]
             zone[13:16] = b"\x01\x01\x00"  # AES enabled, I2C (not the single-wire interface)
             if chip_mode is not None:
                 zone[19] = chip_mode
@@ -367,11 +388,11 @@ class ATECC608:
             if target == 0x40:
                 self._digest_buffer = bytes(data)
             else:
-                self._tempkey = (bytes(data), "input")
+                self._tempkey = (bytes(data), _SOURCE_INPUT)
             return _status(_OK)
         if mode in (0, 1) and len(data) == 20:  # random: TempKey = SHA-256(RandOut, NumIn, 16, mode, 00)
             out = self._random_bytes()
-            self._tempkey = (sha256(out + data + bytes((_NONCE, mode, 0))).digest(), "random")
+            self._tempkey = (sha256(out + data + bytes((_NONCE, mode, 0))).digest(), 0)
             return out
         return _status(_PARSE)
 
@@ -387,10 +408,7 @@ class ATECC608:
         return key_config & 1 and key_config >> 2 & 7 == 4
 
     def _slot_key(self, slot):
-        generation = self._generations[slot]
-        if (slot, generation) == (0, 1):
-            return p256.scalar(self._seed)  # slot 0's first key: the seed's, as the model has always made it
-        return p256.scalar(sha256(b"sabot element key\0" + self._seed + bytes((slot, generation))).digest())
+        return private_key(self._seed, slot, self._generations[slot])
 
     def _genkey(self, mode, slot, data):
         if mode not in (0x00, 0x04) or slot > 15 or data:
@@ -415,7 +433,7 @@ class ATECC608:
         if not (config_locked and data_locked and self._private(slot) and self._generations[slot]):
             return _status(_EXECUTION)
         if not mode & 0x80:
-            return _status(_EXECUTION)  # internal: signs what GenDig / GenKey put in TempKey (not modelled yet)
+            return self._sign_internal(mode, slot)
         if not self._slot_config(slot) & 1:
             return _status(_EXECUTION)  # external signatures not allowed with this key
         if mode & 0x20:
@@ -426,6 +444,50 @@ class ATECC608:
         if message is None or len(message) != 32:
             return _status(_EXECUTION)  # nothing loaded to sign
         return p256.sign(self._slot_key(slot), message)
+
+    def _sign_internal(self, mode, slot):
+        """Sign in internal mode: the chip's own message (atcah_sign_internal_msg's 55 bytes: TempKey, the command,
+        the configuration of the slot TempKey's key id names, TempKey's flags, the serial number's fixed bytes, or all
+        of it with mode bit 6, that slot's lock bit), its SHA-256 signed. The key must allow internal signatures
+        (SlotConfig bit 1) and, when its KeyConfig asks for a random nonce (ReqRandom), TempKey must come from one."""
+        if mode & 0x21:
+            return _status(_PARSE)  # for Verify's invalidation, from the digest buffer: not modelled
+        if not self._slot_config(slot) & 2:
+            return _status(_EXECUTION)  # internal signatures not allowed with this key
+        tempkey, self._tempkey = self._tempkey, None
+        if tempkey is None or self._key_config(slot) & 0x40 and tempkey[1] & _SOURCE_INPUT:
+            return _status(_EXECUTION)
+        value, flags = tempkey
+        of = flags & 0x0F
+        serial = self._config[0:4] + self._config[8:13]
+        message = bytearray(55)
+        message[0:32] = value
+        message[32:36] = bytes((_SIGN, mode, slot & 0xFF, slot >> 8))
+        message[36:40] = self._config[20 + 2 * of:22 + 2 * of] + self._config[96 + 2 * of:98 + 2 * of]
+        message[40] = flags
+        message[43] = serial[8]
+        message[48:50] = serial[0:2]
+        if mode & 0x40:
+            message[44:48] = serial[4:8]
+            message[50:52] = serial[2:4]
+        slot_locked = not (self._config[88] | self._config[89] << 8) >> of & 1
+        message[52] = 0x00 if slot_locked else 0x01
+        return p256.sign(self._slot_key(slot), sha256(bytes(message)).digest())
+
+    def _gendig(self, zone, which, data):
+        """GenDig into TempKey (atcah_gen_dig): zone 4 alone is modelled, a monotonic counter's value folded in,
+        SHA-256(32 zeros, opcode, zone, key id (2), SN[8], SN[0:1], 0, the counter (4, little-endian), 20 zeros,
+        TempKey). The flags after: key id 0, GenDigData 0, the nonce's SourceFlag kept."""
+        if zone != _ZONE_COUNTER or which not in (0, 1) or data:
+            return _status(_PARSE)  # the other zones: not modelled
+        if self._tempkey is None:
+            return _status(_EXECUTION)  # TempKey not valid: no nonce since the wake
+        value, flags = self._tempkey
+        serial = self._config[0:4] + self._config[8:13]
+        message = (bytes(32) + bytes((_GENDIG, zone, which, 0, serial[8], serial[0], serial[1], 0))
+                   + struct.pack("<I", self._counters[which]) + bytes(20) + value)
+        self._tempkey = (sha256(message).digest(), flags & _SOURCE_INPUT)
+        return _status(_OK)
 
     def _store_counters(self):
         self._config[52:60] = parts.counter_bytes(self._counters[0])
@@ -498,6 +560,6 @@ class ATECC608:
 
 
 _HANDLERS = {_INFO: ATECC608._info, _RANDOM: ATECC608._random, _NONCE: ATECC608._nonce, _GENKEY: ATECC608._genkey,
-             _SIGN: ATECC608._sign, _COUNTER: ATECC608._counter, _READ: ATECC608._read, _WRITE: ATECC608._write,
-             _LOCK: ATECC608._lock, _UPDATE_EXTRA: ATECC608._update_extra}
+             _SIGN: ATECC608._sign, _GENDIG: ATECC608._gendig, _COUNTER: ATECC608._counter, _READ: ATECC608._read,
+             _WRITE: ATECC608._write, _LOCK: ATECC608._lock, _UPDATE_EXTRA: ATECC608._update_extra}
 SimElement = ATECC608  # the name the boards and tests have always used
