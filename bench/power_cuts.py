@@ -171,13 +171,12 @@ def day(folder, cut=0, second=0, extra=0, said=None):
 
 
 def _tamper(folder):
-    from boards.sim import p256
-    from boards.sim.element import DEVELOPMENT_SEED
+    from boards.sim.element import DEVELOPMENT_SEED, journal_key
     from sabot.receipts import NO_RECEIPT
     from sabot.verify import verify
 
     key = Path(folder) / "element.pub"
-    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    key.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
     out = io.StringIO()
     verify([folder + "/journal"], None, True, out=out, allow_development_key=True, public_key=key)
     return [f["message"] for f in json.loads(out.getvalue())["findings"]

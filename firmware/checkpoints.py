@@ -27,14 +27,21 @@ from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY
 # The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
 # shoe loads: the sim board's shoe, which has no element, must run in a 64 KB heap (H-SIM), where each name costs.
 FILE = "checkpoints.sbc"
-VERSION = const(2)  # 1: journal format 4's, 116 bytes, not chained
+VERSION = const(3)  # signed by the element's internal-sign key, vouching for its counter; 2: by slot 0, external
+EXTERNAL = const(2)  # a part with no internal-sign key (148 bytes); 1: journal format 4's, 116 bytes, not chained
 ENTRY = "<BBHIII32s32s"  # version, reason, sabot, counter, segment, seq, chain the next record links to, previous
 PREVIOUS_AT = const(48)  # SHA-256 of the entry before it in the file, whole (zeros for a journal's first)
-SIGNED = const(80)  # the bytes the signature covers, after LABEL
-SIGNATURE_AT = const(80)  # R || S, 64 bytes
-CRC_AT = const(144)  # CRC-32 of bytes 0..143
-SIZE = const(148)
+SIGNED = const(80)  # the bytes vouched for, after LABEL: their digest's first 20 bytes are the element's NumIn
+RAND_AT = const(80)  # version 3: the element's RandOut, 32 bytes (its Nonce's random number, in TempKey)
+CHIP_AT = const(112)  # version 3: the 5 configuration bytes its message carries (ATECC.attestation)
+SIGNATURE_AT = const(117)  # R || S, 64 bytes (80 in version 2)
+CRC_AT = const(181)  # CRC-32 of the bytes before it (144 in version 2)
+SIZE = const(185)  # 148 in version 2
+EXTERNAL_SIGNATURE_AT = const(80)
+EXTERNAL_CRC_AT = const(144)
+EXTERNAL_SIZE = const(148)
 LABEL = b"sabot checkpoint\x00"
+ATTEST_SLOT = const(1)  # the element's key that signs only what the chip built (boards/mcu/atecc.py)
 ELEMENT_ID = b"sabot element id "  # a header's key id on a board: SHA-256 of this and the public key, 8 bytes
 # Why an entry was written (its reason byte).
 BOOT = const(1)  # a power-up that cut nothing
@@ -49,7 +56,7 @@ OPENING = const(9)  # "no more bets" opened a coup: counted up and signed before
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
 SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value, after the driver's 3 resubmissions:
-# 6 Signs at most, 4.3 s at the slowest clock (M2: 665 ms each, with its Random and Nonce), within the 5 s watchdog
+# 6 Signs at most, 4.4 s at the slowest clock (M2: 665 ms each, with its Nonce and GenDig), within the 5 s watchdog
 # How far the element's counter may be ahead of the last entry at power-up and be a power cut during a checkpoint:
 # the one increment the entry was for, and the datasheet's "more than one on some power losses" (docs/journal-
 # format.md, "A counter ahead at power-up"). More is a rollback.
@@ -88,6 +95,14 @@ def _chain_at(storage, segment, seq):
     return chain if at == seq else None
 
 
+def journal_key(element):
+    """(chip, public key): how element vouches for a journal and with which key (X || Y). chip: the configuration
+    bytes its own messages carry when its ATTEST_SLOT key signs internal messages alone (ATECC.attestation), that
+    key's then; None for a part without one, slot 0's key then, which signs digests. OSError: no element."""
+    chip = element.attestation()
+    return chip, element.public_key(0 if chip is None else ATTEST_SLOT)
+
+
 class ElementKey:
     """What vouches for a board's journal: its secure element, named in each segment header by its public key's id.
     It holds no secret: the private key never leaves the element. public None: no element answers, its id unknown
@@ -118,6 +133,8 @@ class Checkpoints:
         self._opened = None  # the counter value of a coup's opening, the last entry written: its end counts nothing
         self.tail = None  # the power-up's replay (checkpoint_shell.Tail), set by the shell's recover()
         self.keyless = False  # key() found no element answering
+        self.chip = None  # key(): the configuration bytes the element's own messages carry, None: it signs externally
+        self.version, self.size = VERSION, SIZE  # the entries this element writes (key() says which)
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
@@ -126,12 +143,20 @@ class Checkpoints:
         try:
             if self.element is None:
                 raise OSError(19)
-            key = ElementKey(self.element.public_key())
+            key = ElementKey(self.public_key())
         except OSError as e:
             print("checkpoints: the shoe has no key of its own:", e)
             key = ElementKey(None)
         self.keyless = key.id is None
         return key
+
+    def public_key(self):
+        """The public key that vouches for the journal (X || Y), what the casino enrols: the element's internal-sign
+        key's (ATTEST_SLOT) when it has one, its entries then of VERSION, each signature the chip's own over its
+        counter; slot 0's otherwise (a part without one), its entries of version EXTERNAL. OSError: no element."""
+        self.chip, public = journal_key(self.element)
+        self.version, self.size = (EXTERNAL, EXTERNAL_SIZE) if self.chip is None else (VERSION, SIZE)
+        return public
 
     def shell(self, *args):
         """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these
@@ -146,12 +171,13 @@ class Checkpoints:
     def last(self):
         """The last whole entry of the file (a torn one after it is not counted), b"" when there is none."""
         try:
-            whole = os.stat(self.path)[6] // SIZE
+            size = self.size
+            whole = os.stat(self.path)[6] // size
             if not whole:
                 return b""
             with open(self.path, "rb") as f:
-                f.seek((whole - 1) * SIZE)  # the last entry alone: the file grows by one a coup
-                return f.read(SIZE)
+                f.seek((whole - 1) * size)  # the last entry alone: the file grows by one a coup
+                return f.read(size)
         except OSError:
             return b""
 
@@ -160,7 +186,7 @@ class Checkpoints:
         recovery fills: the chain value it finds there, the last segment (Journal.recover); None without an entry."""
         entry = self._last = self.last()
         self._previous = sha256(entry).digest() if entry else bytes(32)
-        if len(entry) != SIZE:
+        if len(entry) != self.size:
             return None
         fields = struct.unpack_from(ENTRY, entry, 0)
         return [fields[4], fields[5], None, None]
@@ -197,7 +223,7 @@ class Checkpoints:
             if crc32(entry) != layout.CRC_RESIDUE:
                 return True  # an entry edited by hand; a torn append is never counted whole
             fields = struct.unpack_from(ENTRY, entry, 0)
-            if fields[0] != VERSION or fields[4] > watch[3] or fields[5] > journal.seq:
+            if fields[0] != self.version or fields[4] > watch[3] or fields[5] > journal.seq:
                 return True
             if watch[2] is not None and watch[2] != fields[6]:
                 return True
@@ -305,8 +331,9 @@ class Checkpoints:
             counter = opened  # the coup's end, signed with its opening's value: nothing counted
         else:
             counter = self._spent = element.increment(_COUNTER)
-        entry = bytearray(SIZE)
-        struct.pack_into(ENTRY, entry, 0, VERSION, reason, self.sabot, counter,
+        chip = self.chip
+        entry = bytearray(self.size)
+        struct.pack_into(ENTRY, entry, 0, self.version, reason, self.sabot, counter,
                          segment, seq, chain, self._previous)
         digest = sha256(LABEL)
         digest.update(memoryview(entry)[:SIGNED])
@@ -314,13 +341,20 @@ class Checkpoints:
         tries = SIGN_TRIES
         while True:
             try:
-                entry[SIGNATURE_AT:CRC_AT] = element.sign(digest)
+                if chip is None:
+                    entry[EXTERNAL_SIGNATURE_AT:EXTERNAL_CRC_AT] = element.sign(digest)
+                else:  # the chip's own message: its counter as it reads it, and the digest's first 20 bytes
+                    signed = element.attest(digest[:20], ATTEST_SLOT, False)  # the value: the increment's
+                    entry[RAND_AT:CHIP_AT] = signed[:32]
+                    entry[CHIP_AT:CHIP_AT + 5] = chip
+                    entry[SIGNATURE_AT:CRC_AT] = signed[32:]
                 break
             except OSError:
                 tries -= 1
                 if not tries:
                     raise
-        struct.pack_into("<I", entry, CRC_AT, crc32(memoryview(entry)[:CRC_AT]))
+        at = self.size - 4
+        struct.pack_into("<I", entry, at, crc32(memoryview(entry)[:at]))
         self._write(entry)
         self._previous = sha256(entry).digest()
         if reason == OPENING:
@@ -336,9 +370,9 @@ class Checkpoints:
             size = os.stat(self.path)[6]
         except OSError:
             size = 0
-        if size % SIZE:
+        if size % self.size:
             with open(self.path, "r+b") as f:
-                f.seek(size - size % SIZE)
+                f.seek(size - size % self.size)
                 f.write(entry)  # longer than the torn bytes: none of them left after it
         else:
             with open(self.path, "ab") as f:

@@ -226,13 +226,15 @@ class Protocol:
             points = self.shell.checkpoints
             if points is None or points.element is None:
                 return OK, receipt.receipt(self.shell.journal, payload).encode()
-            self.job = [self._signed, command, seq, receipt.Signing(self.shell.journal, payload, points.element)]
+            self.job = [self._signed, command, seq, receipt.Signing(self.shell.journal, payload, points)]
             return None, b""  # answered by work(), once the element has signed
         if command == C_ENROL and size == 0:
             if self.element is None:
                 return E_NO_ELEMENT, b""
+            from firmware.checkpoints import journal_key
+
             try:
-                return OK, self.element.public_key()  # slot 0's, X || Y: what the casino's registry records
+                return OK, journal_key(self.element)[1]  # X || Y, the key that vouches for the journal: the registry's
             except OSError:  # the element did not answer
                 return E_NO_ELEMENT, b""
         if command == C_FIRMWARE and size == 34:

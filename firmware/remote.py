@@ -195,7 +195,7 @@ def element_key():
     error = "this board has no secure element"
     if points is not None and points.element is not None:
         try:
-            public = hexlify(points.element.public_key()).decode()
+            public = hexlify(points.public_key()).decode()
         except OSError as e:
             error = str(e)  # no element answering (its driver says where it looked): it cannot be enrolled
     _say(sabot=shell.journal.sabot, public_key=public, **({} if public else {"error": error}))
@@ -213,7 +213,7 @@ def provision_element(provision):
         _say(refused="this board has no secure element to provision")
         return
     try:
-        public = provision(points.element)
+        public = provision(points.element)  # slot 1's: the key that vouches for the journal from now on
     except (OSError, ValueError) as e:
         _say(refused=str(e))
         return

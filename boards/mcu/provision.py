@@ -1,7 +1,8 @@
 """The factory bench's provisioning of a generic ATECC608B (address 0x60 as it ships: configuration zone unlocked, no
 key), run on the shoe through its driver (boards/mcu/atecc.py): the configuration zone written for a P-256 private
-key in slot 0 (external signatures: the journal's checkpoints) and one in slot 1 (internal signatures only: the key
-that will attest the chip's own state), both permanent, counters 0 and 1 at 0; the zone locked with its CRC; both
+key in slot 0 (external signatures of digests: a part's general key, which the shoe does not use) and one in slot 1
+(internal signatures only: the key that signs the journal's checkpoints and receipts, each over the counter as the
+chip reads it, docs/journal-format.md), both permanent, counters 0 and 1 at 0; the zone locked with its CRC; both
 keys generated inside the chip; the data zone locked. Afterwards the part is what a Trust&GO (ATECC608B-TNGTLS) is
 from Microchip's factory for the shoe's use of it. A part of another family, or whose configuration zone is already
 locked (a Trust&GO, a part provisioned before), is refused before anything is written."""
@@ -46,9 +47,10 @@ _FAMILY = b"\x00\x00\x60"  # Info's revision: 00 00 60 xx for an ATECC608 (A: 02
 
 
 def provision(element, template=TEMPLATE, resume=False, address=ADDRESS):
-    """Provisions the generic ATECC608B behind element (boards.mcu.atecc.ATECC, at the part's address); slot 0's
-    public key (64 bytes, X || Y), which the casino enrols. Last, UserExtraAdd (UpdateExtra, once) moves the part to
-    address, a Trust&GO's 0x35 by default, from its next power-up on: the shoe's firmware knows one address, the
+    """Provisions the generic ATECC608B behind element (boards.mcu.atecc.ATECC, at the part's address); slot 1's
+    public key (64 bytes, X || Y), the journal's, which the casino enrols. Last, UserExtraAdd (UpdateExtra, once)
+    moves the part to address, a Trust&GO's 0x35 by default, from its next power-up on: the shoe's firmware knows one
+    address, the
     board's (board.json). ElementError, nothing written, for a part of another
     family or whose configuration zone is locked already (a Trust&GO needs no provisioning); resume=True finishes a
     part whose configuration is this template, locked, but whose data zone a power cut left unlocked."""
@@ -74,10 +76,10 @@ def provision(element, template=TEMPLATE, resume=False, address=ADDRESS):
             raise ElementError("the configuration zone did not take the template at bytes %s: left unlocked" % (
                 ", ".join(str(i) for i in wrong)))
         element.lock_config(config)  # the chip locks only if its own CRC of the zone is this one's
-    key = element.generate_key(KEY_SLOT)
-    element.generate_key(ATTESTATION_SLOT)
+    element.generate_key(KEY_SLOT)
+    key = element.generate_key(ATTESTATION_SLOT)
     element.lock_data()
-    if element.locked() != (True, True) or element.public_key(KEY_SLOT) != key:
+    if element.locked() != (True, True) or element.public_key(ATTESTATION_SLOT) != key:
         raise ElementError("the part at 0x%02x did not end provisioned: check it before enrolling it" % element.address)
     if address != element.address:
         element.move_to(address)

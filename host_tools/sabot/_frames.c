@@ -438,17 +438,27 @@ static PyObject *frames_rows(PyObject *module, PyObject *args) {
 }
 
 /* The checkpoint file's entries (firmware/checkpoints.py, docs/journal-format.md "Checkpoints"): a million cards
- * make some 200,000, which one by one in Python cost twice the journal's hashing. Version 2 (journal format 5) holds
- * the SHA-256 of the entry before it, whole, after the chain value; version 1 (format 4) did not. */
-#define ENTRY_SIZE 148
-#define ENTRY_VERSION 2
+ * make some 200,000, which one by one in Python cost twice the journal's hashing. Versions 2 and 3 (journal format
+ * 5) hold the SHA-256 of the entry before it, whole, after the chain value; version 1 (format 4) did not. Version 3
+ * is signed by the element's internal-sign key over the chip's own message (sabot/attested.py): its RandOut and
+ * configuration bytes between the signed bytes and R || S. */
+#define ENTRY_VERSION 3
 #define ENTRY_PREVIOUS_AT 48
-#define ENTRY_SIGNED 80 /* the bytes its signature covers, after the label; R || S after them */
-#define ENTRY_SIGNATURE_AT 80
-#define ENTRY_CRC_AT 144
+#define ENTRY_RAND_AT 80 /* version 3 */
+#define ENTRY_CHIP_AT 112
+#define ENTRY_SIGNATURE_AT 117
+#define ENTRY_CRC_AT 181
+#define ENTRY_SIZE 185
+#define V2_ENTRY_SIZE 148
+#define V2_ENTRY_SIGNED 80 /* the bytes its signature covers, after the label; R || S after them */
+#define V2_ENTRY_CRC_AT 144
 #define V1_ENTRY_SIZE 116
 #define V1_ENTRY_SIGNED 48
 #define V1_ENTRY_CRC_AT 112
+/* Each version's size, signed bytes (after the label), R || S's offset, CRC's offset: index the version. */
+static const Py_ssize_t ENTRY_GEOMETRY[4][4] = {
+    {0, 0, 0, 0}, {V1_ENTRY_SIZE, V1_ENTRY_SIGNED, V1_ENTRY_SIGNED, V1_ENTRY_CRC_AT},
+    {V2_ENTRY_SIZE, V2_ENTRY_SIGNED, V2_ENTRY_SIGNED, V2_ENTRY_CRC_AT}, {ENTRY_SIZE, 80, ENTRY_SIGNATURE_AT, ENTRY_CRC_AT}};
 #define ENTRY_BEGUN 6 /* a reason: a new journal begun, its seq going back */
 #define ENTRY_COUP_END 3 /* a reason: a coup's end, whose counter is its opening's when it follows it */
 #define ENTRY_OPENING 9
@@ -478,13 +488,13 @@ static PyObject *frames_entries(PyObject *module, PyObject *args) {
 
     if (!PyArg_ParseTuple(args, "y*|i", &data, &version))
         return NULL;
-    if (version != 1 && version != ENTRY_VERSION) {
+    if (version < 1 || version > ENTRY_VERSION) {
         PyBuffer_Release(&data);
-        PyErr_SetString(PyExc_ValueError, "checkpoint entries of version 1 or 2");
+        PyErr_SetString(PyExc_ValueError, "checkpoint entries of version 1, 2 or 3");
         return NULL;
     }
-    size = version == 1 ? V1_ENTRY_SIZE : ENTRY_SIZE;
-    crc_at = version == 1 ? V1_ENTRY_CRC_AT : ENTRY_CRC_AT;
+    size = ENTRY_GEOMETRY[version][0];
+    crc_at = ENTRY_GEOMETRY[version][3];
     count = data.len / size;
     segments = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
     seqs = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
@@ -647,13 +657,49 @@ static int verified(const PublicKey *key, const unsigned char *digest, const BIG
 
 static int in_range(const BIGNUM *v, const BIGNUM *n) { return !BN_is_zero(v) && BN_ucmp(v, n) < 0; }
 
+static void sha256(const unsigned char *data, size_t size, unsigned char *digest) {
+    SHA256_CTX hash;
+    SHA256_Init(&hash);
+    SHA256_Update(&hash, data, size);
+    SHA256_Final(digest, &hash);
+}
+
+/* What a version 3 entry's signature is over: the chip's message around its TempKey, from vouched (the entry's
+ * digest), its counter, RandOut and configuration bytes, as cryptoauthlib's atcah_nonce, atcah_gen_dig and
+ * atcah_sign_internal_msg build them (sabot/attested.py says each byte). */
+static void attested_digest(const unsigned char *entry, const unsigned char *vouched, unsigned char *digest) {
+    unsigned char nonce[32 + 20 + 3], gendig[96], message[55];
+    memcpy(nonce, entry + ENTRY_RAND_AT, 32);
+    memcpy(nonce + 32, vouched, 20);
+    nonce[52] = 0x16; /* Nonce, mode 0 (the seed updated), 0 */
+    nonce[53] = nonce[54] = 0;
+    memset(gendig, 0, sizeof gendig);
+    gendig[32] = 0x15; /* GenDig, zone 4 (a counter), counter 0 */
+    gendig[33] = 0x04;
+    gendig[36] = 0xEE; /* SN[8], SN[0], SN[1] */
+    gendig[37] = 0x01;
+    gendig[38] = 0x23;
+    memcpy(gendig + 40, entry + ENTRY_COUNTER_AT, 4); /* little-endian, as the chip folds it in */
+    sha256(nonce, sizeof nonce, gendig + 64);
+    memset(message, 0, sizeof message);
+    sha256(gendig, sizeof gendig, message);
+    message[32] = 0x41; /* Sign, internal, slot 1 */
+    message[34] = 1;
+    memcpy(message + 36, entry + ENTRY_CHIP_AT, 4); /* SlotConfig[0], KeyConfig[0] */
+    message[43] = 0xEE;
+    message[48] = 0x01;
+    message[49] = 0x23;
+    message[52] = entry[ENTRY_CHIP_AT + 4]; /* slot 0 not locked */
+    sha256(message, sizeof message, digest);
+}
+
 /* The indexes of the entries from first to end whose signature is not Q's, appended to failed (*bad of them): 0,
  * or -1 when OpenSSL fails. Without the GIL. */
 static int unsigned_in(const PublicKey *key, const unsigned char *data, int version, Py_ssize_t first,
                        Py_ssize_t end, uint32_t *failed, Py_ssize_t *bad) {
-    const Py_ssize_t size = version == 1 ? V1_ENTRY_SIZE : ENTRY_SIZE;
-    const Py_ssize_t signed_size = version == 1 ? V1_ENTRY_SIGNED : ENTRY_SIGNED;
-    const Py_ssize_t at = version == 1 ? V1_ENTRY_SIGNED : ENTRY_SIGNATURE_AT;
+    const Py_ssize_t size = ENTRY_GEOMETRY[version][0];
+    const Py_ssize_t signed_size = ENTRY_GEOMETRY[version][1];
+    const Py_ssize_t at = ENTRY_GEOMETRY[version][2];
     const BIGNUM *n = EC_GROUP_get0_order(key->curve);
     BN_CTX *ctx = BN_CTX_new();
     EC_POINT *sum = EC_POINT_new(key->curve), *other = key->keyed ? EC_POINT_new(key->keyed) : NULL;
@@ -698,6 +744,8 @@ static int unsigned_in(const PublicKey *key, const unsigned char *data, int vers
             SHA256_Update(&hash, LABEL, sizeof LABEL); /* its NUL included */
             SHA256_Update(&hash, entry, (size_t)signed_size);
             SHA256_Final(digest, &hash);
+            if (version == ENTRY_VERSION)
+                attested_digest(entry, digest, digest);
             good[k] = (signed char)verified(key, digest, r[k], w, sum, other, ctx);
             if (good[k] < 0)
                 goto end;
@@ -727,9 +775,9 @@ static PyObject *PublicKey_unsigned(PublicKey *self, PyObject *args) {
 
     if (!PyArg_ParseTuple(args, "y*inn", &data, &version, &first, &end))
         return NULL;
-    if (!self->curve || (version != 1 && version != ENTRY_VERSION) || first < 0 || first > end ||
-        end > data.len / (version == 1 ? V1_ENTRY_SIZE : ENTRY_SIZE)) {
-        PyErr_SetString(PyExc_ValueError, "unsigned(data, version 1 or 2, first, end), of a PublicKey made");
+    if (!self->curve || version < 1 || version > ENTRY_VERSION || first < 0 || first > end ||
+        end > data.len / ENTRY_GEOMETRY[version][0]) {
+        PyErr_SetString(PyExc_ValueError, "unsigned(data, version 1, 2 or 3, first, end), of a PublicKey made");
         goto done;
     }
     failed = PyMem_Malloc((size_t)(end - first + 1) * sizeof(uint32_t));

@@ -2,8 +2,9 @@
 public key alone: every entry's CRC, its sabot number, counters that go up one at a time (or skip values that the
 shoe's own records between the two entries say were spent with no entry: a power cut during a checkpoint, the
 element failing to sign one: R_ELEMENT), each entry's chain value against the chain recomputed from the journal's
-own bytes at its segment and sequence number, each entry's hash of the one before it (entry version 2, journal
-format 5), and every entry's ECDSA signature (issue 37: an earlier entry rewritten, its CRC made good, is caught by
+own bytes at its segment and sequence number, each entry's hash of the one before it (entry versions 2 and 3,
+journal format 5), and every entry's ECDSA signature (version 3: the chip's own, over its counter as it read it,
+sabot.attested) (issue 37: an earlier entry rewritten, its CRC made good, is caught by
 its own signature), checked in C without the GIL in a thread a core (sabot._frames.PublicKey, some 23 us each), one
 by one with pyca/cryptography when an entry is said. Written from the format's description, never the firmware's
 code; the offsets are firmware/checkpoints.py's, as every reader's."""
@@ -19,7 +20,7 @@ from pathlib import Path
 from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware.journal import NO_CHAIN
-from sabot import _frames, element, openings
+from sabot import _frames, attested, element, openings
 from sabot.element import NotEnrolled, read_public_key, registry_keys, two_keys  # noqa: F401 (others' names)
 from sabot.journalfile import Finding
 
@@ -35,20 +36,34 @@ REASONS = {cp.BOOT: ("power-up", "mise sous tension"),
 
 
 class Layout:
-    """An entry version's bytes: its fields' struct format, size, and the bytes its signature covers (R || S after
-    them, then the CRC-32); version 2 (journal format 5) holds the hash of the entry before it, 1 (format 4) not."""
+    """An entry version's bytes: its fields' struct format, size, the bytes vouched for (after cp.LABEL), where
+    R || S are (the CRC-32 is the last 4 bytes); version 2 and 3 (journal format 5) hold the hash of the entry before
+    it, 1 (format 4) not; version 3 is the chip's own signature over its counter (its RandOut and configuration bytes
+    between the signed bytes and R || S), 1 and 2 signatures of the digest."""
 
-    def __init__(self, version, entry, size, signed):
+    def __init__(self, version, entry, size, signed, signature_at):
         self.version, self.entry, self.size, self.signed = version, entry, size, signed
+        self.signature_at = signature_at
 
     def fields(self, data):
         return struct.unpack_from(self.entry, data, 0) + ((None,) if self.version == 1 else ())
 
+    def digest(self, data, counter):
+        """What the element's signature of an entry (its bytes data, its counter) is over."""
+        vouched = hashlib.sha256(cp.LABEL + bytes(data[:self.signed])).digest()
+        if self.version < cp.VERSION:
+            return vouched
+        chip = data[cp.CHIP_AT:cp.CHIP_AT + attested.CHIP]
+        return attested.digest(vouched, counter, data[cp.RAND_AT:cp.CHIP_AT], chip)
 
-V2 = Layout(cp.VERSION, cp.ENTRY, cp.SIZE, cp.SIGNED)
-V1 = Layout(1, "<BBHIII32s", 116, 48)
-LAYOUTS = {1: V1, 2: V2}
-JOURNAL_ENTRIES = {4: 1, 5: 2}  # the journal's format: the version of its checkpoint entries
+
+V3 = Layout(cp.VERSION, cp.ENTRY, cp.SIZE, cp.SIGNED, cp.SIGNATURE_AT)
+V2 = Layout(cp.EXTERNAL, cp.ENTRY, cp.EXTERNAL_SIZE, cp.SIGNED, cp.EXTERNAL_SIGNATURE_AT)
+V1 = Layout(1, "<BBHIII32s", 116, 48, 48)
+LAYOUTS = {1: V1, 2: V2, 3: V3}
+# The journal's format: the versions of its checkpoint entries (format 5: 3 by a part with an internal-sign key, 2 by
+# one without; a file holds one version, its first byte's)
+JOURNAL_ENTRIES = {4: (1,), 5: (2, 3)}
 # Entries from which the element's key has its multiples precomputed (sabot._frames.PublicKey): some 35 ms once,
 # then 23 us a signature instead of 65.
 PRECOMPUTED_FROM = 1024
@@ -58,7 +73,7 @@ class Entry:
     __slots__ = ("index", "data", "version", "reason", "sabot", "counter", "segment", "seq", "chain", "previous",
                  "layout")
 
-    def __init__(self, index, data, fields=None, layout=V2):
+    def __init__(self, index, data, fields=None, layout=V3):
         self.index = index  # 1 for the file's first
         self.data = data
         self.layout = layout
@@ -71,9 +86,8 @@ class Entry:
 
     def signed_by(self, key):
         """Its signature checked with pyca/cryptography (sabot.element), apart from the C core's."""
-        signed = self.layout.signed
-        digest = hashlib.sha256(cp.LABEL + self.data[:signed]).digest()
-        return element.verifies(key, digest, self.data[signed:signed + 64])
+        at = self.layout.signature_at
+        return element.verifies(key, self.layout.digest(self.data, self.counter), self.data[at:at + 64])
 
 
 class Result:
@@ -117,9 +131,9 @@ class File:
     entry read as an Entry when asked (a sequence of them)."""
 
     def __init__(self, data, layout=None):
-        """layout: the entries' version (V1, V2), the first byte's when not given."""
+        """layout: the entries' version (V1, V2, V3), the first byte's when not given."""
         self.data = memoryview(data)
-        self.layout = layout or (V1 if data[:1] == b"\x01" else V2)
+        self.layout = layout or LAYOUTS.get(data[0] if data else cp.VERSION, V3)
         self.count, self.in_line, segments, seqs, self.chains = _frames.entries(data, self.layout.version)
         self.segments = memoryview(segments).cast("I")
         self.seqs = memoryview(seqs).cast("I")
@@ -214,7 +228,7 @@ def _all_in_line(points, segments, bad, reader):
     element, and each names a chain value the reading of the journal found there: the checkpoints need no more
     reading (a million cards' in a few milliseconds)."""
     if (not points.count or points.in_line != points.count or points.torn or points[0].sabot != segments[0].sabot
-            or bad or points.layout.version != JOURNAL_ENTRIES.get(segments[0].version)):
+            or bad or points.layout.version not in JOURNAL_ENTRIES.get(segments[0].version, ())):
         return False
     by_number = {s.number: s for s in segments}
     for number, (first, end) in points.spans().items():
@@ -246,7 +260,8 @@ def _one_by_one(points, segments, end_seq, bad, chains, elements=()):
     explain = _Explanations(elements)
     found = []
     sabot = segments[0].sabot
-    version = JOURNAL_ENTRIES.get(segments[0].version, points.layout.version)
+    allowed = JOURNAL_ENTRIES.get(segments[0].version, ())
+    version = points.layout.version if points.layout.version in allowed or not allowed else allowed[-1]
     good = []
     previous = None
     before = None  # the entry before this one in the file, whatever it is

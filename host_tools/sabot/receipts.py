@@ -14,15 +14,18 @@ import struct
 from pathlib import Path
 
 from firmware import checkpoints as cp
-from sabot import element
+from sabot import attested, element
 from sabot.journalfile import Finding, Unusable
 
 NAME = "receipt.json"  # in a pulled journal's folder, beside the segments
 PULL = "pull.json"  # beside it: the nonce pull-log issued, when and through which port
 _DOMAIN = b"sabot receipt\0"
 _LABEL = b"sabot receipt 2\0"  # version 2's, signed by the element
+_VOUCHED = b"sabot receipt 3\0"  # version 3's, the chip's own signature over its counter
 _FIELDS = {1: ("sabot", "key_id", "segment", "seq", "chain", "nonce", "tag"),
-           2: ("sabot", "key_id", "segment", "seq", "chain", "nonce", "counter", "signature")}
+           2: ("sabot", "key_id", "segment", "seq", "chain", "nonce", "counter", "signature"),
+           3: ("sabot", "key_id", "segment", "seq", "chain", "nonce", "counter", "rand_out", "chip", "signature")}
+BY_ELEMENT = (2, 3)  # signed by the element: 3 the chip's own signature over its counter (sabot.attested)
 NO_RECEIPT = "no receipt from the shoe: records cut from the end of the journal cannot be ruled out"
 
 
@@ -33,8 +36,12 @@ class Receipt:
         self.sabot, self.segment, self.seq = fields["sabot"], fields["segment"], fields["seq"]
         self.key_id, self.chain, self.nonce = (bytes.fromhex(fields[k]) for k in ("key_id", "chain", "nonce"))
         self.tag = bytes.fromhex(fields["tag"]) if self.version == 1 else None
-        self.counter = fields["counter"] if self.version == 2 else None
-        self.signature = bytes.fromhex(fields["signature"]) if self.version == 2 else None
+        self.counter = fields["counter"] if self.version in BY_ELEMENT else None
+        self.signature = bytes.fromhex(fields["signature"]) if self.version in BY_ELEMENT else None
+        self.rand_out, self.chip = ((bytes.fromhex(fields["rand_out"]), bytes.fromhex(fields["chip"]))
+                                    if self.version == 3 else (None, None))
+        if self.chip is not None and (len(self.rand_out) != attested.RAND_OUT or len(self.chip) != attested.CHIP):
+            raise ValueError("its rand_out is not 32 bytes or its chip not 5")
         if self.counter is not None and (not isinstance(self.counter, int) or not 0 <= self.counter < 1 << 32):
             raise ValueError("its counter is not a 32-bit count")
 
@@ -44,9 +51,16 @@ class Receipt:
         return hmac.compare_digest(hmac.new(key, body, hashlib.sha256).digest(), self.tag)
 
     def signed_by_element(self, public_key):
-        """Version 2: whether its signature is the element's whose public key is given."""
-        body = _LABEL + self.nonce + struct.pack("<HIII", self.sabot, self.counter, self.segment, self.seq) + self.chain
-        return element.verifies(public_key, hashlib.sha256(body).digest(), self.signature)
+        """Versions 2 and 3: whether its signature is the element's whose public key is given (3: the chip's own
+        message, its counter as the chip read it)."""
+        if self.version == 3:  # the counter folded in by the chip, not among the bytes vouched for
+            body = _VOUCHED + self.nonce + struct.pack("<HII", self.sabot, self.segment, self.seq) + self.chain
+            digest = attested.digest(hashlib.sha256(body).digest(), self.counter, self.rand_out, self.chip)
+        else:
+            body = (_LABEL + self.nonce + struct.pack("<HIII", self.sabot, self.counter, self.segment, self.seq)
+                    + self.chain)
+            digest = hashlib.sha256(body).digest()
+        return element.verifies(public_key, digest, self.signature)
 
 
 def load(path):
@@ -55,8 +69,8 @@ def load(path):
         fields = json.loads(Path(path).read_text(encoding="utf-8"))
         names = _FIELDS.get(fields.get("receipt"), ())
         if not names or any(k not in fields for k in names):
-            raise ValueError("not a sabot receipt (version 1, fields %s; version 2, fields %s)" % (
-                ", ".join(_FIELDS[1]), ", ".join(_FIELDS[2])))
+            raise ValueError("not a sabot receipt (%s)" % "; ".join(
+                "version %d, fields %s" % (v, ", ".join(names)) for v, names in _FIELDS.items()))
         return Receipt(str(path), fields)
     except (OSError, UnicodeError, ValueError, TypeError, AttributeError) as e:
         raise Unusable("%s: %s" % (path, getattr(e, "strerror", None) or e)) from None
@@ -110,7 +124,7 @@ def findings(segments, end_seq, key, at_end, earlier, public_keys=(), paths=None
             found.append(Finding("J-TAMPER", min(receipt.seq, end_seq), "%s is not signed by the shoe's element, "
                                  "though the shoe has one: its key can be read off the shoe" % what))
             continue
-        if receipt.version == 2:
+        if receipt.version in BY_ELEMENT:
             if public_keys and not any(receipt.signed_by_element(k) for k in public_keys):
                 found.append(Finding("J-TAMPER", min(receipt.seq, end_seq), "%s is not signed by the shoe's "
                                      "element: forged or altered" % what))

@@ -144,7 +144,7 @@ def _destination(segments, dest, force):
 def _pulled(dest, names, receipt, out, as_json=False, kept=()):
     size = sum((dest / n).stat().st_size for n in names)
     also = " ".join(map(str, kept))
-    if receipt.get("receipt") == 2:
+    if receipt.get("receipt") in (2, 3):  # signed by the element
         how = ("--registry shoes.json (sabot %d's element, key id %s: its checkpoints and receipt, counter %d)"
                % (receipt["sabot"], receipt["key_id"], receipt["counter"]))
     else:

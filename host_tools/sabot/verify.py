@@ -195,7 +195,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
             result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader, signed_points)
             signed = other_element + signed + (trust.findings(segments[0].sabot) if trust else [])  # K-REGISTRY
             at_end = receipts.found_in(group)
-            unchecked += bool(at_end and at_end.version == 2 and not keys and not other_element)
+            unchecked += bool(at_end and at_end.version in receipts.BY_ELEMENT and not keys and not other_element)
             ends = receipts.findings(segments, reader.seq, key, at_end,
                                      [r for r in earlier if r.sabot == segments[0].sabot], keys, group, result)
             cut += any(f.message != receipts.NO_RECEIPT for f in ends)

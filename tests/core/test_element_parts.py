@@ -201,18 +201,18 @@ def test_a_blank_generic_part_refuses_genkey_until_provisioned_then_signs_with_i
     assert _error(lambda: element.generate_key(0)).status == 0x0F  # the configuration zone unlocked: no key
     assert _error(element.public_key).status == 0x0F
     assert element.random() == b"\xff\xff\x00\x00" * 8  # its generator's fixed pattern before the lock
-    key = provision(element)
-    assert element.locked() == (True, True) and element.public_key() == key
-    assert key == p256.public_key(p256.scalar(SEED))  # the model's first key in slot 0: the seed's
+    key = provision(element)  # slot 1's: the journal's, which signs only what the chip builds
+    assert element.locked() == (True, True) and element.public_key(1) == key
+    assert element.public_key(0) == p256.public_key(p256.scalar(SEED))  # the model's first key in slot 0: the seed's
     assert element.sign(DIGEST) == _signed(SEED, DIGEST)
-    assert element.public_key(1) != key
+    assert element.public_key(0) != key
     assert _error(lambda: element.generate_key(0)).status == 0x0F  # permanent now
     config = element.read_config()
     assert config[16:84] == TEMPLATE[16:84] and config[88:] == TEMPLATE[88:]
     assert config[86] == config[87] == 0x00
     assert config[85] == 0x35 << 1 and chip.address == 0x60  # UserExtraAdd set last: moved at its next power-up
     chip.power_off()
-    assert chip.address == 0x35 and element.at(0x35).public_key() == key  # where the shoe's firmware looks
+    assert chip.address == 0x35 and element.at(0x35).public_key(1) == key  # where the shoe's firmware looks
 
 
 @covers("K-ELEMENT")

@@ -11,9 +11,8 @@ from hashlib import sha256
 import pytest
 
 from boards.mcu.atecc import ATECC
-from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import DEVELOPMENT_SEED
+from boards.sim.element import DEVELOPMENT_SEED, journal_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import checkpoints as cp
@@ -32,6 +31,18 @@ FORCED = ("seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\nforce\nc
 def entries(folder):
     data = (folder / cp.FILE).read_bytes()
     return [bytearray(data[i:i + cp.SIZE]) for i in range(0, len(data), cp.SIZE)]
+
+
+def signed_by_chip(entry, atecc):
+    """entry signed as the attacker can have the element sign it, with code on the microcontroller: the chip's own
+    signature (slot 1, internal mode) over the entry's bytes, at the counter the chip has, its CRC made good."""
+    vouched = sha256(cp.LABEL + bytes(entry[:cp.SIGNED])).digest()
+    got = atecc.attest(vouched[:20])
+    entry[cp.RAND_AT:cp.CHIP_AT] = got[4:36]
+    entry[cp.CHIP_AT:cp.CHIP_AT + 5] = atecc.attestation()
+    entry[cp.SIGNATURE_AT:cp.CRC_AT] = got[36:]
+    struct.pack_into("<I", entry, cp.CRC_AT, zlib.crc32(entry[:cp.CRC_AT]))
+    return entry
 
 
 def french(folder, key):
@@ -69,8 +80,10 @@ def test_an_earlier_entrys_reason_rewritten_with_its_crc_made_good_is_caught(tmp
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "S-FORCED")
 def test_entries_rebuilt_for_a_cut_journal_with_one_genuine_signature_at_the_next_counter_are_caught(tmp_path):
     """The issue's attack on the checkpoints: the records from the forced card on cut away, every entry given new
-    values (the later ones dropped, the counters kept in line), and one entry the element signs at its next counter
-    for the journal's new end: every entry's signature checked, those rewritten fail."""
+    values (the later ones dropped, the counters kept in line) and each signed by the element as code on the shoe can
+    have it sign (its own signature at the counter it has; slot 0 in external mode for one), and one entry the
+    element signs at its next counter for the journal's new end: the chip vouches for its counter, not the entry's,
+    so every rewritten entry fails its signature."""
     folder, key, chip = dealt(tmp_path, FORCED)
     kept = entries(folder)
     alarm = [i for i, e in enumerate(kept) if e[1] == cp.ALARM][0]
@@ -90,16 +103,18 @@ def test_entries_rebuilt_for_a_cut_journal_with_one_genuine_signature_at_the_nex
     for i, e in enumerate(before):
         e = bytearray(e)
         struct.pack_into("<I", e, 4, counter + i)
-        e[cp.PREVIOUS_AT:cp.SIGNATURE_AT] = previous
-        struct.pack_into("<I", e, cp.CRC_AT, zlib.crc32(e[:cp.CRC_AT]))
+        e[cp.PREVIOUS_AT:cp.PREVIOUS_AT + 32] = previous
+        signed_by_chip(e, atecc)  # the chip's genuine signature, at its own counter
+        if i == 1:  # slot 0 signs any digest in external mode: not the key that vouches for the journal
+            e[cp.SIGNATURE_AT:cp.CRC_AT] = atecc.sign(sha256(cp.LABEL + bytes(e[:cp.SIGNED])).digest())
+            struct.pack_into("<I", e, cp.CRC_AT, zlib.crc32(e[:cp.CRC_AT]))
         rebuilt.append(e)
         previous = sha256(e).digest()
     last = bytearray(rebuilt[-1])
     struct.pack_into("<I", last, 4, atecc.increment(0))  # the element counted up: its genuine next value
     last[1] = cp.PULL
-    last[cp.PREVIOUS_AT:cp.SIGNATURE_AT] = previous
-    last[cp.SIGNATURE_AT:cp.CRC_AT] = atecc.sign(sha256(cp.LABEL + bytes(last[:cp.SIGNED])).digest())
-    struct.pack_into("<I", last, cp.CRC_AT, zlib.crc32(last[:cp.CRC_AT]))
+    last[cp.PREVIOUS_AT:cp.PREVIOUS_AT + 32] = previous
+    signed_by_chip(last, atecc)
     (folder / cp.FILE).write_bytes(b"".join(rebuilt + [last]))
     code, found, points = tampered(folder, public_key=key)
     unsigned = [m for m in found if "is not signed by the shoe's element" in m]
@@ -131,7 +146,7 @@ def test_a_coup_in_play_cut_back_to_the_checkpoint_before_it_is_a_rollback_at_bo
     assert board.shell.ctl.raised(rec.FAULT_ROLLBACK)  # the shoe locks, the supervisor's key alone clears it
     board.power_cut()
     key = tmp_path / "element.pub"
-    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    key.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("1 checkpoint(s) missing" in m for m in found), found
     assert "1 point(s) de contrôle manquent" in french(folder, key)
@@ -139,9 +154,10 @@ def test_a_coup_in_play_cut_back_to_the_checkpoint_before_it_is_a_rollback_at_bo
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT")
 def test_a_coups_signed_end_removed_and_the_next_entry_signed_again_by_the_element_is_named(tmp_path):
-    """The attacker has the element sign what he hands it (external mode): a coup's end entry taken out, the next
-    entry given the hash of the one before it and signed again. Every signature holds and the counters are in line,
-    but the coup opened under a signature has no signed end, and no power-up between explains it."""
+    """The attacker has the element sign what he hands it, at the counter it has: a coup's end entry taken out, the
+    next entries (the last coup's, at the chip's counter) given the hash of the one before and signed again. Every
+    signature holds and the counters are in line, but the coup opened under a signature has no signed end, and no
+    power-up between explains it."""
     folder, key, chip = dealt(tmp_path, "seance table=3\nshoe seed=4\n" + "no_more_bets\ndraw 4\ncoup_end\n" * 2)
     kept = entries(folder)
     reasons = [e[1] for e in kept]
@@ -152,9 +168,8 @@ def test_a_coups_signed_end_removed_and_the_next_entry_signed_again_by_the_eleme
     rest = [bytearray(e) for e in kept[at + 1:]]
     previous = sha256(bytes(kept[at - 1])).digest()
     for e in rest:
-        e[cp.PREVIOUS_AT:cp.SIGNATURE_AT] = previous
-        e[cp.SIGNATURE_AT:cp.CRC_AT] = atecc.sign(sha256(cp.LABEL + bytes(e[:cp.SIGNED])).digest())
-        struct.pack_into("<I", e, cp.CRC_AT, zlib.crc32(e[:cp.CRC_AT]))
+        e[cp.PREVIOUS_AT:cp.PREVIOUS_AT + 32] = previous
+        signed_by_chip(e, atecc)
         previous = sha256(bytes(e)).digest()
     (folder / cp.FILE).write_bytes(b"".join(kept[:at] + rest))
     code, found, _ = tampered(folder, public_key=key)

@@ -14,12 +14,13 @@ import pytest
 
 from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import DEVELOPMENT_SEED
+from boards.sim.element import DEVELOPMENT_SEED, journal_key, private_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware.storage import FileStorage
+from sabot import attested
 from sabot.verify import verify
 from tests.host.test_rollback import with_element
 
@@ -33,7 +34,7 @@ def dealt(tmp_path, text=DEALT):
     run(parse(text), board)
     board.power_cut()
     key = tmp_path / "element.pub"
-    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    key.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
     return tmp_path / "journal", key, chip
 
 
@@ -56,8 +57,11 @@ def entries(folder):
 
 
 def sealed(entry, scalar):
-    """An entry signed with the private key scalar, its CRC made again: as the element would sign it."""
-    digest = sha256(cp.LABEL + bytes(entry[:cp.SIGNED])).digest()
+    """An entry signed with the private key scalar, its CRC made again: as the element's internal-sign key would
+    sign it, were its counter the entry's (what no chip does for a counter it has passed: a forger's key)."""
+    vouched = sha256(cp.LABEL + bytes(entry[:cp.SIGNED])).digest()
+    digest = attested.digest(vouched, struct.unpack_from("<I", entry, 4)[0], entry[cp.RAND_AT:cp.CHIP_AT],
+                             entry[cp.CHIP_AT:cp.CHIP_AT + 5])
     entry[cp.SIGNATURE_AT:cp.CRC_AT] = p256.sign(scalar, digest)
     struct.pack_into("<I", entry, cp.CRC_AT, zlib.crc32(entry[:cp.CRC_AT]))
     return entry
@@ -127,7 +131,7 @@ def test_a_checkpoint_whose_chain_is_not_the_journals_fails_verify_even_signed_b
     folder, key, _ = dealt(tmp_path)
     changed = entries(folder)
     changed[2][cp.PREVIOUS_AT - 1] ^= 1  # the chain value's last byte, signed again by the shoe's own key
-    changed[2] = sealed(changed[2], p256.scalar(DEVELOPMENT_SEED))
+    changed[2] = sealed(changed[2], private_key(DEVELOPMENT_SEED, 1))
     (folder / cp.FILE).write_bytes(b"".join(changed))
     code, found, _ = tampered(folder, public_key=key)
     assert code == 1 and any("checkpoint 3 (counter 3): the chain at seq" in m for m in found), found
@@ -172,16 +176,16 @@ def test_the_c_core_reads_every_entry_and_says_how_many_from_the_first_are_in_li
     assert _frames.entries(b"".join(kept[:2] + kept[3:]))[:2] == (5, 2)  # an opening removed: the hash of it
     counted = [bytearray(e) for e in kept]
     struct.pack_into("<I", counted[3], 4, fields[2][3] + 1)  # a coup's end counted up after its opening
-    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in counted))[:2] == (6, 3)
+    assert _frames.entries(b"".join(sealed(e, private_key(DEVELOPMENT_SEED, 1)) for e in counted))[:2] == (6, 3)
     back = [bytearray(e) for e in kept]
     struct.pack_into("<I", back[3], 12, fields[2][5] - 1)  # seq before the one before it
-    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in back))[:2] == (6, 3)
+    assert _frames.entries(b"".join(sealed(e, private_key(DEVELOPMENT_SEED, 1)) for e in back))[:2] == (6, 3)
     unreached = [bytearray(e) for e in kept]
     unreached[1][cp.PREVIOUS_AT - 32:cp.PREVIOUS_AT] = bytes(32)  # the chain value a walk gives a seq it did not reach
-    assert _frames.entries(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in unreached))[:2] == (6, 1)
+    assert _frames.entries(b"".join(sealed(e, private_key(DEVELOPMENT_SEED, 1)) for e in unreached))[:2] == (6, 1)
     rewritten = [bytearray(e) for e in kept]
     rewritten[1][1] = cp.PULL  # an earlier entry's reason, signed again: the next one holds the old one's hash
-    assert _frames.entries(b"".join(kept[:1] + [sealed(rewritten[1], p256.scalar(DEVELOPMENT_SEED))] + kept[2:])
+    assert _frames.entries(b"".join(kept[:1] + [sealed(rewritten[1], private_key(DEVELOPMENT_SEED, 1))] + kept[2:])
                            )[:2] == (6, 2)
 
 
@@ -203,7 +207,7 @@ def test_the_c_core_and_pyca_cryptography_agree_on_every_entrys_signature(tmp_pa
     assert sorted(points.unsigned(public)) == [2, 4]
     for precomputed in (False, True):
         key = _frames.PublicKey(element.xy(public), precomputed)
-        assert list(memoryview(key.unsigned(data, 2, 3, 7)).cast("I")) == [4]
+        assert list(memoryview(key.unsigned(data, cp.VERSION, 3, 7)).cast("I")) == [4]
     other = p256.public_key(p256.scalar(b"another element's seed"))
     assert sorted(points.unsigned(element.public_key(other))) == list(range(len(points)))
 
@@ -212,12 +216,12 @@ CURVE_B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B  # 
 
 
 def _signed_entries(layout, scalar, count):
-    """count entries of a layout (sabot.checkpoints.V1, V2), each its own bytes, signed with the scalar."""
+    """count entries of a layout (sabot.checkpoints.V1, V2, V3), each its own bytes, signed with the scalar."""
     made = []
     for i in range(count):
-        entry = bytearray(sha256(b"entry %d" % i).digest() * 5)[:layout.size]
-        digest = sha256(cp.LABEL + bytes(entry[:layout.signed])).digest()
-        entry[layout.signed:layout.signed + 64] = p256.sign(scalar, digest)
+        entry = bytearray(sha256(b"entry %d" % i).digest() * 6)[:layout.size]
+        digest = layout.digest(entry, struct.unpack_from("<I", entry, 4)[0])
+        entry[layout.signature_at:layout.signature_at + 64] = p256.sign(scalar, digest)
         made.append(entry)
     return made
 
@@ -225,14 +229,14 @@ def _signed_entries(layout, scalar, count):
 def _pyca_unsigned(layout, public, data):
     from sabot import element
 
-    size = layout.size
+    size, at = layout.size, layout.signature_at
     return [i for i in range(len(data) // size) if not element.verifies(
-        public, sha256(cp.LABEL + data[i * size:i * size + layout.signed]).digest(),
-        data[i * size + layout.signed:i * size + layout.signed + 64])]
+        public, layout.digest(data[i * size:(i + 1) * size], struct.unpack_from("<I", data, i * size + 4)[0]),
+        data[i * size + at:i * size + at + 64])]
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT")
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_the_c_cores_verification_and_pycas_agree_on_bad_signatures_of_every_kind(version):
     """The C core's ECDSA (its key's multiples precomputed or not, its S inverted a batch at once, x compared in
     Jacobian coordinates) says of each signature what pyca/cryptography's verify says: R or S zero, n or above, one
@@ -244,7 +248,7 @@ def test_the_c_cores_verification_and_pycas_agree_on_bad_signatures_of_every_kin
     scalar = p256.scalar(b"the kinds' element")
     public = element.public_key(p256.public_key(scalar))
     made = _signed_entries(layout, scalar, 150)
-    at = layout.signed
+    at = layout.signature_at
     n = p256.N
     for i, bad in {3: bytes(32) + made[3][at + 32:at + 64], 4: made[4][at:at + 32] + bytes(32),
                    5: n.to_bytes(32, "big") + made[5][at + 32:at + 64],
@@ -254,11 +258,12 @@ def test_the_c_cores_verification_and_pycas_agree_on_bad_signatures_of_every_kin
                    63: made[63][at:at + 32] + (int.from_bytes(made[63][at + 32:at + 64], "big") + n).to_bytes(
                        33, "big")[1:]}.items():
         made[i][at:at + 64] = bad
-    for i, byte in ((10, at + 1), (11, at + 40), (64, 0), (65, at - 1), (127, at + 63), (128, at), (149, 7)):
+    for i, byte in ((10, at + 1), (11, at + 40), (64, 0), (65, at - 1), (127, at + 63), (128, at), (149, 7),
+                    (130, 4), (131, at - 6)):  # 3: the counter, the chip's RandOut
         made[i][byte] ^= 0x10
     data = b"".join(made)
     expected = _pyca_unsigned(layout, public, data)
-    assert 9 not in expected and {3, 4, 5, 6, 7, 8, 10, 11, 64, 65, 127, 128, 149} <= set(expected)
+    assert 9 not in expected and {3, 4, 5, 6, 7, 8, 10, 11, 64, 65, 127, 128, 130, 131, 149} <= set(expected)
     for precomputed in (False, True):
         key = _frames.PublicKey(element.xy(public), precomputed)
         assert list(memoryview(key.unsigned(data, version, 0, len(made))).cast("I")) == expected
@@ -365,7 +370,7 @@ def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdi
     assert (points["count"], points["counters"], points["records_after"], found, in_line) == (12, [1, 7], 0, [], True)
     changed = entries(folder)
     changed[2][cp.PREVIOUS_AT - 1] ^= 1
-    (folder / cp.FILE).write_bytes(b"".join(sealed(e, p256.scalar(DEVELOPMENT_SEED)) for e in changed))
+    (folder / cp.FILE).write_bytes(b"".join(sealed(e, private_key(DEVELOPMENT_SEED, 1)) for e in changed))
     assert any("the chain at seq" in m for m in both(folder, key)[1])
     last = sorted(folder.glob("*.sbj"))[-1]
     last.write_bytes(last.read_bytes()[:-3 * fmt.FRAME_SIZE])

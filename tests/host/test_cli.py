@@ -17,7 +17,7 @@ import pytest
 
 from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import SimElement
+from boards.sim.element import SimElement, journal_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware.storage import FileStorage
@@ -119,7 +119,7 @@ def test_a_journal_checked_with_another_elements_public_key_gets_one_finding_nam
     run(parse("seance table=1\nshoe seed=1\n" + "no_more_bets\ndraw 6\n" * 6), board)
     board.close()
     assert len(list((tmp_path / "journal").glob("*.sbj"))) > 3
-    theirs = sha256(b"sabot element id " + p256.public_key(p256.scalar(bytes(range(32))))).digest()[:8].hex()
+    theirs = sha256(b"sabot element id " + journal_key(bytes(range(32)))).digest()[:8].hex()
     given = tmp_path / "other.pub"
     given.write_text(p256.public_key(p256.scalar(bytes(32))).hex())
     mine = sha256(b"sabot element id " + bytes.fromhex(given.read_text())).digest()[:8].hex()

@@ -161,7 +161,8 @@ def element_secrets(state):
     from boards.sim.element import SimElement
 
     chip = SimElement.load(str(state))
-    return [chip._seed, chip._key.to_bytes(32, "big"), chip._key.to_bytes(32, "little")]
+    keys = [chip._slot_key(0), chip._slot_key(1)]
+    return [chip._seed] + [k.to_bytes(32, order) for k in keys for order in ("big", "little")]
 
 
 def public_key_file(board):
@@ -177,7 +178,7 @@ def element_public_key(board):
     from boards.sim.element import SimElement
 
     chip = SimElement.load(str(board.fs.parent / (board.fs.name + ".element")))
-    return p256.public_key(chip._key)
+    return p256.public_key(chip._slot_key(1))  # slot 1's: the key that vouches for the journal
 
 
 def assert_the_casino_key_is_nowhere_on_the_shoe(casino_key, registry, places):

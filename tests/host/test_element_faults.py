@@ -15,9 +15,8 @@ import pytest
 
 from boards.mcu import atecc
 from boards.mcu.atecc import ATECC
-from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import DEVELOPMENT_SEED, SimElement
+from boards.sim.element import DEVELOPMENT_SEED, SimElement, journal_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import checkpoints as cp
@@ -68,7 +67,7 @@ def board_with(tmp_path):
 
 def public_key(tmp_path):
     key = tmp_path / "element.pub"
-    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    key.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
     return key
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import DEVELOPMENT_SEED
+from boards.sim.element import DEVELOPMENT_SEED, journal_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import checkpoints as cp
@@ -43,7 +43,7 @@ def shoe(tmp_path_factory):
     with_element(board, tmp)
     run(parse(DEALT), board)
     folder = pulled(board, tmp / "pulled")
-    public = p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex()
+    public = journal_key(DEVELOPMENT_SEED).hex()
     key = tmp / "element.pub"
     key.write_text(public + "\n")
     return folder, key, registry(tmp / "shoes.json", {SABOT: public})

@@ -89,7 +89,8 @@ def signed_at_its_end(folder, casino):
     element._counters[0] = struct.unpack_from(cp.ENTRY, kept[-1])[3]
     head = type("Head", (), {"sabot": last.sabot, "segment": last.number, "seq": end,
                              "chain": receipts.chain_at(last, end), "key": ElementKey(element.public)})
-    (folder / receipts.NAME).write_text(receipt(head, bytes(32), type("Points", (), {"element": element})) + "\n")
+    points = type("Points", (), {"element": element, "chip": element.attestation()})
+    (folder / receipts.NAME).write_text(receipt(head, bytes(32), points) + "\n")
 
 
 @covers("F-INGEST")

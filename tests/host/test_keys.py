@@ -8,7 +8,7 @@ import pytest
 
 from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import SimElement
+from boards.sim.element import SimElement, journal_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware.mac import Key
@@ -29,7 +29,7 @@ def _signed_and_pulled(tmp_path, scenario):
     pulled(board, tmp_path / "pulled")
     board.close()
     public = tmp_path / "element.pub"
-    public.write_text(p256.public_key(p256.scalar(bytes(range(32)))).hex() + "\n")
+    public.write_text(journal_key(bytes(range(32))).hex() + "\n")
     return public
 
 

@@ -59,7 +59,7 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_with_its_elem
         secrets = element_secrets(tmp_path / "shoe.flash.element")
         files = run(MPREMOTE, "connect", board.port, "resume", "exec", EVERY_FILE % [s.hex() for s in secrets]).stdout
     session = "\n".join(session)
-    public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key()
+    public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key(1)
     key_id = sha256(b"sabot element id " + public).digest()[:8]
     assert re.search(r"\d+ files on %s match " % board.port, said["make deploy BOARD=rpi_pico"]), session
     assert "cp config.json :config.json" in said["mpremote connect /dev/ttyACM0"], session

@@ -119,7 +119,7 @@ def test_a_production_pico_commissioned_as_the_readme_says_never_prompts_and_run
         if board:
             board.stop()
     session = "\n".join(session)
-    public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key()
+    public = _element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key(1)  # the journal's key
     assert_the_casino_key_is_nowhere_on_the_shoe(tmp_path / "casino.key", tmp_path / "shoes.json",
                                                  [tmp_path / "shoe.flash", tmp_path / "shoe.flash.element"])
     key_id = sha256(b"sabot element id " + public).digest()[:8].hex()

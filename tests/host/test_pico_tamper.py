@@ -72,7 +72,7 @@ def test_an_older_journal_put_back_on_the_pico_is_behind_its_elements_counter_an
     assert "./journal/checkpoints.sbc" in files.split() and not re.search(r"\.key\b|keys/", files), files
     assert after["alarms"] >> (rec.FAULT_ROLLBACK - 1) & 1, after  # locked: only the supervisor's key clears it
     public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key
-    public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key().hex())
+    public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key(1).hex())
     early, late, back = (json.loads((t / "receipt.json").read_text()) for t in (t1, t2, t3))
     assert early["seq"] < late["seq"], (early, late)  # the second deal journalled
     assert back["counter"] > late["counter"] and back["seq"] < late["seq"], (early, late, back)  # later by the

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from boards.mcu.atecc import ATECC
-from boards.sim import p256
-from boards.sim.element import SimElement
+from boards.sim.element import SimElement, journal_key
 from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_SEANCE_CLOSE
@@ -163,7 +162,7 @@ def element_shoe(casino=None, enrolment=None):
     shoe.board.shell.handle(EV_SEANCE_CLOSE, 0, shoe.board.clock.ticks())
     chip = SimElement(bytes(32))
     shoe.protocol.element = ATECC(chip, lambda ms: None)
-    return shoe, p256.public_key(p256.scalar(bytes(32)))
+    return shoe, journal_key(bytes(32))  # slot 1's: the key that vouches for its journal
 
 
 @pytest.mark.req("P-ENROL", "P-AUTH")

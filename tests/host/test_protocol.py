@@ -157,12 +157,12 @@ def test_a_production_virtual_board_answers_no_repl_and_is_pulled_and_commanded_
     # The receipt over the protocol is the element's (version 2), for the nonce pull-log recorded, and verifies
     # with the element's public key; the unauthenticated pull did not count the element's counter up.
     receipt = json.loads((tmp_path / "pulled" / "receipt.json").read_text())
-    assert receipt["receipt"] == 2 and json.loads((tmp_path / "pulled" / "pull.json").read_text())["nonce"] == \
+    assert receipt["receipt"] == 3 and json.loads((tmp_path / "pulled" / "pull.json").read_text())["nonce"] == \
         receipt["nonce"]
     chip = SimElement.load(str(tmp_path / "fs.element"))
     assert receipt["counter"] == chip._counters[0]
     public = tmp_path / "element.pub"
-    public.write_text(_element(chip).public_key().hex())
+    public.write_text(_element(chip).public_key(1).hex())  # slot 1: the key that vouches for the journal
     checked = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--public-key", public, "--json")
     assert not [f for f in json.loads(checked.stdout)["findings"] if f["id"] == "J-TAMPER"], checked.stdout
     checked = sabot("log", "verify", tmp_path / "pulled", "--allow-development-key", "--public-key", public)

@@ -12,14 +12,14 @@ import shutil
 import struct
 
 import pytest
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature, encode_dss_signature
 
 from boards.mcu.atecc import ATECC
-from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import DEVELOPMENT_SEED, SimElement
+from boards.sim.element import DEVELOPMENT_SEED, SimElement, journal_key
 from boards.sim.runner import act, run
 from boards.sim.scenario import parse
 from firmware.checkpoints import Checkpoints
@@ -27,6 +27,7 @@ from firmware.devkey import DEVELOPMENT_KEY
 from firmware.mac import Key
 from firmware.receipt import receipt
 from firmware.storage import FileStorage
+from sabot import attested
 from tests.host.test_checkpoints_verify import tampered, verified
 from tests.host.test_receipts import LATER
 from tests.host.test_rollback import with_element
@@ -37,7 +38,7 @@ NONCE = bytes(range(32))
 
 def public_numbers():
     return ec.EllipticCurvePublicKey.from_encoded_point(
-        ec.SECP256R1(), b"\x04" + p256.public_key(p256.scalar(DEVELOPMENT_SEED)))
+        ec.SECP256R1(), b"\x04" + journal_key(DEVELOPMENT_SEED))
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def shoe(tmp_path):
     chip = with_element(board, tmp_path)
     run(parse(DEALT), board)
     key = tmp_path / "element.pub"
-    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    key.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
     return board, chip, key
 
 
@@ -67,14 +68,20 @@ def test_the_elements_receipt_is_its_signature_over_the_label_nonce_sabot_counte
     fields = json.loads(receipt(board.shell.journal, NONCE, board.shell.checkpoints))
     assert chip._counters[0] == counter  # read as it stands: a pull does not use the counter up
     journal = board.shell.journal
-    assert fields["receipt"] == 2 and "tag" not in fields and fields["counter"] == counter
+    assert fields["receipt"] == 3 and "tag" not in fields and fields["counter"] == counter
     assert (fields["seq"], fields["segment"], fields["chain"]) == (journal.seq, journal.segment, journal.chain.hex())
-    body = (b"sabot receipt 2\x00" + NONCE + struct.pack("<HIII", journal.sabot, counter, journal.segment, journal.seq)
+    body = (b"sabot receipt 3\x00" + NONCE + struct.pack("<HII", journal.sabot, journal.segment, journal.seq)
             + journal.chain)
     signature = bytes.fromhex(fields["signature"])
     der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-    public_numbers().verify(der, hashlib.sha256(body).digest(), ec.ECDSA(Prehashed(hashes.SHA256())))
-    public_numbers().verify(der, body, ec.ECDSA(hashes.SHA256()))  # the same: ECDSA over SHA-256 of those bytes
+    rand_out, chip_bytes = bytes.fromhex(fields["rand_out"]), bytes.fromhex(fields["chip"])
+    # The chip's own message (version 3): its counter as it read it, folded in by GenDig; signed by slot 1's key
+    message = attested.message(attested.tempkey_from_counter(
+        attested.tempkey_from_nonce(rand_out, hashlib.sha256(body).digest()[:20]), counter), chip_bytes)
+    public_numbers().verify(der, message, ec.ECDSA(hashes.SHA256()))
+    with pytest.raises(InvalidSignature):  # the counter one back: not what the chip read
+        public_numbers().verify(der, attested.digest(hashlib.sha256(body).digest(), counter - 1, rand_out, chip_bytes),
+                                ec.ECDSA(Prehashed(hashes.SHA256())))
     altered = json.loads(receipt(board.shell.journal, bytes(32), board.shell.checkpoints))
     assert altered["signature"] != fields["signature"]  # the nonce is signed
     board.shell.checkpoints.write(journal, 5)
@@ -179,10 +186,12 @@ def test_a_receipt_that_answers_another_nonce_than_the_one_pull_log_issued_is_a_
 
 def _verifies(fields, journal_end, counter, nonce=NONCE):
     sabot, segment, seq, chain = journal_end
-    body = b"sabot receipt 2\x00" + nonce + struct.pack("<HIII", sabot, counter, segment, seq) + chain
+    body = b"sabot receipt 3\x00" + nonce + struct.pack("<HII", sabot, segment, seq) + chain
     signature = bytes.fromhex(fields["signature"])
     der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-    public_numbers().verify(der, body, ec.ECDSA(hashes.SHA256()))  # raises InvalidSignature otherwise
+    digest = attested.digest(hashlib.sha256(body).digest(), counter, bytes.fromhex(fields["rand_out"]),
+                             bytes.fromhex(fields["chip"]))
+    public_numbers().verify(der, digest, ec.ECDSA(Prehashed(hashes.SHA256())))  # raises InvalidSignature otherwise
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT", "S-FAILSAFE")
@@ -225,13 +234,13 @@ def test_a_receipt_asked_over_the_cable_is_signed_over_passes_and_a_checkpoint_d
     assert [a[:2] for a in answers if a[0] == 7] == [(7, p.OK)]
     assert {a[1] for a in answers if a[0] == 8} == {p.E_BUSY}
     fields = json.loads([a[2] for a in answers if a[0] == 7][0])
-    assert passes > 3  # polled a pass at a time, the checkpoint written meanwhile
+    assert passes == 3  # polled a pass at a time, until the checkpoint drove its run to its end first (one chip)
     assert fields["counter"] == counter and chip._counters[0] == counter + 1  # read before the checkpoint counted
     assert (fields["sabot"], fields["segment"], fields["seq"], fields["chain"]) == (
         end[0], end[1], end[2], end[3].hex())  # the journal's end when it was asked
     _verifies(fields, end, counter)
     key = tmp_path / "element.pub"
-    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    key.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
     folder = board.storage.folder
     (tmp_path / "journal" / "receipt.json").write_text(json.dumps(fields) + "\n")  # as pull-log keeps it
     (tmp_path / "journal" / "pull.json").write_text(json.dumps({"nonce": NONCE.hex(), "port": "test", "time": "now"}))

@@ -59,7 +59,7 @@ def pulls(tmp_path_factory, mpy_build):
     finally:
         board.close()
     public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key, read off it
-    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
+    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key(1).hex())
     return SimpleNamespace(t1=t1, t2=t2, t3=t3, replayed=replayed, t4=tmp_path / "t4", public=public, tmp=tmp_path)
 
 
@@ -71,7 +71,7 @@ def receipt_of(folder):
 def test_the_honest_pulls_receipts_are_the_elements_and_verify_with_the_public_key(pulls):
     for folder in (pulls.t1, pulls.t2):
         fields = receipt_of(folder)
-        assert fields["receipt"] == 2 and "tag" not in fields
+        assert fields["receipt"] == 3 and "tag" not in fields
         assert json.loads((folder / "pull.json").read_text())["nonce"] == fields["nonce"]  # the nonce pull-log drew
         code, found = verify(folder, "--public-key", pulls.public)
         assert code == 0 and found == [], found

@@ -125,7 +125,7 @@ def attacked(request, tmp_path_factory, mpy_build):
     finally:
         board.close()
     public = tmp_path / "element.pub"  # what the casino enrolled: the element's public key, read off it
-    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
+    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key(1).hex())
     return SimpleNamespace(before=before, restarted=restarted, again=again, cleared=cleared, dealt=dealt,
                            earlier=earlier, later=later, public=public)
 
@@ -235,7 +235,7 @@ def test_a_journal_begun_by_a_new_number_raises_no_fault_and_the_journal_folder_
     first = (begun / cp.FILE).read_bytes()[:cp.SIZE]
     assert struct.unpack_from(cp.ENTRY, first)[1] == cp.BEGUN
     public = tmp_path / "element.pub"
-    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key().hex())
+    public.write_text(_element(SimElement.load(str(tmp_path / "fs.element"))).public_key(1).hex())
     said = sabot("log", "verify", "--lang", "en", begun, "--json", "--public-key", public)
     answer = json.loads(said.stdout)
     assert answer["ok"] and answer["checkpoints"]["checked"] and answer["checkpoints"]["records_after"] == 0, answer

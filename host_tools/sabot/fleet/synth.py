@@ -18,7 +18,7 @@ import shutil
 from decimal import Decimal
 from pathlib import Path
 
-from boards.sim import p256, runner
+from boards.sim import runner
 from boards.sim.board import SimBoard
 from boards.sim.devices import SimWall
 from boards.sim.scenario import parse
@@ -34,6 +34,7 @@ from firmware.tableau import NONE, OPTIONAL, Coup
 from sabot import keys, progress, receipts
 from sabot.cagnotte import coups as journal_coups
 from sabot.cagnotte import levy
+from sabot.fleet.synth_element import Element
 
 DAY_MS = 86_400_000
 START_MS = 2219 * DAY_MS  # 2026-01-28 (days since 2020-01-01): a nine-day fleet spans two months
@@ -107,39 +108,6 @@ def arranged(cards, burns, rng):
         play(hands, lambda hand, deck=deck: next(deck))
         at += hands.counts[0] + hands.counts[1]
     return cards
-
-
-class Element:
-    """A sabot's secure element as its driver answers the firmware (boards/mcu/atecc.py's counter, increment, sign,
-    public_key), its key made from a seed as the model's (boards/sim/p256.py), without the I2C bytes; it signs with
-    pyca/cryptography, a fleet's hundred thousand checkpoints in seconds (its signatures not deterministic: no
-    check reads their bytes)."""
-
-    def __init__(self, seed):
-        from cryptography.hazmat.primitives.asymmetric import ec
-
-        scalar = p256.scalar(seed)
-        self._key = ec.derive_private_key(scalar, ec.SECP256R1())
-        self.public = p256.public_key(scalar)
-        self._counters = [0, 0]
-
-    def public_key(self):
-        return self.public
-
-    def counter(self, which):
-        return self._counters[which]
-
-    def increment(self, which):
-        self._counters[which] += 1
-        return self._counters[which]
-
-    def sign(self, digest):
-        from cryptography.hazmat.primitives import hashes
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
-
-        r, s = decode_dss_signature(self._key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()))))
-        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
 
 
 class Shoe:
