@@ -57,7 +57,7 @@ def write_journal(folder, cards=None, records=None, element=None):
         clock[0] += 500
         return clock[0]
 
-    key = checkpoints.ElementKey(element.public_key()) if element else Key(DEVELOPMENT_KEY)
+    key = points.key() if points else Key(DEVELOPMENT_KEY)  # the element's journal key, and how it signs
     log = journal.Journal(storage, key, 1, FIRMWARE, SimWall(uptime_ms, 0))
     log.recover(ctl)
 

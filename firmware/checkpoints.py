@@ -134,7 +134,7 @@ class Checkpoints:
         self.tail = None  # the power-up's replay (checkpoint_shell.Tail), set by the shell's recover()
         self.keyless = False  # key() found no element answering
         self.chip = None  # key(): the configuration bytes the element's own messages carry, None: it signs externally
-        self.version, self.size = VERSION, SIZE  # the entries this element writes (key() says which)
+        self.version, self.size = EXTERNAL, EXTERNAL_SIZE  # the entries this element writes: key() says which
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
