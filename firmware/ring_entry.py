@@ -13,7 +13,6 @@ from firmware.journal import Frame, header_chain
 from firmware.layout import BODY_AT, BODY_SIZE, FRAME_SIZE, HEADER_SIZE, SEQ_AT
 
 PAGE = const(256)  # what one program writes: the page's image, 0xFF (left as it is) but for the entry
-KIND_SHIFT = const(20)  # an entry's first 3 bytes: a bit for each body byte that differs, then the entry's kind
 DELTA = const(0)  # a frame: the mask, the body bytes it names, CRC-32
 ANCHOR = const(1)  # a frame in full: segment, offset, seq (3, 3, 4 bytes), chain before it, body, CRC-32
 HEADER = const(2)  # a segment header: the 182 bytes, CRC-32

@@ -32,8 +32,6 @@ OUVERTE = games.DEUX_TABLEAUX_OUVERTE  # a séance's game at banque ouverte
 SCHEMA_VERSION = 1  # a database of a newer version is refused, never rewritten
 TYPES = {"card": R_CARD, "seance": R_SEANCE, "load": R_LOAD, "result": R_RESULT}
 VIEWS = ("seances", "tailles", "cards", "coups", "shoes")  # in dependency order
-RECORD_COLUMNS = ("casino", "sabot", "segment", "seq", "type", "time_ms", "month", "seance", "taille", "coup",
-                  "position", "card", "disposition", "condition", "code")
 SEGMENT_COLUMNS = ("casino", "sabot", "segment", "bytes", "sha256", "first_seq", "last_seq", "records", "key_id",
                    "firmware", "path", "ingested_ms", "receipt")
 FINDING_COLUMNS = ("casino", "sabot", "seq", "id", "article", "message")
