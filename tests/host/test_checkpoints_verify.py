@@ -14,7 +14,7 @@ import pytest
 
 from boards.sim import p256
 from boards.sim.board import SimBoard
-from boards.sim.element import DEVELOPMENT_SEED, journal_key, private_key
+from boards.sim.element import DEVELOPMENT_SEED, SimElement, journal_key, private_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
 from firmware import checkpoints as cp
@@ -375,3 +375,34 @@ def test_checkpoints_in_line_and_checkpoints_read_one_by_one_give_the_same_verdi
     last = sorted(folder.glob("*.sbj"))[-1]
     last.write_bytes(last.read_bytes()[:-3 * fmt.FRAME_SIZE])
     assert any("does not hold: records cut or deleted" in m for m in both(folder, key)[1])
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "H-VERIFY")
+def test_a_part_whose_slot_1_signs_digests_keeps_format_2_entries_signed_by_slot_0_and_they_verify_as_before(tmp_path):
+    """A part configured otherwise (slot 1 allowed external signatures: no internal-sign key the shoe can trust to
+    vouch for its counter): the shoe signs its entries with slot 0 over their digest (format 2, 148 bytes), enrols
+    slot 0's key, and verify checks them as before the chip-attested counter; a format 2 entry never verifies with a
+    slot 1 key, which on a Trust&GO signs no digest."""
+    made = SimElement(DEVELOPMENT_SEED)  # a Trust&GO as it leaves the factory, its configuration then changed
+    config = bytearray(made.config())
+    config[22:24] = b"\x85\x00"  # slot 1's SlotConfig: external Sign and ECDH, as slot 0's
+    chip = SimElement(DEVELOPMENT_SEED, str(tmp_path / "other.element"), config=bytes(config),
+                      generations=bytes(made._generations))
+    folder, _, _ = dealt(tmp_path, DEALT)
+    assert (folder / cp.FILE).read_bytes()[0] == cp.VERSION  # the default part: format 3
+    old = tmp_path / "old"
+    old.mkdir()
+    board = SimBoard(FileStorage(str(old / "journal")))
+    with_element(board, old, chip)
+    run(parse(DEALT), board)
+    board.power_cut()
+    data = (old / "journal" / cp.FILE).read_bytes()
+    assert data[0] == cp.EXTERNAL and len(data) % cp.EXTERNAL_SIZE == 0 and len(data) // cp.EXTERNAL_SIZE == 6
+    key = old / "slot0.pub"
+    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    code, found, points = tampered(old / "journal", public_key=key)
+    assert [m for m in found if "receipt" not in m] == [] and points["count"] == 6
+    other = old / "slot1.pub"
+    other.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
+    code, found, _ = tampered(old / "journal", public_key=other)
+    assert code == 1 and any("written under another element" in m for m in found), found
