@@ -54,6 +54,7 @@ print(len(entries), element.counter(0))
 
 
 AFTER = "clear_alarm\nno_more_bets\ndraw 4\ncoup_end\n"
+BEAM = 17  # the emulated Pico's beam at the mouth (tools/pico/pico.mjs): low while a card breaks it
 
 
 def _counters(folder):
@@ -95,3 +96,42 @@ def test_a_forced_cards_checkpoint_rewritten_and_every_entry_signed_again_by_the
     assert alarm_at and set(alarm_at) <= set(unsigned), (alarm_at, findings)
     french = sabot("log", "verify", "--lang", "fr", pulled, "--public-key", public)
     assert french.returncode == 1 and "n'est pas signé par l'élément sécurisé du sabot" in french.stdout
+
+
+@pytest.mark.pico
+@pytest.mark.pico_long
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "K-COUNTER", "S-FORCED")
+def test_on_the_emulated_pico_the_rewrite_signed_again_by_its_element_fails_verify(tmp_path):
+    """The same rewrite on the emulated Pico's development image (the REPL BOOTSEL gives whoever holds the board):
+    its element (the model on its emulated I2C bus) signs every entry again at the counter it has; verify names the
+    entries that counter has passed. In make test-pico (minutes of emulation), the virtual board's in make test."""
+    from sabot.pico import IMAGE_DIR, Pico, commission, play, press
+    from sabot.shoe_link import mpremote
+
+    if not (IMAGE_DIR / "firmware-dev.bin").exists():
+        pytest.skip("no Pico image: make image BOARD=rpi_pico")
+    with Pico(tmp_path / "shoe.flash", blank=True, development=True) as board:
+        commission(board, tmp_path)
+        assert sabot("seance", "open", "--port", board.port, "--table", 3, "--by", 4711).returncode == 0
+        (tmp_path / "coup.txt").write_text("shoe seed=5\nno_more_bets\ndraw 4\ncoup_end\n")
+        play(board, tmp_path / "coup.txt")
+        press(board, BEAM)  # a card pulled through the locked mouth: the beam broken, the forced card's alarm
+        (tmp_path / "after.txt").write_text("clear_alarm\nshoe seed=6\nno_more_bets\ndraw 4\ncoup_end\n")
+        play(board, tmp_path / "after.txt")
+        said = mpremote(board.port, "exec", REWRITE % {
+            "alarm": cp.ALARM, "coup_end": cp.COUP_END, "external": False, "signature_at": cp.SIGNATURE_AT,
+            "crc_at": cp.CRC_AT})
+        written, counter = (int(n) for n in said.strip().splitlines()[-1].split())
+        pulled = tmp_path / "pulled"
+        done = sabot("pull-log", "--port", board.port, pulled)
+        assert done.returncode == 0, done.stderr
+    public = tmp_path / "element.pub"
+    public.write_text(_element(SimElement.load(str(tmp_path / "shoe.flash.element"))).public_key(1).hex())
+    counters = _counters(pulled)
+    done = sabot("log", "verify", "--lang", "en", pulled, "--json", "--public-key", public)
+    findings = [f["message"] for f in json.loads(done.stdout)["findings"] if f["id"] == "J-TAMPER"]
+    unsigned = [int(m.group(1)) for m in (re.match(r"checkpoint (\d+) \(counter \d+\) is not signed by the shoe's "
+                                                   r"element", f) for f in findings) if m]
+    assert done.returncode == 1 and unsigned == [i + 1 for i, c in enumerate(counters[:written]) if c != counter], (
+        findings)
+    assert set(i + 1 for i, c in enumerate(counters) if c == counter - 1) <= set(unsigned)  # the alarm's
