@@ -27,7 +27,8 @@ from sabot.shoe_link import mpremote, resume
 
 NAMES = ("pico.gate_close_us.median", "pico.gate_close_us.max", "pico.cycles_per_card", "pico.heap_free_after_shoe",
          "pico.erases_per_card.ring", "pico.erases_per_card.littlefs", "pico.slower_than_real_time",
-         "pico.heap_free_percent.low_water", "pico.no_more_bets_to_gate_ms.worst")
+         "pico.heap_free_percent.low_water", "pico.no_more_bets_to_gate_ms.worst", "pico.element_ms_per_coup",
+         "pico.element_commands_in_card_path")
 # On a new Pico, coups whose first card the croupier asks for right after "no more bets" (its press 40 ms after the
 # button's release), no wait for the opening's signature (the bets placed as before): how long before the gate opens.
 QUICK_COUPS = "game chemin_de_fer\nshoe seed=7\nburn 1\n" + "no_more_bets\ndraw 4\ncoup_end\n" * 6
@@ -37,7 +38,8 @@ def measure(ctx):
     if not (IMAGE_DIR / "firmware-dev.bin").exists():
         return {name: skipped("no Pico image: make image BOARD=rpi_pico") for name in NAMES}
     folder = ctx.scratch("pico")
-    with Pico(folder / "shoe.flash", blank=True, development=True) as board:
+    work = []  # (simulated µs, opcode, ms at the chip's clock) of each command the element executed
+    with Pico(folder / "shoe.flash", blank=True, development=True, element=recording(work)) as board:
         started = time.monotonic()
         deal = deal_whole_shoe(board, folder)
         wall = time.monotonic() - started
@@ -49,6 +51,10 @@ def measure(ctx):
     cards = [e for e in events if e["ev"] == "card"]
     closings = gate_closings(events)
     ring, littlefs = erases(events, deal["began_us"])
+    dealt = [w for w in work if w[0] >= deal["began_us"]]
+    coups = deal.get("coups") or sum(1 for e in events if e["ev"] == "press" and e["pin"] == PINS["no_more_bets"]
+                                     and e["t_us"] >= deal["began_us"])
+    in_path = in_card_path(dealt, events)
     low = heap_low_water(events)
     simulated = (deal["t_us"] - events[0]["t_us"]) / 1e6
     how = "%d cards of a whole shoe dealt through the pins on the emulated Pico (rp2040js 1.4.1), simulated" % len(
@@ -77,9 +83,42 @@ def measure(ctx):
                           "the emulated Pico's development image: the coup's opening counted up and signed by the "
                           "element model at its M0 worst times, then the request's release record (issue 37), "
                           "simulated" % len(waits)) if waits else skipped("no coup opened")),
+        NAMES[9]: (figure(round(sum(w[2] for w in dealt) / coups, 1), "ms",
+                          "the secure element's execution time a coup, at its M0 clock's worst times (cryptoauthlib's "
+                          "table): every command the model executed during the whole shoe's deal (%d, the coups' "
+                          "openings and ends, the séance's and the alarms' checkpoints) over its %d coups; %s" % (
+                              len(dealt), coups, how)) if coups else skipped("no coup dealt")),
+        NAMES[10]: figure(len(in_path), "commands", "element commands begun while the gate was open (a card's "
+                          "path: from the release to the gate shut again) during the whole shoe's deal; " + how),
         NAMES[6]: figure(round(wall / simulated, 1), "x", "wall time over simulated time, commissioning and the deal, "
                          "on this machine's shared cores (the croupier's idle waits skipped)", deterministic=False),
     }
+
+
+def recording(work):
+    """An element loader (sabot.pico.Pico's) whose model notes each command it executes: (simulated µs, opcode, its
+    time at the chip's clock in ms, the model's own table)."""
+    from boards.sim.element import SimElement
+
+    def load(path, clock):
+        chip = SimElement.load(str(path), clock=clock)
+        chip.on_command = lambda now, opcode, ms: work.append((now, opcode, ms))
+        return chip
+
+    return load
+
+
+def in_card_path(work, events):
+    """The element commands begun while the gate pin was high (open): a card's path."""
+    opened, spans = None, []
+    for e in events:
+        if e["ev"] == "pin" and e["pin"] == GATE:
+            if e["level"] == 1 and opened is None:
+                opened = e["t_us"]
+            elif e["level"] == 0 and opened is not None:
+                spans.append((opened, e["t_us"]))
+                opened = None
+    return [w for w in work if any(a <= w[0] <= b for a, b in spans)]
 
 
 def quick_coups(folder):

@@ -132,6 +132,7 @@ class ATECC608:
             self._counters = list(counters)
             self._store_counters()
         self._faults = []
+        self.on_command = None  # a bench's observer: called (time µs, opcode, its time in ms) at each command taken
         self._nack_until = 0
         self._power_up_us = 0
         self.power_off()
@@ -333,6 +334,8 @@ class ATECC608:
             return
         opcode, mode = packet[1], packet[2]
         ms = _TIMES.get(opcode, (1, 1, 1))[_CLOCKS.get(self._config[19] & 0xF8, 0)]
+        if self.on_command is not None:
+            self.on_command(now, opcode, ms)
         self._busy_until = now + self._us(ms)
         late = self._clock is not None and self._busy_until > self._deadline()
         if self._fault("watchdog", opcode, mode=mode) or late:
