@@ -73,6 +73,9 @@ ROWS = (
      "flood, ms", ("pico.gate_close_us.max", "pico.no_more_bets_to_gate_ms.worst", "pico.flood.longest_pass_ms"),
      "rp2040js, simulated time, the element model at its M0 worst times; budgets 30 µs / 250 ms / 100 ms, the last two "
      "not met yet (issues 37, 38)"),
+    ("emulated Pico: the secure element's work a coup, ms / its commands in a card's path",
+     ("pico.element_ms_per_coup", "pico.element_commands_in_card_path"),
+     "a whole shoe; the chip's own signatures at the opening and the end, at its M0 worst times; budget 0 commands"),
     ("`sabot pit`, 8 shoes dealing live: record to screen, median / worst ms; a forced card to its finding on the "
      "pit's page, worst ms; the pit's CPU a shoe, %",
      ("pit.record_to_screen_ms.median", "pit.record_to_screen_ms.worst", "pit.forced_card_to_page_ms.worst",
