@@ -155,8 +155,19 @@ class Checkpoints:
         key's (ATTEST_SLOT) when it has one, its entries then of VERSION, each signature the chip's own over its
         counter; slot 0's otherwise (a part without one), its entries of version EXTERNAL. OSError: no element."""
         self.chip, public = journal_key(self.element)
+        if self.chip is not None and self._first() == EXTERNAL:  # a journal begun by a firmware that signed so
+            self.chip, public = None, self.element.public_key(0)  # goes on so; its next journal is the chip's own
         self.version, self.size = (EXTERNAL, EXTERNAL_SIZE) if self.chip is None else (VERSION, SIZE)
         return public
+
+    def _first(self):
+        """The version byte of the file's first entry, None without one."""
+        try:
+            with open(self.path, "rb") as f:
+                first = f.read(1)
+        except OSError:
+            return None
+        return first[0] if first else None
 
     def shell(self, *args):
         """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these
@@ -316,6 +327,7 @@ class Checkpoints:
             os.mkdir(self.folder)
         except OSError:
             pass  # there already
+        self.public_key()  # the new journal's way: the chip's own signatures when it can, whatever the old one's
         self.append(BEGUN, 0, 0, bytes(layout.CHAIN_SIZE))
 
     def append(self, reason, segment, seq, chain):

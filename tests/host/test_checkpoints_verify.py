@@ -406,3 +406,31 @@ def test_a_part_whose_slot_1_signs_digests_keeps_format_2_entries_signed_by_slot
     other.write_text(journal_key(DEVELOPMENT_SEED).hex() + "\n")
     code, found, _ = tampered(old / "journal", public_key=other)
     assert code == 1 and any("written under another element" in m for m in found), found
+
+
+@pytest.mark.req("J-TAMPER", "K-ELEMENT", "S-FAILSAFE")
+def test_a_shoe_updated_from_a_firmware_that_signed_with_slot_0_goes_on_so_and_boots_without_a_rollback(
+        tmp_path, monkeypatch):
+    """A shoe commissioned under a firmware that signed its entries with slot 0 (format 2), then updated: its
+    journal in progress keeps format 2 and slot 0's key (the one the casino enrolled), so that its power-up finds
+    the entries it wrote and raises no rollback fault on an honest update; a journal begun afterwards is the chip's."""
+    from firmware import checkpoints as points
+
+    real = points.journal_key
+    monkeypatch.setattr(points, "journal_key", lambda element: (None, element.public_key(0)))  # the older firmware
+    board = SimBoard(FileStorage(str(tmp_path / "journal")))
+    with_element(board, tmp_path)
+    run(parse(DEALT), board)
+    board.power_cut()
+    monkeypatch.setattr(points, "journal_key", real)  # the update
+    with_element(board, tmp_path, SimElement.load(str(tmp_path / "element")))
+    board.power_on()
+    assert board.shell.ctl.alarms == 0  # no fault: neither a rollback nor a journal it could not write on
+    run(parse("shoe seed=5\nno_more_bets\ndraw 4\ncoup_end\n"), board)
+    board.power_cut()
+    data = (tmp_path / "journal" / cp.FILE).read_bytes()
+    assert data[0] == cp.EXTERNAL and len(data) % cp.EXTERNAL_SIZE == 0 and data[-cp.EXTERNAL_SIZE] == cp.EXTERNAL
+    key = tmp_path / "slot0.pub"
+    key.write_text(p256.public_key(p256.scalar(DEVELOPMENT_SEED)).hex() + "\n")
+    code, found, points_said = tampered(tmp_path / "journal", public_key=key)
+    assert [m for m in found if "receipt" not in m] == [] and points_said["count"] == len(data) // cp.EXTERNAL_SIZE
