@@ -194,8 +194,10 @@ def element_key():
     public = None
     error = "this board has no secure element"
     if points is not None and points.element is not None:
+        from firmware.checkpoints import journal_key
+
         try:
-            public = hexlify(points.public_key()).decode()
+            public = hexlify(journal_key(points.element)[1]).decode()  # the chip's, never a file's choice
         except OSError as e:
             error = str(e)  # no element answering (its driver says where it looked): it cannot be enrolled
     _say(sabot=shell.journal.sabot, public_key=public, **({} if public else {"error": error}))

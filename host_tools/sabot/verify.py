@@ -184,7 +184,7 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
         foreign = 0  # journals whose headers name another element than the public key given: one finding each
         cut = 0  # journals whose receipt does not vouch for their end: a finding says why
         for group in journals_of(paths):
-            # The checkpoint file is read for the public key that checks it: without one, verify says they were not
+            # The checkpoint file is read only for a public key that checks it; without one verify says it did not
             signed_points = checkpoints.read(group) if given or registry else None
             segments, reader, rules = _check(group, key, wanted=checkpoints.wanted(signed_points))
             keys = given + (checkpoints.registry_keys(registry, segments[0].sabot) if registry else [])
