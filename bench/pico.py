@@ -52,8 +52,8 @@ def measure(ctx):
     closings = gate_closings(events)
     ring, littlefs = erases(events, deal["began_us"])
     dealt = [w for w in work if w[0] >= deal["began_us"]]
-    coups = deal.get("coups") or sum(1 for e in events if e["ev"] == "press" and e["pin"] == PINS["no_more_bets"]
-                                     and e["t_us"] >= deal["began_us"])
+    coups = sum(1 for e in events if e["ev"] == "press" and e["pin"] == PINS["no_more_bets"]
+                and e["t_us"] >= deal["began_us"])
     in_path = in_card_path(dealt, events)
     low = heap_low_water(events)
     simulated = (deal["t_us"] - events[0]["t_us"]) / 1e6

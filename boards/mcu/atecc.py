@@ -198,14 +198,15 @@ class ATECC:
         return self._finish(self.attesting(num_in, slot, read))
 
     def attesting(self, num_in, slot=ATTEST_SLOT, read=True):
-        """attest(num_in, slot, read) begun: a Run whose answer is [the counter ||] RandOut || R || S."""
+        """attest(num_in, slot, read) begun: a Run whose answer is [the counter ||] RandOut || R || S (GenDig's status
+        left out)."""
         if len(num_in) != 20:
             raise ValueError("the element's nonce takes 20 bytes, not %d" % len(num_in))
         commands = [(NONCE, NONCE_SEED_UPDATE, 0, num_in, 32), (GENDIG, GENDIG_COUNTER, 0, b"", 1),
                     (SIGN, SIGN_INTERNAL, slot, b"", 64)]
         if read:
             commands.insert(0, (COUNTER, 0, 0, b"", 4))
-        return _Attesting(self.start(commands, every=True), 36 if read else 32)
+        return self.start(commands, every=True)
 
     def counter(self, which):
         """Monotonic counter 0 or 1, as it stands."""
@@ -418,21 +419,6 @@ class ATECC:
         return frame
 
 
-class _Attesting:
-    """A Run of Counter, Nonce, GenDig and Sign whose answer is the counter || RandOut || R || S: GenDig's status
-    byte (0x00) left out."""
-
-    def __init__(self, run, status_at):
-        self._run = run
-        self._status_at = status_at
-        self.done = run.done
-
-    def poll(self, ms):
-        got = self._run.poll(ms)
-        self.done = self._run.done
-        return None if got is None else got[:self._status_at] + got[self._status_at + 1:]
-
-
 class Run:
     """Commands sent to the element in one wake (ATECC.start), their answers polled for without waiting: a shoe's loop
     polls a receipt's signature once a pass (firmware/receipt.py's Signing), so that the chip's 115 ms of signing (at
@@ -454,7 +440,8 @@ class Run:
         self.done = False
 
     def poll(self, ms):
-        """The answer once the chip gave it (the last command's; all of them joined when every), None while it works;
+        """The answer once the chip gave it (the last command's; with every, all their data joined, a status that
+        answers a command without data left out), None while it works;
         raises what failed, at every poll from then on. ms: the time since the last poll, at least (a pass of the
         loop counts as the 1 ms it sleeps: a chip is never given up on sooner than its longest time)."""
         if not self.done:
@@ -492,7 +479,10 @@ class Run:
         one = element._taken(opcode, size, self._waited)
         if one is None:
             return False
-        self._got = self._got + one if self._every else one
+        if not self._every:
+            self._got = one
+        elif size > 1:  # a command answered with data; one that only succeeded (a status byte) adds none
+            self._got = self._got + one
         self._index += 1
         if self._index < len(commands):
             self._send()
