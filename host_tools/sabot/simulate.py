@@ -12,8 +12,8 @@ from boards.sim.scenario import ScenarioError, parse
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.layout import HEADER_SIZE, MAGIC
 from firmware.mac import Key
-from sabot import vms
-from sabot.journalfile import Segment
+from sabot import receipts, vms
+from sabot.journalfile import Segment, Unusable
 from sabot.vms import ROOT
 
 # bytes: a scenario of the 65535 actions the check accepts fits in some hundreds of kilobytes; the MicroPython runner
@@ -80,10 +80,18 @@ def simulate(scenario, runtime, log, trace, force=False, quiet=False):
 
 
 def _simulated(folder):
-    """Whether a folder holds nothing but segments signed with the development key: a journal the simulator
-    wrote, which a new run may replace (a shoe's journal, under its own key, never is)."""
+    """Whether a folder holds nothing but segments signed with the development key and the receipt the simulator
+    tags under it (--receipt): a journal the simulator wrote, which a new run may replace (a shoe's journal, under
+    its own key, never is)."""
     development = Key(DEVELOPMENT_KEY).id
     for path in folder.iterdir():
+        if path.name == receipts.NAME and path.is_file():
+            try:
+                if receipts.load(path).key_id == development:
+                    continue
+            except Unusable:
+                pass
+            return False
         if path.suffix != ".sbj" or not path.is_file():
             return False
         with open(path, "rb") as f:

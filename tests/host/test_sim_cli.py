@@ -75,6 +75,11 @@ def test_make_sim_default_scenario_shows_a_whole_shoe_coup_by_coup(tmp_path):
     assert "shoe closed: no other coup until a new shoe is loaded" in run.stdout
     assert "refused no more bets: shoe closed after the stop card" in run.stdout
     assert "FINDING" not in run.stdout
+    again = sabot("sim", SCENARIOS / "full_shoe_chemin_de_fer.txt", "--log", tmp_path / "j", "--quiet")
+    assert again.returncode == 0, again.stderr  # make sim twice: its own journal and receipt replaced
+    (tmp_path / "j" / "notes.txt").write_text("an inspector's\n")
+    kept = sabot("sim", SCENARIOS / "full_shoe_chemin_de_fer.txt", "--log", tmp_path / "j", "--quiet")
+    assert kept.returncode == 2 and (tmp_path / "j" / "notes.txt").is_file()  # nothing it did not write deleted
 
 
 @pytest.mark.req("H-SIM", "S-FORCED", "S-ONE")
