@@ -5,7 +5,7 @@ checkpoints' entries, which the host's readers load (sabot/checkpoints.py) witho
 
 from firmware import layout
 from firmware.events import EV_ELEMENT, EV_NO_MORE_BETS
-from firmware.records import R_BOOT, R_ELEMENT
+from firmware.records import R_BOOT, R_ELEMENT, R_NO_MORE_BETS
 from firmware.shell import Shell
 
 
@@ -104,9 +104,12 @@ class Tail:
         self.spent = 0  # the highest value said spent
         self.start = -1  # the seq before the first record replayed
         self.other = False  # a record after the last checkpoint other than a power-up's boot record
+        self.opened = False  # a coup opened after the last checkpoint: its opening's entry, held, lost in a cut
+        self._in_coup = False  # the segment's header began it in a coup
 
     def load_snapshot(self, buf):
         self.ctl.load_snapshot(buf)
+        self._in_coup = self.ctl.in_coup
 
     def snapshot(self, buf):
         self.ctl.snapshot(buf)
@@ -117,8 +120,12 @@ class Tail:
         seq = self.journal.seq
         if self.start < 0:
             self.start = seq - 1
+            if self._in_coup and self.start >= self.after:
+                self.opened = True  # the coup under way when the segment began, opened after the last checkpoint
         if seq > self.after and rtype != R_BOOT:
             self.other = True
+            if rtype == R_NO_MORE_BETS:
+                self.opened = True
         if rtype == R_ELEMENT and self.journal.seq > self.after:
             spent = body[layout.BODY_CODE] | body[layout.BODY_CODE + 1] << 8 | body[layout.BODY_CARD + 1] << 16
             if spent > self.spent:

@@ -6,8 +6,9 @@ element's monotonic counter 0 up by one and appends to journal/checkpoints.sbc a
 journal's end (segment, sequence number, chain value), signed by the element's private key, which never leaves it.
 At power-up the last entry's counter must be the element's, and the journal recovered must reach the entry's end:
 otherwise the shell raises FAULT_ROLLBACK, unless the counter is a few values ahead of an intact last entry that the
-journal reaches with records after it, ending on a step that writes a checkpoint: a power cut during that
-checkpoint, which the boot journals (R_ELEMENT) before its own. A signature that fails after the driver's retries is
+journal reaches with records after it, ending on a step that writes a checkpoint or holding a coup's opening (whose
+entry, signed before the gate unlocks, is written with the coup's end): a power cut during that checkpoint or that
+coup, which the boot journals (R_ELEMENT) before its own. A signature that fails after the driver's retries is
 signed again with the same counter value; one that still fails journals the value spent (R_ELEMENT) and locks the
 shoe in FAULT_ELEMENT. Nothing here imports machine: the board passes its element's driver in (boards/mcu/atecc.py,
 or the virtual board's link to its model); the sim board has none and writes no checkpoint.
@@ -131,6 +132,7 @@ class Checkpoints:
         self._spent = None  # the value the increment of the entry being written returned
         self._previous = bytes(32)  # SHA-256 of the last entry, whole: the next one holds it (zeros: none)
         self._opened = None  # the counter value of a coup's opening, the last entry written: its end counts nothing
+        self._pending = None  # a coup's opening, counted up and signed before its gate unlocked: written with the next
         self.tail = None  # the power-up's replay (checkpoint_shell.Tail), set by the shell's recover()
         self.keyless = False  # key() found no element answering
         self.chip = None  # key(): the configuration bytes the element's own messages carry, None: it signs externally
@@ -197,6 +199,7 @@ class Checkpoints:
         recovery fills: the chain value it finds there, the last segment (Journal.recover); None without an entry."""
         entry = self._last = self.last()
         self._previous = sha256(entry).digest() if entry else bytes(32)
+        self._pending = self._opened = None  # a power-up's: what a coup's opening held went with the power
         if len(entry) != self.size:
             return None
         fields = struct.unpack_from(ENTRY, entry, 0)
@@ -251,7 +254,8 @@ class Checkpoints:
         if counted < spent <= counter:
             counted = spent  # journalled by the shoe: its element failed to sign
         if counted < counter:
-            if counter - counted > AHEAD_MOST or not STEP_ENDS >> kind & 1:
+            opened = tail is not None and tail.opened  # a coup opened after the entry: its opening's, never written
+            if counter - counted > AHEAD_MOST or not (STEP_ENDS >> kind & 1 or opened):
                 return True
             if reason == OPENING and ENDS >> kind & 1:
                 return True  # a coup's end after its signed opening counts nothing: no cut left the counter ahead
@@ -288,8 +292,15 @@ class Checkpoints:
 
     def opening(self, journal):
         """A coup's opening ("no more bets"): counted up and signed once its records are durable, before its gate
-        unlocks (issue 37)."""
+        unlocks (issue 37); its entry written with the next one (the coup's end), so that no erase of the file lies
+        between "no more bets" and the gate. A power cut before then finds the counter one ahead and the coup's
+        opening after the last entry: a cut (rolled_back), journalled as such."""
         self.write(journal, OPENING)
+
+    def settle(self):
+        """A coup's opening still held, written alone: before its file is read or moved (firmware/remote.py)."""
+        if self._pending is not None:
+            self._write(b"")
 
     def write(self, journal, reason):
         """A new checkpoint at the journal's end, once its records are durable: the counter counted up first, then
@@ -323,6 +334,7 @@ class Checkpoints:
         seq 0, the chain of nothing, so that the next power-up finds its journal legitimately new."""
         self.sabot = sabot
         self._previous = bytes(32)  # the new journal's first entry follows none
+        self._pending = self._opened = None  # the old journal's opening went with its file (settle())
         try:
             os.mkdir(self.folder)
         except OSError:
@@ -342,7 +354,7 @@ class Checkpoints:
         if reason == COUP_END and opened is not None:
             counter = opened  # the coup's end, signed with its opening's value: nothing counted
         else:
-            counter = self._spent = element.increment(_COUNTER)
+            counter = self._spent = element.increment(_COUNTER, self._counted)  # no read before: the value known
         chip = self.chip
         entry = bytearray(self.size)
         struct.pack_into(ENTRY, entry, 0, self.version, reason, self.sabot, counter,
@@ -367,17 +379,23 @@ class Checkpoints:
                     raise
         at = self.size - 4
         struct.pack_into("<I", entry, at, crc32(memoryview(entry)[:at]))
-        self._write(entry)
-        self._previous = sha256(entry).digest()
         if reason == OPENING:
+            self._pending = entry  # written with the coup's end: no file's erase before the gate unlocks
             self._opened = counter
+        else:
+            self._write(entry)
+        self._previous = sha256(entry).digest()
         self._counted = counter
         self._spent = None
 
     def _write(self, entry):
-        """The entry after the file's last whole one, and the file closed (durable on littlefs, whose appends are
-        whole or not at all): over the torn bytes of an append a power cut tore where the file keeps them (the host's
-        files, the simulator's), so that every entry stays at its place (issue 37)."""
+        """The entry after the file's last whole one, a coup's opening held before it, and the file closed (durable on
+        littlefs, whose appends are whole or not at all): over the torn bytes of an append a power cut tore where the
+        file keeps them (the host's files, the simulator's), so that every entry stays at its place (issue 37). The
+        opening stays held when the write fails: the next entry, which follows it in the chain, writes it."""
+        pending = self._pending
+        if pending is not None:
+            entry = pending + entry
         try:
             size = os.stat(self.path)[6]
         except OSError:
@@ -389,3 +407,4 @@ class Checkpoints:
         else:
             with open(self.path, "ab") as f:
                 f.write(entry)
+        self._pending = None

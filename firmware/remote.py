@@ -177,6 +177,8 @@ def _keep_aside(shell=None):
     if shell is not None:
         shell.journal.storage.set_aside()  # the ring's entries are that journal's (firmware/ring.py)
         points = shell.checkpoints  # a board with an element (firmware/checkpoints.py)
+        if points is not None:
+            points.settle()  # a coup's opening held goes with its journal
     os.rename(JOURNAL, kept)
     if points is not None:
         try:

@@ -216,7 +216,7 @@ class ATECC:
         """counter(which) begun: a Run whose answer is the counter's value."""
         return self.start(((COUNTER, 0, which, b"", 4),), number=True)
 
-    def increment(self, which):
+    def increment(self, which, seen=None):
         """Monotonic counter 0 or 1 counted up; its value after the count. The chip's answer to an increment may be
         lost after it counted (a garbled answer, an ECC fault, no answer), so a lost answer is never settled by
         counting again blindly: the counter is read back, and if it moved since before the call, that value is the
@@ -224,8 +224,10 @@ class ATECC:
         more than before unless the chip counted more than once (a power cut during an increment, as the data sheet
         allows); no retry of this driver ever counts a second time. An ElementError at COUNTER_MAX (0x0F, nothing
         counted), or when the chip cannot be reached: the counter may then have counted, read it (counter()) before
-        relying on its next value."""
-        before = self.counter(which)
+        relying on its next value. seen: the counter's value as the caller last knew it (its last increment's, or its
+        read at power-up), which spares the read before (a Counter command, 25 ms at the chip's slowest): a lost answer
+        is settled against it."""
+        before = self.counter(which) if seen is None else seen
         failure = _Again("no attempt made")  # the last attempt's failure replaces it
         for _ in range(_ATTEMPTS):
             try:

@@ -130,18 +130,18 @@ DISPUTED = "seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\ncoup_end\nno_more
 def test_a_coup_in_play_cut_back_to_the_checkpoint_before_it_is_a_rollback_at_boot_and_a_finding(tmp_path):
     """Format 4 signed nothing from "no more bets" to the coup's end: the coup in play cut from the journal, the
     boot found the counter equal to the last entry, and the coup was gone without a trace. Its opening is now counted
-    and signed before its first card: the same cut leaves the counter ahead with nothing after the entry."""
+    up and signed before its first card (its entry written with its end): the same cut leaves the counter ahead with
+    nothing after the entry, where a power cut in the coup leaves its opening's record."""
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
-    with_element(board, tmp_path)
+    chip = with_element(board, tmp_path)
     run(parse(DISPUTED), board)
     board.power_cut()
     folder = tmp_path / "journal"
     kept = entries(folder)
-    assert [e[1] for e in kept][-1] == cp.OPENING  # the coup in play, under its signed opening
-    end = struct.unpack_from(cp.ENTRY, kept[-2])[5]  # the first coup's end: the checkpoint before the coup in play
-    seg = load_segments([folder])[-1]
-    seg.path.write_bytes(seg.data[:seg.format.header_size + (end - seg.seq_before) * seg.format.frame_size])
-    (folder / cp.FILE).write_bytes(b"".join(kept[:-1]))
+    last = struct.unpack_from(cp.ENTRY, kept[-1])
+    assert last[1] == cp.COUP_END and chip._counters[0] == last[3] + 1  # the coup in play counted up, unwritten
+    seg = load_segments([folder])[-1]  # the journal cut back to the first coup's end, the checkpoint before
+    seg.path.write_bytes(seg.data[:seg.format.header_size + (last[5] - seg.seq_before) * seg.format.frame_size])
     board.power_on()
     assert board.shell.ctl.raised(rec.FAULT_ROLLBACK)  # the shoe locks, the supervisor's key alone clears it
     board.power_cut()

@@ -17,12 +17,12 @@ from boards.mcu import atecc
 from boards.mcu.atecc import ATECC
 from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, SimElement, journal_key
-from boards.sim.runner import run
+from boards.sim.runner import act, run
 from boards.sim.scenario import parse
 from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
-from firmware.events import EV_CLEAR, EV_NO_MORE_BETS
+from firmware.events import EV_CLEAR, EV_COUP_END, EV_NO_MORE_BETS
 from firmware.storage import FileStorage
 from sabot import checkpoints as sabot_checkpoints
 from sabot.logview import show
@@ -114,11 +114,13 @@ def test_one_ecc_fault_on_the_checkpoints_sign_is_signed_again_and_the_checkpoin
     chip.inject("ecc_fault", opcode=atecc.SIGN)  # the datasheet: succeeds when resubmitted
     board.press(EV_NO_MORE_BETS)
     assert chip._counters[0] == 3 and board.shell.ctl.in_coup  # signed, and the coup open
-    assert counters(tmp_path) == [1, 2, 3]  # boot, séance, the coup's opening: no value lost, none spent twice
     assert not board.shell.ctl.alarms and element_records(tmp_path) == []
+    act(board, None, "draw", 4, 0)
+    board.press(EV_COUP_END)
+    assert counters(tmp_path) == [1, 2, 3, 3]  # boot, séance, the coup's opening and end: none lost, none spent twice
     board.power_cut()
     board.power_on()
-    assert not board.shell.ctl.alarms  # nothing since the coup's opening: no checkpoint due
+    assert not board.shell.ctl.alarms  # nothing since the coup's end: no checkpoint due
     board.power_cut()
     found, points = findings(tmp_path)
     assert found == [] and points["counters"] == [1, 3] and points["explained_gaps"] == 0
@@ -200,12 +202,13 @@ def test_a_counter_counted_up_on_the_bench_with_no_cut_is_a_rollback_at_boot_and
 
 @pytest.mark.req("J-TAMPER", "K-COUNTER")
 def test_a_counter_ahead_of_a_journal_that_ends_on_a_step_with_no_checkpoint_is_a_rollback(tmp_path):
-    """Records after the last entry, but the last of them a step that writes no checkpoint (a load, a card in a
-    coup): no cut during a checkpoint left the journal so. Nor is a counter more than AHEAD_MOST ahead."""
+    """Records after the last entry, but the last of them a step that writes no checkpoint (a load) and no coup
+    opened after it (whose opening's entry a cut in the coup loses): no cut during a checkpoint left the journal so.
+    Nor is a counter more than AHEAD_MOST ahead."""
     where = tmp_path / "load"
     where.mkdir()
     board, chip = board_with(where)
-    run(parse(COUP), board)  # the séance's checkpoint the last, the coup's cards after it
+    run(parse(LOADED), board)  # the séance's checkpoint the last, the shoe's load after it
     board.power_cut()
     chip._execute(_command(atecc.COUNTER, atecc.COUNTER_INCREMENT))
     board.power_on()

@@ -193,10 +193,11 @@ def test_checkpoints_follow_coups_seances_and_boots_never_a_card_inside_a_coup(t
     run(parse("seance table=3\nshoe seed=4\nno_more_bets\ndraw 4\n"), board)
     data = checkpoints(tmp_path).read_bytes()
     reasons = [data[i + 1] for i in range(0, len(data), cp.SIZE)]
-    assert reasons == [cp.BOOT, cp.SEANCE, cp.OPENING]  # none for the load nor for the coup's cards
+    assert reasons == [cp.BOOT, cp.SEANCE]  # none for the load nor for the coup's cards; its opening held
+    assert chip._counters[0] == 3  # the opening counted up before its gate unlocked
     board.press(EV_COUP_END)
     data = checkpoints(tmp_path).read_bytes()
-    assert data[-cp.SIZE + 1] == cp.COUP_END
+    assert [data[-2 * cp.SIZE + 1], data[-cp.SIZE + 1]] == [cp.OPENING, cp.COUP_END]  # written together
     assert len(data) == 4 * cp.SIZE and chip._counters[0] == 3  # the coup's end: its opening's value, not counted
 
 

@@ -38,7 +38,7 @@ class Element:
     def counter(self, which):
         return self._counters[which]
 
-    def increment(self, which):
+    def increment(self, which, seen=None):
         self._counters[which] += 1
         return self._counters[which]
 
