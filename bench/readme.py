@@ -71,8 +71,8 @@ ROWS = (
      "~ its own process, the child's VmHWM"),
     ("emulated Pico: beam to gate shut, worst µs / \"no more bets\" to gate open, worst ms / longest loop pass under a "
      "flood, ms", ("pico.gate_close_us.max", "pico.no_more_bets_to_gate_ms.worst", "pico.flood.longest_pass_ms"),
-     "rp2040js, simulated time, the element model at its M0 worst times; budgets 30 µs / 250 ms / 100 ms, the last two "
-     "not met yet (issues 37, 38)"),
+     "rp2040js, simulated time, the element model at its M0 worst times; budgets 30 µs / 250 ms / 100 ms, the last not "
+     "met yet (issue 38)"),
     ("emulated Pico: the secure element's work a coup, ms / its commands in a card's path",
      ("pico.element_ms_per_coup", "pico.element_commands_in_card_path"),
      "a whole shoe; the chip's own signatures at the opening and the end, at its M0 worst times; budget 0 commands"),

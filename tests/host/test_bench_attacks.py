@@ -33,6 +33,26 @@ def findings(folder, public, *more, lang="en"):
     return said.returncode, [f["message"] for f in json.loads(said.stdout)["findings"]]
 
 
+def caught_by_report_and_ingest(folder, public, work):
+    """`sabot report` and `sabot fleet ingest --registry` on the pulled journal, the casino's registry holding the
+    shoe's number under the key it enrolled: the report's verdict is not "conforme" and names a J-TAMPER finding, the
+    ingest refuses the journal or records its findings."""
+    from sabot.journalfile import load_segments
+
+    registry = work / "shoes.json"
+    registry.write_text(json.dumps({"shoes": [{"sabot": load_segments([folder])[0].sabot, "public_key":
+                                               public.read_text().strip(), "casino_key": "00",
+                                               "enrolled": "2026-12-01T08:00:00"}]}))
+    said = json.loads(sabot("report", folder, "-o", work / "rapport.html", "--registry", registry, "--json",
+                            "--force").stdout)
+    assert said["conforme"] is False and any(f["id"] == "J-TAMPER" for f in said["findings"]), said
+    done = sabot("fleet", "ingest", folder, "--db", work / "casino.duckdb", "--casino", "deauville", "--registry",
+                 registry, "--json")
+    journal = json.loads(done.stdout)["journals"][0]
+    assert done.returncode == 1 and ("refused" in journal or any(f["id"] == "J-TAMPER" for f in journal["findings"])), (
+        journal)
+
+
 def french(folder, public, *more):
     said = sabot("log", "verify", "--lang", "fr", folder, "--public-key", public, *more)
     return said.returncode, said.stdout
@@ -69,6 +89,17 @@ def public_key(folder, state="fs.element"):
     return public
 
 
+def vboard_pull(shoe, folder, before=None):
+    """The virtual board at shoe started (a scenario dealt first): its status, and its journal pulled into folder."""
+    board = VirtualBoard(shoe)
+    try:
+        if before:
+            play(board, shoe, before)
+        return status(board), pull(board, folder)
+    finally:
+        board.close()
+
+
 def attacked(folder, code, before=None):
     """The shoe's copy at folder attacked by code at its REPL (before: a scenario dealt first), restarted, pulled:
     what it said, its status after the restart, and the pulled folder."""
@@ -96,6 +127,7 @@ def test_on_the_virtual_board_the_forced_card_made_a_burn_and_every_entry_signed
     assert len(unsigned) >= 3, found  # every entry the chip's counter had passed: its one genuine signature is the last
     code, text = french(pulled, public)
     assert code == 1 and FRENCH["not signed"] in text
+    caught_by_report_and_ingest(pulled, public, tmp_path)
 
 
 @pytest.mark.req("J-TAMPER", "K-COUNTER", "S-FAILSAFE")
@@ -106,6 +138,7 @@ def test_on_the_virtual_board_the_coup_in_play_cut_back_to_the_checkpoint_before
     assert code == 1 and any("checkpoint(s) missing" in m for m in found), found
     code, text = french(pulled, public_key(tmp_path / "shoe"))
     assert code == 1 and FRENCH["missing"] in text
+    caught_by_report_and_ingest(pulled, public_key(tmp_path / "shoe"), tmp_path)
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT")
@@ -120,6 +153,7 @@ def test_on_the_virtual_board_an_earlier_entrys_reason_rewritten_is_caught(dealt
                for m in found), found
     code, text = french(pulled, public_key(tmp_path / "shoe"))
     assert code == 1 and FRENCH["not signed"] in text
+    caught_by_report_and_ingest(pulled, public_key(tmp_path / "shoe"), tmp_path)
 
 
 @pytest.mark.req("J-TAMPER", "K-COUNTER", "S-FORCED")
@@ -127,26 +161,12 @@ def test_on_the_virtual_board_the_flash_put_back_as_a_saved_copy_is_caught(dealt
     """The flash saved before the forced card (a copy of the whole chip, as a programmer on the bench reads it) and
     written back after it and an inspector's pull: the element's counter has gone on."""
     shoe = tmp_path / "shoe"
-    board = VirtualBoard(copy(dealt, shoe))
-    try:
-        inspected = pull(board, tmp_path / "inspected")
-    finally:
-        board.close()
+    _, inspected = vboard_pull(copy(dealt, shoe), tmp_path / "inspected")
     saved = copy(shoe / "fs", tmp_path / "saved")  # the chip's bytes, the element outside them
-    board = VirtualBoard(shoe)
-    try:
-        play(board, shoe, "shoe seed=6\nno_more_bets\ndraw 4\ncoup_end\nforce\n")
-        later = pull(board, tmp_path / "later")
-    finally:
-        board.close()
+    _, later = vboard_pull(shoe, tmp_path / "later", "shoe seed=6\nno_more_bets\ndraw 4\ncoup_end\nforce\n")
     shutil.rmtree(shoe / "fs")
     shutil.copytree(saved, shoe / "fs")
-    board = VirtualBoard(shoe)
-    try:
-        after = status(board)
-        pulled = pull(board, tmp_path / "pulled")
-    finally:
-        board.close()
+    after, pulled = vboard_pull(shoe, tmp_path / "pulled")
     assert after["rollback"] and after["locked"] and not after["gate open"], after
     public = public_key(shoe)
     code, found = findings(pulled, public, "--receipt", later / "receipt.json")
@@ -154,6 +174,7 @@ def test_on_the_virtual_board_the_flash_put_back_as_a_saved_copy_is_caught(dealt
     assert findings(pulled, public, "--receipt", inspected / "receipt.json")[0] == 1  # the rollback fault itself
     code, text = french(pulled, public, "--receipt", later / "receipt.json")
     assert code == 1 and "reçu" in text
+    caught_by_report_and_ingest(pulled, public, tmp_path)
 
 
 @pytest.mark.req("J-TAMPER", "K-ELEMENT")
@@ -162,17 +183,8 @@ def test_on_the_virtual_board_another_shoes_receipt_handed_in_is_caught(dealt, t
     earlier receipt this journal must extend: neither is this shoe's element's."""
     other = tmp_path / "other"
     other.mkdir()
-    board = VirtualBoard(other)
-    try:
-        play(board, other, "seance table=3\nshoe seed=9\nno_more_bets\ndraw 4\ncoup_end\n")
-        theirs = pull(board, other / "pulled")
-    finally:
-        board.close()
-    board = VirtualBoard(copy(dealt, tmp_path / "shoe"))
-    try:
-        pulled = pull(board, tmp_path / "pulled")
-    finally:
-        board.close()
+    _, theirs = vboard_pull(other, other / "pulled", "seance table=3\nshoe seed=9\nno_more_bets\ndraw 4\ncoup_end\n")
+    _, pulled = vboard_pull(copy(dealt, tmp_path / "shoe"), tmp_path / "pulled")
     public = public_key(tmp_path / "shoe")
     honest = findings(pulled, public)[1]
     assert honest and not [m for m in honest if "receipt" in m or "forced" not in m], honest  # its forced card alone
@@ -184,6 +196,7 @@ def test_on_the_virtual_board_another_shoes_receipt_handed_in_is_caught(dealt, t
     assert code == 1, found
     code, text = french(pulled, public)
     assert code == 1 and "reçu" in text
+    caught_by_report_and_ingest(pulled, public, tmp_path)
 
 
 # The emulated Pico: a production shoe commissioned as a casino's (the factory's bench, the casino's enrolment under
@@ -228,8 +241,9 @@ def pico_dealt(tmp_path_factory, image):  # noqa: F811
 
 def pico_copy(base, where):
     where.mkdir()
-    for name in ("shoe.flash", "shoe.flash.element", "casino.key"):
-        shutil.copy2(base / name, where / name)
+    for path in base.iterdir():  # the flash, the element's state, the DS3231's, the casino's key and registry
+        if path.is_file():
+            shutil.copy2(path, where / path.name)
     return where
 
 
@@ -277,6 +291,7 @@ def test_on_the_emulated_pico_the_forced_card_made_a_burn_and_every_entry_signed
     assert code == 1 and not [m for m in found if "forced" in m.lower()], found
     assert len([m for m in found if "is not signed by the shoe's element" in m]) >= 3, found
     assert FRENCH["not signed"] in french(pulled, public)[1]
+    caught_by_report_and_ingest(pulled, public, tmp_path)
 
 
 @pytest.mark.pico
@@ -292,6 +307,7 @@ def test_on_the_emulated_pico_the_coup_in_play_cut_back_to_the_checkpoint_before
     assert code == 1 and any("behind its last signed checkpoint" in m for m in found), found
     assert any("checkpoint(s) missing" in m for m in found), found
     assert FRENCH["missing"] in french(pulled, public)[1]
+    caught_by_report_and_ingest(pulled, public, tmp_path)
 
 
 @pytest.mark.pico
@@ -306,6 +322,7 @@ def test_on_the_emulated_pico_an_earlier_entrys_reason_rewritten_is_caught(pico_
     assert code == 1 and any(m.startswith("checkpoint %d " % entry) and "is not signed" in m for m in found), found
     assert any(m.startswith("checkpoint %d " % (entry + 1)) and "does not hold the hash" in m for m in found), found
     assert FRENCH["not signed"] in french(pulled, public)[1]
+    caught_by_report_and_ingest(pulled, public, tmp_path)
 
 
 @pytest.mark.pico
@@ -325,6 +342,7 @@ def test_on_the_emulated_pico_the_flash_put_back_as_a_saved_copy_is_caught(pico_
     assert code == 1 and any("behind its last signed checkpoint" in m for m in found), found
     assert any("does not end after receipt" in m for m in found), found
     assert "reçu" in french(pulled, public, "--receipt", later / "receipt.json")[1]
+    caught_by_report_and_ingest(pulled, public, tmp_path)
 
 
 @pytest.mark.pico
@@ -332,11 +350,7 @@ def test_on_the_emulated_pico_the_flash_put_back_as_a_saved_copy_is_caught(pico_
 @pytest.mark.req("J-TAMPER", "K-ELEMENT")
 def test_on_the_emulated_pico_another_shoes_receipt_handed_in_is_caught(pico_dealt, dealt, tmp_path, mpy_build):
     """The virtual board's receipt (another shoe, its own element) put in the Pico's pulled folder."""
-    board = VirtualBoard(copy(dealt, tmp_path / "other"))
-    try:
-        theirs = pull(board, tmp_path / "theirs")
-    finally:
-        board.close()
+    _, theirs = vboard_pull(copy(dealt, tmp_path / "other"), tmp_path / "theirs")
     where = pico_copy(pico_dealt, tmp_path / "shoe")
     pulled = production_pull(where / "shoe.flash", tmp_path / "pulled")
     public = public_key(where, "shoe.flash.element")
@@ -346,3 +360,4 @@ def test_on_the_emulated_pico_another_shoes_receipt_handed_in_is_caught(pico_dea
     code, found = findings(pulled, public)
     assert code == 1 and any("receipt" in m and "not signed by the shoe's element" in m for m in found), found
     assert "reçu" in french(pulled, public)[1]
+    caught_by_report_and_ingest(pulled, public, tmp_path)
