@@ -72,6 +72,10 @@ _MAX_RECS = const(8)
 _CALM = const(1)  # no alarm or fault standing: REF_ALARM
 _SHOE = const(2)  # a shoe loaded (REF_NO_SHOE), not closed after its stop card's coup (S-STOP): REF_CLOSED
 _DEALING = const(4)  # a coup open for cards (S-LOCK): REF_LOCKED
+# A burst of requests on the cable answered busy (firmware/protocol.py's EV_BURST, 19) journalled as
+# firmware/record_names.py's R_BURST (23): numbers here, not names, which would be heap in the sim board's modules.
+_EV_BURST = const(19)
+_R_BURST = const(23)
 _NOT_DEALING = const(8)  # no coup open for cards: REF_IN_COUP
 _BETWEEN = const(16)  # no coup under way, even one paused by a fault or a power cut: REF_IN_COUP
 _IN_COUP = const(32)  # a coup under way: REF_NOT_IN_COUP
@@ -102,6 +106,7 @@ _NEEDS = (
     b"\x10"  # EV_ADJUDICATE: _BETWEEN, likewise
     b"\x00"  # EV_ELEMENT
     b"\x81"  # EV_AUTHORITY: _CALM | _NO_SEANCE, a new number or casino key (the clock is set at any time)
+    b"\x00"  # EV_BURST
 )
 
 
@@ -180,6 +185,8 @@ class Controller:
             self._on_element(arg)
         elif event == ev.EV_AUTHORITY:
             self._on_authority(arg)
+        elif event == _EV_BURST:
+            self._emit(_R_BURST, 0, 0, 0, arg)  # a fact of the cable: no state changes
         day = self.ouverte
         if day is not None and day.restate:
             day.restate_in(self.seconds)

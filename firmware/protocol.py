@@ -69,9 +69,15 @@ E_BUSY = const(15)  # the pass's expensive request, or its cheap ones, already a
 # What one pass of the loop answers at most (docs/protocol.md, "One pass, bounded"): one expensive request (a read of
 # the journal, a receipt, the firmware challenge, the element, a state-changing command), CHEAP_MAX cheap ones
 # (status, challenge, a refusal); every other frame of the pass is answered E_BUSY. Busy answers a burst gives, one
-# after the other with no gap of BURST_GAP_MS, are journalled once, at the burst's first (on_burst).
+# after the other with no gap of BURST_GAP_MS, are counted as one burst, journalled (record_names.R_BURST, the bursts
+# since power-up) at the first pass between coups after it began, BURST_RECORD_MS apart at least: a flood repeated
+# every few seconds writes a record a minute, the bursts between counted in the next.
 CHEAP_MAX = const(4)
 BURST_GAP_MS = const(2000)
+BURST_RECORD_MS = const(60000)
+# The controller's event for a burst (firmware/controller.py's _EV_BURST; not in firmware/events.py, which the sim
+# board loads: H-SIM); arg: the bursts since power-up, journalled as record_names.R_BURST.
+EV_BURST = const(19)
 # A pass whose controller step already took this long (a checkpoint signed by the secure element, a segment's flash
 # erased) has spent its expensive request: it begins none (a job under way takes its small step). A receipt's signature
 # is itself polled for a pass at a time (firmware/receipt.py's Signing): a flood's receipts on every coup's signed
@@ -111,7 +117,8 @@ class Protocol:
         self.bursts = 0
         self.busy_at = 0  # ticks of the last busy answer
         self.in_burst = False
-        self.on_burst = None  # on_burst(): the board journals a burst's beginning
+        self.burst_said = 0  # the bursts journalled so far (R_BURST), and when the last was
+        self.burst_said_at = 0
         self.job = None  # an answer worked on a pass at a time: [its step(state), command, seq, state] (work())
         self.cached = None  # (seed, answer): the last challenge's answer, its next index answered from it
         self.longest = 0  # the longest pass of serve()'s loop, ms
@@ -127,6 +134,8 @@ class Protocol:
         segment erased): a job in progress takes its next step (the pass's expensive request: a challenge hashes its
         next slice, a receipt's element is polled), and a burst with no busy answer for BURST_GAP_MS is over."""
         self.spent = slow
+        if self.bursts != self.burst_said:
+            self._say_bursts()  # before the job's step: the pass that answers a receipt journals nothing after it
         job = self.job
         if job is not None:
             self.spent = True
@@ -141,6 +150,19 @@ class Protocol:
         if self.in_burst and ticks_diff(self.now(), self.busy_at) > BURST_GAP_MS:
             self.in_burst = False
 
+    def _say_bursts(self):
+        """The bursts begun since the last R_BURST, journalled between coups (a coup's records stay the coup's) and
+        with no job under way (a receipt answers with the journal's end it took when asked), a minute after the last
+        at the soonest."""
+        shell = self.shell
+        now = self.now()
+        if shell.ctl.in_coup or self.job is not None or (
+                self.burst_said and ticks_diff(now, self.burst_said_at) < BURST_RECORD_MS):
+            return
+        self.burst_said = self.bursts
+        self.burst_said_at = now
+        shell.handle(EV_BURST, self.bursts if self.bursts < 0xFFFF else 0xFFFF, shell.ctl.now)
+
     def counters(self):
         return {"bad_frames": self.framer.bad, "refused": self.refused, "busy": self.busy, "bursts": self.bursts,
                 "longest_pass": self.longest}
@@ -151,8 +173,6 @@ class Protocol:
         if not self.in_burst:
             self.in_burst = True
             self.bursts += 1
-            if self.on_burst is not None:
-                self.on_burst()
         self._answer(command, seq, E_BUSY)
 
     def _answer(self, command, seq, status, data=b""):

@@ -19,6 +19,11 @@ USES_DISPOSITION = (1 << r.R_SEANCE | 1 << r.R_RESULT | 1 << r.R_OUVERTE | 1 << 
 USES_CONDITION = (1 << r.R_SEANCE | 1 << r.R_RECOVERY | 1 << r.R_OUVERTE_DAY | 1 << r.R_ELEMENT
                   | 1 << r.R_AUTHORITY)
 NO_CODE = 1 << r.R_NO_MORE_BETS | 1 << r.R_CLOSED  # records whose code is 0 (R_BOOT's: its cause, BOOT_*)
+# Requests on the shoe's cable answered busy, a burst of them (firmware/protocol.py: more than the loop answers a pass,
+# with no gap of 2 s), journalled between coups after it began, one record a minute at most (a flood spends no flash);
+# code: the bursts since the power-up (up to 65535), so that each record counts those the minute did not write. Named
+# here, not in firmware/records.py, which the sim board loads (H-SIM); the controller writes it by its number.
+R_BURST = 23
 
 
 def _spans(layout):

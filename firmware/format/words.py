@@ -12,7 +12,7 @@ from firmware import article61 as a61
 from firmware import events as e
 from firmware import games
 from firmware import records as r
-from firmware.record_names import unpack_totals, unpack_winners
+from firmware.record_names import R_BURST, unpack_totals, unpack_winners
 
 EN = 0
 FR = 1
@@ -42,7 +42,12 @@ RECORDS = {
     r.R_ELEMENT: ("secure element counter with no checkpoint", "compteur de l'élément sécurisé sans point de contrôle",
                   "element"),
     r.R_AUTHORITY: ("the casino's authority changed", "changement d'autorité du casino", "authority"),
+    R_BURST: ("requests answered busy on the cable", "rafale de requêtes sur le câble, répondues « occupé »",
+                "burst"),
 }
+BURSTS = ("burst %d since power-up (requests answered busy; a record a minute at most)",
+          "rafale n° %d depuis la mise sous tension (requêtes répondues « occupé » ; un enregistrement par minute "
+          "au plus)")
 BOOTS = {  # R_BOOT's code: why the shoe booted; only a power-up may follow a power cut
     r.BOOT_POWER: ("power-up", "mise sous tension", "power"),
     r.BOOT_RESTART: ("restart, no power cut", "redémarrage, sans coupure de courant", "restart"),

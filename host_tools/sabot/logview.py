@@ -7,7 +7,7 @@ import sys
 
 from firmware import cards, games, records
 from firmware.format import words
-from firmware.record_names import unpack_authority, unpack_employee, unpack_hand
+from firmware.record_names import R_BURST, unpack_authority, unpack_employee, unpack_hand
 from sabot import csvout, progress, receipts, times
 from sabot.journalfile import (
     ALL_TYPES,
@@ -67,6 +67,8 @@ def detail(f, game=games.CHEMIN_DE_FER, lang=words.EN, booted=False):
     if kind == records.R_AUTHORITY:
         what, part, value = unpack_authority(f[CARD], f[DISPOSITION], f[CONDITION], code)
         return words.authority_part(what, part, value, lang)
+    if kind == R_BURST:
+        return words.BURSTS[lang] % code
     if kind >= records.R_OUVERTE:
         return words.article61(kind, f[CARD], f[DISPOSITION], code, lang, f[CONDITION])
     if kind == records.R_RECOVERY:

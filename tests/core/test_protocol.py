@@ -7,8 +7,14 @@ from binascii import crc32
 
 from boards.sim.board import SimBoard
 from boards.sim.flash import MemoryStorage
+from boards.sim.runner import act, run
+from boards.sim.scenario import parse
+from firmware import layout
 from firmware import protocol as p
+from firmware.events import EV_COUP_END
+from firmware.games import CHEMIN_DE_FER
 from firmware.mac import Key
+from firmware.record_names import R_BURST
 from firmware.records import TABLE_MAX
 from tests.core.req import covers
 
@@ -102,85 +108,58 @@ def _statuses(out):
 @covers("S-FAILSAFE", "P-FUZZ")
 def test_a_pass_answers_one_expensive_request_and_four_cheap_ones_the_rest_busy_counted_by_burst():
     shoe = _Shoe()
-    bursts = []
-    shoe.protocol.on_burst = lambda: bursts.append(1)
     receipts = b"".join(p.frame(p.C_RECEIPT, n, bytes(16)) for n in range(11))  # eleven in one read
     shoe.protocol.feed(receipts)
     assert _statuses(shoe.out) == [p.OK] + [p.E_BUSY] * 10
     shoe.out[:] = b""
     shoe.protocol.feed(b"".join(p.frame(p.C_STATUS, n) for n in range(6)))  # the next pass: a new budget
     assert _statuses(shoe.out) == [p.OK] * 4 + [p.E_BUSY] * 2
-    assert shoe.protocol.busy == 12 and shoe.protocol.bursts == 1 and bursts == [1]  # one burst, said once
+    assert shoe.protocol.busy == 12 and shoe.protocol.bursts == 1  # one burst
     shoe.out[:] = b""
     assert shoe.ask(p.C_RECEIPT, 99, bytes(16))[0] == p.OK
 
 
-class _Loop:
-    """serve()'s runtime: each controller step takes the next of took (ms of the shoe's clock; a signed checkpoint's
-    step takes hundreds on a production Pico), each pass reads the next of reads, then the loop is asked to end."""
-
-    def __init__(self, shoe, took, reads):
-        self.shell = shoe.board.shell
-        self.clock = shoe.board.clock
-        self.now = self.clock.ticks
-        self.took = list(took)
-        self.reads = list(reads)
-        self.protocol = shoe.protocol
-        self.passes = 0
-        self.read_in = []  # the pass of each read of the cable
-
-    def step(self):
-        self.clock.now += self.took.pop(0)
-        self.passes += 1
-
-    def idle(self):
-        pass
-
-    def received(self):
-        self.read_in.append(self.passes)
-        if not self.reads:
-            self.protocol.restart = True
-            return b""
-        return self.reads.pop(0)
+def _last_record(board):
+    """(type, code) of the journal's last record."""
+    body = board.shell.journal.body
+    return body[0], body[layout.BODY_CODE] | body[layout.BODY_CODE + 1] << 8
 
 
-@covers("S-FAILSAFE", "P-FUZZ")
-def test_a_pass_whose_controller_step_was_slow_answers_no_expensive_request_only_cheap_ones():
-    from firmware.runtime import Runtime
+def _burst(protocol, board):
+    """Twenty statuses in one read: four answered, sixteen busy; then 2 s with none, the burst over."""
+    protocol.feed(b"".join(p.frame(p.C_STATUS, n) for n in range(20)))
+    board.clock.now += p.BURST_GAP_MS + 1
+    protocol.work()
 
+
+@covers("P-FUZZ", "J-EVENTS")
+def test_a_burst_is_journalled_once_between_coups_and_a_flood_writes_a_record_a_minute_at_most():
     shoe = _Shoe()
-    receipt_and_status = p.frame(p.C_RECEIPT, 1, bytes(16)) + p.frame(p.C_STATUS, 2)
-    loop = _Loop(shoe, (p.SLOW_PASS_MS, 1, 0), (receipt_and_status, p.frame(p.C_RECEIPT, 3, bytes(16))))
-    was = Runtime.current
-    try:
-        p.serve(loop, shoe.protocol, loop.received)
-    finally:
-        Runtime.current = was
-    # the slow pass's receipt busy (its signature would have followed the controller's in the same pass), its status
-    # answered; the next pass's receipt answered
-    assert _statuses(shoe.out) == [p.E_BUSY, p.OK, p.OK]
-    assert shoe.protocol.longest == p.SLOW_PASS_MS and shoe.protocol.busy == 1
+    board = shoe.board
+    seq = board.shell.journal.seq
+    _burst(shoe.protocol, board)
+    assert _last_record(board) == (R_BURST, 1) and board.shell.journal.seq == seq + 1  # said once
+    for _ in range(5):  # a flood every few seconds: counted, not written again within the minute
+        _burst(shoe.protocol, board)
+    assert shoe.protocol.bursts == 6 and board.shell.journal.seq == seq + 1
+    board.clock.now += p.BURST_RECORD_MS
+    shoe.protocol.work()
+    assert _last_record(board) == (R_BURST, 6) and board.shell.journal.seq == seq + 2  # those five, counted
+    shoe.protocol.work()
+    assert board.shell.journal.seq == seq + 2  # nothing new, nothing written
 
 
-@covers("J-EVERY", "P-FUZZ")
-def test_while_a_released_card_is_not_out_the_loop_leaves_the_cable_unread():
-    from firmware.records import REL_DEAL, REL_NONE
-    from firmware.runtime import Runtime
-
-    shoe = _Shoe()
-    ctl = shoe.board.shell.ctl
-    in_flight = [REL_DEAL, REL_DEAL]  # the gate opened for a card: its reader's line due within ms, the loop parses it
-    loop = _Loop(shoe, (0, 0, 0, 0), (p.frame(p.C_RECEIPT, 1, bytes(16)),))
-    step = loop.step
-
-    def released():  # the controller's pass: its card released for two passes, then out
-        step()
-        ctl.releasing = in_flight.pop() if in_flight else REL_NONE
-
-    loop.step = released
-    was = Runtime.current
-    try:
-        p.serve(loop, shoe.protocol, loop.received)
-    finally:
-        Runtime.current = was
-    assert loop.read_in == [3, 4] and _statuses(shoe.out) == [p.OK]  # read once the card is out, then answered
+@covers("P-FUZZ", "J-EVENTS")
+def test_a_burst_during_a_coup_is_journalled_after_its_end_never_among_its_records():
+    board = SimBoard(MemoryStorage())
+    run(parse("seance table=3\nshoe seed=4\nno_more_bets\n"), board)
+    protocol = p.Protocol(board.shell, board.clock.ticks, bytearray().extend, bytes, CASINO)
+    seq = board.shell.journal.seq
+    _burst(protocol, board)
+    assert board.shell.ctl.in_coup and board.shell.journal.seq == seq  # the coup's records stay the coup's
+    act(board, CHEMIN_DE_FER, "draw", 4, 0)
+    board.press(EV_COUP_END)
+    assert not board.shell.ctl.in_coup
+    seq = board.shell.journal.seq
+    protocol.work()
+    assert _last_record(board) == (R_BURST, 1) and board.shell.journal.seq == seq + 1

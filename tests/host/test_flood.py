@@ -10,6 +10,7 @@ import pytest
 
 from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.record_names import R_BURST
 from firmware.records import BOOT_POWER, R_BOOT
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 from sabot.production_link import production, restarted_production
@@ -85,5 +86,11 @@ def test_eleven_challenges_and_a_megabyte_flood_while_dealing_neither_restart_no
     assert findings == [] and reader.records > 700  # the whole shoe dealt, every card journalled
     boots = (tmp_path / "fs.log").read_text() if (tmp_path / "fs.log").exists() else ""
     assert "Traceback" not in boots
-    records = Reader(load_segments([tmp_path / "pulled"]), None)
+    records = list(Reader(load_segments([tmp_path / "pulled"]), None))
     assert [r.fields[CODE] for r in records if r.fields[TYPE] == R_BOOT] == [BOOT_POWER]  # never restarted
+    # Each burst journalled between coups, the bursts since power-up in the record: a record a minute at most, so the
+    # flood's many bursts are fewer records, their counts going up to the status's.
+    said = [r.fields[CODE] for r in records if r.fields[TYPE] == R_BURST]
+    assert said and said == sorted(set(said)) and said[-1] <= status["bursts"], (said, status)
+    shown = sabot("log", "show", tmp_path / "pulled", "--lang", "fr")
+    assert shown.returncode == 0 and "rafale n° %d depuis la mise sous tension" % said[0] in shown.stdout

@@ -5,7 +5,7 @@ is condensed to one line; every other keeps each coup."""
 
 from firmware import cards, games, records
 from firmware.format import words
-from firmware.record_names import unpack_authority, unpack_employee, unpack_hand
+from firmware.record_names import R_BURST, unpack_authority, unpack_employee, unpack_hand
 from sabot.journalfile import CARD, CODE, CONDITION, COUP, DISPOSITION, POSITION, SEANCE, TAILLE, TIME, TYPE
 from sabot.report.cardwords import short
 from sabot.report.findings_fr import french
@@ -192,6 +192,8 @@ def _event_words(f, w, after_a_cut=False):
         return text + ("; " + w.phrase(words.UNCERTAIN) if f[CONDITION] else "")
     if kind == records.R_ELEMENT:
         return w["colon"].join((word, words.element(f[CARD], f[DISPOSITION], f[CONDITION], code, w.index)))
+    if kind == R_BURST:
+        return words.BURSTS[w.index] % code
     ouverte = words.article61(kind, f[CARD], f[DISPOSITION], code, w.index)
     return w["colon"].join((word, ouverte)) if ouverte else word
 

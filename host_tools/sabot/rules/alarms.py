@@ -105,6 +105,11 @@ def on_recovery(s, f):
     s.release = 0
 
 
+def on_burst(s, f):
+    """Requests on the shoe's cable answered busy, a burst (R_BURST): a fact of the cable, journalled between coups,
+    the bursts since power-up in its code; no state of the game changes. Said by log show and the report."""
+
+
 def on_element(s, f):
     """Counter values of the secure element spent with no checkpoint (R_ELEMENT): kept for the checkpoints' check
     (sabot.checkpoints: a gap in their counters is accepted only where these cover it); an element's failure locks

@@ -2,6 +2,7 @@
 (the records the shoe had to write next, the séance, taille, coup and position it carries, the fields its type
 leaves 0), then through its type's transition in TRANSITIONS, one family module's function each."""
 
+from firmware.record_names import R_BURST
 from firmware.records import (
     R_ALARM,
     R_AUTHORITY,
@@ -54,7 +55,7 @@ _ON = {  # each record type's transition (docs/journal-format.md, "What the shoe
     R_SEANCE: seances.on_seance, R_LOAD: seances.on_load, R_SEANCE_CLOSE: seances.on_seance_close,
     R_OUVERTE: ouverte.on_ouverte, R_REFUSAL: ouverte.on_refusal, R_CANDIDATE: ouverte.on_candidate,
     R_DRAW: ouverte.on_draw, R_OUVERTE_DAY: ouverte.on_day, R_ELEMENT: alarms.on_element,
-    R_AUTHORITY: authority.on_authority,
+    R_AUTHORITY: authority.on_authority, R_BURST: alarms.on_burst,
 }
 TRANSITIONS = tuple(_ON.get(rtype, _unknown) for rtype in range(_RELEASED))  # by record type
 

@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 import firmware
-from firmware import layout, records
+from firmware import layout, record_names, records
 from firmware.format import words
 
 ROOT = Path(firmware.__file__).resolve().parent.parent
@@ -61,6 +61,7 @@ def words_js():
                               for code in range(max(table) + 1)] for name, table in TABLES.items()}
         codes[lang]["hands"] = words.HANDS
     types = {name: value for name, value in sorted(vars(records).items()) if name.startswith("R_")}
+    types["R_BURST"] = record_names.R_BURST  # named apart from the shoe's records (firmware/record_names.py)
     fields = ", ".join("%s = %d" % (name.upper(), i) for i, name in enumerate(layout.FIELDS))
     return ("// Written by `sabot web` from firmware/format/words.py and firmware/layout.py (host_tools/sabot/web/"
             "build.py):"

@@ -63,6 +63,7 @@ const PAGE = {
         : `ÉLÉMENT : l'élément n'a pas pu signer un point de contrôle : compteur ${c}, ${n} valeur(s) consommée(s) sans point de contrôle`,
       authority: (what, part, v) => `changement d'autorité du casino (${["", "numéro", "clé du casino", "horloge",
         "horloge forcée"][what] || what}) : ` + ["demandé par la clé ", "avant : ", "après : "][part] + v,
+      burst: (n) => `rafale n° ${n} de requêtes sur le câble, répondues « occupé »`,
     },
   },
   en: {
@@ -123,6 +124,7 @@ const PAGE = {
         : `ELEMENT: the element failed to sign a checkpoint: counter ${c}, ${n} value(s) spent with no checkpoint`,
       authority: (what, part, v) => `the casino's authority changed (${["", "number", "casino key", "clock",
         "clock forced"][what] || what}): ` + ["asked by key ", "before: ", "after: "][part] + v,
+      burst: (n) => `burst ${n} of requests on the cable, answered busy`,
     },
   },
 };
@@ -191,6 +193,7 @@ export function recordText(r, game, w, lang) {
     case RECORDS.R_ELEMENT: return w.r.element(r[CONDITION], r[CODE] + r[DISPOSITION] * 65536, r[CARD]);
     case RECORDS.R_AUTHORITY: return w.r.authority(r[CONDITION] & 15, r[CONDITION] >> 4,
       r[CODE] + r[CARD] * 65536 + r[DISPOSITION] * 16777216);
+    case RECORDS.R_BURST: return w.r.burst(r[CODE]);
     default: return `record ${r[TYPE]}`;
   }
 }
