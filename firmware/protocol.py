@@ -151,12 +151,12 @@ class Protocol:
             self.in_burst = False
 
     def _say_bursts(self):
-        """The bursts begun since the last R_BURST, journalled between coups (a coup's records stay the coup's) and
-        with no job under way (a receipt answers with the journal's end it took when asked), a minute after the last
-        at the soonest."""
+        """The bursts begun since the last R_BURST, journalled between coups with no card released (a coup's records
+        stay the coup's, a burn's intent is followed by its card) and no job under way (a receipt answers with the
+        journal's end it took when asked), a minute after the last at the soonest."""
         shell = self.shell
         now = self.now()
-        if shell.ctl.in_coup or self.job is not None or (
+        if shell.ctl.in_coup or shell.ctl.releasing or self.job is not None or (
                 self.burst_said and ticks_diff(now, self.burst_said_at) < BURST_RECORD_MS):
             return
         self.burst_said = self.bursts
