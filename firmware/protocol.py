@@ -134,8 +134,8 @@ class Protocol:
         segment erased): a job in progress takes its next step (the pass's expensive request: a challenge hashes its
         next slice, a receipt's element is polled), and a burst with no busy answer for BURST_GAP_MS is over."""
         self.spent = slow
-        if self.bursts != self.burst_said:
-            self._say_bursts()  # before the job's step: the pass that answers a receipt journals nothing after it
+        if self.bursts != self.burst_said and not slow:
+            self._say_bursts()
         job = self.job
         if job is not None:
             self.spent = True
@@ -153,7 +153,9 @@ class Protocol:
     def _say_bursts(self):
         """The bursts begun since the last R_BURST, journalled between coups with no card released (a coup's records
         stay the coup's, a burn's intent is followed by its card) and no job under way (a receipt answers with the
-        journal's end it took when asked), a minute after the last at the soonest."""
+        journal's end it took when asked), a minute after the last at the soonest. The record, and the drain between
+        coups after it, are the pass's expensive work: work() asks for none in a pass already slow, and begins none
+        after it (nor a job's step, so the pass that answers a receipt journals nothing after it)."""
         shell = self.shell
         now = self.now()
         if shell.ctl.in_coup or shell.ctl.releasing or self.job is not None or (
@@ -161,6 +163,7 @@ class Protocol:
             return
         self.burst_said = self.bursts
         self.burst_said_at = now
+        self.spent = True
         shell.handle(EV_BURST, self.bursts if self.bursts < 0xFFFF else 0xFFFF, shell.ctl.now)
 
     def counters(self):
