@@ -151,14 +151,15 @@ class Protocol:
             self.in_burst = False
 
     def _say_bursts(self):
-        """The bursts begun since the last R_BURST, journalled between coups with no card released (a coup's records
-        stay the coup's, a burn's intent is followed by its card) and no job under way (a receipt answers with the
-        journal's end it took when asked), a minute after the last at the soonest. The record, and the drain between
-        coups after it, are the pass's expensive work: work() asks for none in a pass already slow, and begins none
-        after it (nor a job's step, so the pass that answers a receipt journals nothing after it)."""
+        """The bursts begun since the last R_BURST, journalled between coups (a coup's records stay the coup's; serve()
+        calls work() with no card released, so a burn's intent is followed by its card) and with no job under way (a
+        receipt answers with the journal's end it took when asked), a minute after the last at the soonest. The
+        record, and the drain between coups after it, are the pass's expensive work: work() asks for none in a pass
+        already slow, and begins none after it (nor a job's step, so the pass that answers a receipt journals nothing
+        after it)."""
         shell = self.shell
         now = self.now()
-        if shell.ctl.in_coup or shell.ctl.releasing or self.job is not None or (
+        if shell.ctl.in_coup or self.job is not None or (
                 self.burst_said and ticks_diff(now, self.burst_said_at) < BURST_RECORD_MS):
             return
         self.burst_said = self.bursts
