@@ -4,9 +4,11 @@ one between coups, and a coup's opening is signed before its gate unlocks (J-TAM
 checkpoints' entries, which the host's readers load (sabot/checkpoints.py) without a shell or a controller."""
 
 from firmware import layout
-from firmware.events import EV_ELEMENT, EV_NO_MORE_BETS
+from firmware.checkpoints import OPENING
+from firmware.events import EV_AUTHORITY, EV_ELEMENT, EV_NO_MORE_BETS
 from firmware.records import R_BOOT, R_ELEMENT, R_NO_MORE_BETS
 from firmware.shell import Shell
+from firmware.ticks import ticks_diff
 
 
 class CheckpointShell(Shell):
@@ -21,6 +23,10 @@ class CheckpointShell(Shell):
         self._booting = False  # no checkpoint after each step: the power-up's, or the element's own records
         self._recovered = 0  # the journal's seq once recovered, before the power-up's records
         self._in_coup = False  # the controller's before the step being handled
+        self._held = None  # a coup's opening being signed: (its commands' count, the alarms before it)
+        self._tidy_due = False  # the housekeeping after a checkpoint under way
+        self._at = 0  # ticks of the last poll of a checkpoint under way
+        self.job = self._work  # type: ignore[assignment]  # the loop polls it (Shell.job, None on a shell without one)
 
     def recover(self):
         self._cut = 0
@@ -53,11 +59,19 @@ class CheckpointShell(Shell):
         seen = self._recovered == watch[1] or 0 <= tail.start <= watch[1]
         return seen and journal.seq == self._recovered + 1
 
+    def handle(self, event, arg, now):
+        """As Shell's, a checkpoint under way finished first (a step from the protocol, or a technician's): no record
+        comes between a step and its entry."""
+        if self._points.job is not None:
+            self._points.finish()
+            self._opened(now)
+        Shell.handle(self, event, arg, now)
+
     def carry_out(self, event, arg, now):
         """As Shell's, but a step that opens a coup ("no more bets") has its opening counted up and signed by the
         element once its records are durable and before its commands unlock the gate (issue 37): a coup is under a
         signature from its first card on. The element failing leaves the gate locked, in its fault. Between coups
-        alone: no element traffic on a card's path."""
+        alone: no element traffic on a card's path. Under a loop, signed over its passes (_work)."""
         ctl = self.ctl
         if event != EV_NO_MORE_BETS or self._booting or self._in_coup or not ctl.in_coup:
             Shell.carry_out(self, event, arg, now)
@@ -68,9 +82,21 @@ class CheckpointShell(Shell):
         Shell.carry_out(self, event, arg, now)
         if self.journal.broken or ctl.alarms != alarms:
             return  # its records not written: the fault's own step ran instead
-        self._points.opening(self.journal)
-        if ctl.alarms == alarms:  # signed; else the element's fault, journalled, keeps the gate locked
-            ctl.n_cmds = held
+        self._held = (held, alarms)
+        if self._points.polled and self._points.start(self.journal, OPENING):
+            self._at = now
+            return
+        self._points.write(self.journal, OPENING)
+        self._opened(now)
+
+    def _opened(self, now):
+        """A coup's opening signed: its commands carried out (the gate unlocked), unless the element's fault was
+        raised meanwhile (its gate stays locked)."""
+        held = self._held
+        self._held = None
+        ctl = self.ctl
+        if held is not None and ctl.alarms == held[1]:
+            ctl.n_cmds = held[0]
             self.command(now)
 
     def _handle(self, event, arg, now):
@@ -79,7 +105,42 @@ class CheckpointShell(Shell):
         alarms = ctl.alarms
         Shell._handle(self, event, arg, now)
         if ctl.n_recs and not self._booting and (in_coup or not ctl.in_coup):  # an opening: signed in carry_out
-            self._points.stepped(self, event, in_coup, alarms)
+            points = self._points
+            reason = points.due(ctl, event, in_coup, alarms)
+            if not reason:
+                return
+            # An authority change is signed before it takes effect (firmware/remote.py): waited for.
+            if event != EV_AUTHORITY and points.polled and points.start(self.journal, reason):
+                self._at = now
+            else:
+                points.write(self.journal, reason)
+
+    def _tidy(self):
+        """The flash's housekeeping between coups, after the checkpoint under way, in a pass of its own (_work)."""
+        if self._points.job is not None:
+            self._tidy_due = True
+        else:
+            Shell._tidy(self)
+
+    def _work(self, now):
+        """The loop's poll (firmware/runtime.py's Runtime.step), once a pass before its events: True when the pass is
+        this shell's, the events then waiting in the queue: a checkpoint under way polled (the element's run, or the
+        file's append), or the flash's housekeeping after it (a drain, an erase: between coups still)."""
+        points = self._points
+        points.polled = True
+        if points.job is not None:
+            ms = ticks_diff(now, self._at)
+            self._at = now
+            if not points.poll(ms if ms > 0 else 1):
+                self._opened(now)
+            return True
+        if self._tidy_due:
+            self._tidy_due = False
+            ctl = self.ctl
+            if not ctl.in_coup and ctl.deadline(now) < 0:
+                Shell._tidy(self)
+            return True
+        return False
 
     def said(self, counter, count, why):
         """Counter values spent with no entry journalled (EV_ELEMENT: the last one, how many, why, records.EL_*), no

@@ -133,6 +133,9 @@ class Checkpoints:
         self._previous = bytes(32)  # SHA-256 of the last entry, whole: the next one holds it (zeros: none)
         self._opened = None  # the counter value of a coup's opening, the last entry written: its end counts nothing
         self._pending = None  # a coup's opening, counted up and signed before its gate unlocked: written with the next
+        self.job = None  # a checkpoint under way, a pass at a time (start(), poll()): _appending()'s generator
+        self._run = None  # the element's run it waits for, None: a pass, the chip free
+        self.polled = False  # a loop polls its jobs (CheckpointShell's, firmware/runtime.py): steps begin them
         self.tail = None  # the power-up's replay (checkpoint_shell.Tail), set by the shell's recover()
         self.keyless = False  # key() found no element answering
         self.chip = None  # key(): the configuration bytes the element's own messages carry, None: it signs externally
@@ -199,7 +202,7 @@ class Checkpoints:
         recovery fills: the chain value it finds there, the last segment (Journal.recover); None without an entry."""
         entry = self._last = self.last()
         self._previous = sha256(entry).digest() if entry else bytes(32)
-        self._pending = self._opened = None  # a power-up's: what a coup's opening held went with the power
+        self._pending = self._opened = self.job = None  # a power-up's: what a coup's opening held went with the power
         if len(entry) != self.size:
             return None
         fields = struct.unpack_from(ENTRY, entry, 0)
@@ -276,38 +279,39 @@ class Checkpoints:
             self._counted = found
         self.write(shell.journal, RECOVERY if cut else BOOT)
 
-    def stepped(self, shell, event, in_coup, alarms):
-        """After a step that wrote records (in_coup and alarms: the controller's before it): a checkpoint when it
-        raised an alarm or a fault (the dealing stops), opened or closed a séance, or ended a coup; never in a coup
-        that deals on, so never on a card's path (a signature takes up to 115 ms on the element)."""
-        ctl = shell.ctl
+    def due(self, ctl, event, in_coup, alarms):
+        """After a step that wrote records (in_coup and alarms: the controller's before it): the reason of the
+        checkpoint it calls for, 0 for none: one when it raised an alarm or a fault (the dealing stops), opened or
+        closed a séance, ended a coup or changed the casino's authority; never in a coup that deals on, so never on a
+        card's path (a signature takes up to 115 ms on the element). A coup's opening is the shell's own
+        (OPENING: counted up and signed once its records are durable, before its gate unlocks, issue 37; its entry
+        written with the next one, the coup's end, so that no erase of the file lies between "no more bets" and the
+        gate: a power cut before then finds the counter one ahead and the coup's opening after the last entry, a cut
+        that rolled_back() recognises and the power-up journals)."""
         if ctl.alarms & ~alarms:
-            self.write(shell.journal, ALARM)
-        elif event == EV_SEANCE or event == EV_SEANCE_CLOSE:
-            self.write(shell.journal, SEANCE)
-        elif in_coup and not ctl.in_coup:
-            self.write(shell.journal, COUP_END)
-        elif event == EV_AUTHORITY:
-            self.write(shell.journal, AUTHORITY)
-
-    def opening(self, journal):
-        """A coup's opening ("no more bets"): counted up and signed once its records are durable, before its gate
-        unlocks (issue 37); its entry written with the next one (the coup's end), so that no erase of the file lies
-        between "no more bets" and the gate. A power cut before then finds the counter one ahead and the coup's
-        opening after the last entry: a cut (rolled_back), journalled as such."""
-        self.write(journal, OPENING)
+            return ALARM
+        if event == EV_SEANCE or event == EV_SEANCE_CLOSE:
+            return SEANCE
+        if in_coup and not ctl.in_coup:
+            return COUP_END
+        if event == EV_AUTHORITY:
+            return AUTHORITY
+        return 0
 
     def settle(self):
-        """A coup's opening still held, written alone: before its file is read or moved (firmware/remote.py)."""
+        """A checkpoint under way finished, and a coup's opening still held written alone: before the file is read
+        or moved (firmware/remote.py)."""
+        self.finish()
         if self._pending is not None:
             self._write(b"")
 
     def write(self, journal, reason):
-        """A new checkpoint at the journal's end, once its records are durable: the counter counted up first, then
-        the entry appended and closed (durable on littlefs). Not written when the journal cannot be. A failure of
-        the element (after its retries and append's) or of the file journals the counter values it spent with no
-        entry and locks the shoe in FAULT_ELEMENT (failed()); with no element answering since the power-up, whose
-        check was then a rollback fault, nothing more is said."""
+        """A new checkpoint at the journal's end, once its records are durable, waited for (one under way finished
+        first): the counter counted up first, then the entry appended and closed (durable on littlefs). Not written
+        when the journal cannot be. A failure of the element (after its retries and append's) or of the file
+        journals the counter values it spent with no entry and locks the shoe in FAULT_ELEMENT (failed()); with no
+        element answering since the power-up, whose check was then a rollback fault, nothing more is said."""
+        self.finish()
         if journal.broken:
             return
         try:
@@ -332,6 +336,7 @@ class Checkpoints:
     def begin(self, sabot):
         """The first checkpoint of a journal begun empty (the old one kept aside, firmware/remote.py): segment 0,
         seq 0, the chain of nothing, so that the next power-up finds its journal legitimately new."""
+        self.finish()
         self.sabot = sabot
         self._previous = bytes(32)  # the new journal's first entry follows none
         self._pending = self._opened = None  # the old journal's opening went with its file (settle())
@@ -344,17 +349,92 @@ class Checkpoints:
 
     def append(self, reason, segment, seq, chain):
         """The entry: the counter counted up once, then signed, again with the same value when the element fails
-        (the driver has retried its own way first: a fault the datasheet says succeeds when resubmitted)."""
-        element = self.element
-        if element is None:
+        (the driver has retried its own way first: a fault the datasheet says succeeds when resubmitted); waited for,
+        the driver sleeping between its polls as cryptoauthlib does."""
+        if self.element is None:
             raise OSError(19)
+        self._drive(self._appending(reason, segment, seq, chain), None)
+
+    def start(self, journal, reason):
+        """write() begun, polled a pass at a time by the loop (poll()) so that no pass waits on the element's 160 ms of
+        signing (issue 38); the shell holds the events meanwhile (firmware/checkpoint_shell.py): no record comes
+        between a step and its entry. False when nothing was begun (the journal cannot be written)."""
+        if journal.broken:
+            return False
+        if self.element is None:
+            self.failed()
+            return False
+        self.job = self._appending(reason, journal.segment, journal.seq, journal.chain)
+        self._run = None
+        return True
+
+    def poll(self, ms):
+        """The job's next step, once a pass (ms since the last): True while it is under way. The element's run polled
+        once; done, the next begun, or the entry written in a pass of its own. A failure is write()'s."""
+        run = self._run
+        if run is None:
+            if self.element.busy():
+                return True  # a receipt's signature under way: the chip is one, its owner polls it
+        elif not run.done:
+            try:
+                run.poll(ms)
+            except OSError:
+                pass  # done: the job hears it
+            if not run.done:
+                return True
+        job = self.job
+        if job is None:
+            return False
+        try:
+            self._run = next(job)
+            return True
+        except StopIteration:
+            self.job = None
+        except OSError as e:
+            self.job = None
+            print("checkpoints: not written:", e)
+            self.failed()
+        return False
+
+    def finish(self):
+        """A job under way driven to its end now (the driver sleeping between polls): before another step, or the
+        file read, moved or written otherwise."""
+        job = self.job
+        if job is None:
+            return
+        self.job = None
+        try:
+            self._drive(job, self._run)
+        except OSError as e:
+            print("checkpoints: not written:", e)
+            self.failed()
+
+    def _drive(self, job, run):
+        element = self.element
+        while True:
+            if run is not None:
+                try:
+                    element.finish(run)
+                except OSError:
+                    pass  # done: the job hears it
+            try:
+                run = next(job)
+            except StopIteration:
+                return
+
+    def _appending(self, reason, segment, seq, chain):
+        """append() as a generator: it yields each run of the element it waits for (None: a pass, the chip free), and
+        reads its answer once the run is done."""
+        element = self.element
         self._spent = None
         opened = self._opened
         self._opened = None
         if reason == COUP_END and opened is not None:
             counter = opened  # the coup's end, signed with its opening's value: nothing counted
         else:
-            counter = self._spent = element.increment(_COUNTER, self._counted)  # no read before: the value known
+            run = element.incrementing(_COUNTER, self._counted)  # no read before: the value known
+            yield run
+            counter = self._spent = run.poll(0)
         chip = self.chip
         entry = bytearray(self.size)
         struct.pack_into(ENTRY, entry, 0, self.version, reason, self.sabot, counter,
@@ -366,9 +446,13 @@ class Checkpoints:
         while True:
             try:
                 if chip is None:
-                    entry[EXTERNAL_SIGNATURE_AT:EXTERNAL_CRC_AT] = element.sign(digest)
+                    run = element.signing(digest)
+                    yield run
+                    entry[EXTERNAL_SIGNATURE_AT:EXTERNAL_CRC_AT] = run.poll(0)
                 else:  # the chip's own message: its counter as it reads it, and the digest's first 20 bytes
-                    signed = element.attest(digest[:20], ATTEST_SLOT, False)  # the value: the increment's
+                    run = element.attesting(digest[:20], ATTEST_SLOT, False)  # the value: the increment's
+                    yield run
+                    signed = run.poll(0)
                     entry[RAND_AT:CHIP_AT] = signed[:32]
                     entry[CHIP_AT:CHIP_AT + 5] = chip
                     entry[SIGNATURE_AT:CRC_AT] = signed[32:]
@@ -383,6 +467,7 @@ class Checkpoints:
             self._pending = entry  # written with the coup's end: no file's erase before the gate unlocks
             self._opened = counter
         else:
+            yield None  # the file's append (a littlefs block copied, erased) in a pass of its own
             self._write(entry)
         self._previous = sha256(entry).digest()
         self._counted = counter

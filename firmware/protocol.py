@@ -429,18 +429,21 @@ def serve(runtime, protocol, received):
     Runtime.current = runtime  # the shoe remote.py's functions act on (a new number sets the ring's journal aside)
     runtime.shell.journal.reopen()
     ctl = runtime.shell.ctl
+    points = runtime.shell.checkpoints
     now = runtime.now
     while not protocol.restart:
         began = now()
-        runtime.step()
+        held = runtime.step()  # a checkpoint under way: the element is the controller's, no request begins meanwhile
         runtime.idle()
         # A card released and not out yet: the cable waits. The card reader's line comes a few ms before the card
         # breaks the beam, and the loop parses it (idle) for the beam's handler to take: a pass that answered a
         # request meanwhile (a receipt signed in one pass, once: some 220 ms) journalled the card unknown, its identity
         # then the next card's.
         if not ctl.releasing:
-            # One signature or erase a pass: the controller's, then no request's.
-            protocol.work(ticks_diff(now(), began) >= SLOW_PASS_MS)
+            # One signature or erase a pass: the controller's, then no request's; none while its checkpoint is under
+            # way (a receipt's run would hold the chip it waits for).
+            protocol.work(held or ticks_diff(now(), began) >= SLOW_PASS_MS
+                          or points is not None and points.job is not None)
             data = received()
             if data:
                 protocol.feed(data)

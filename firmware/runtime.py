@@ -81,9 +81,15 @@ class Runtime:
             self.idle()
 
     def step(self):
+        """A pass: the events queued, then the controller's timer; a pass a job of the shell takes (a checkpoint
+        signed by the element a poll at a time) leaves them queued for the next."""
         shell = self.shell
         events = self.events
         now = self.now()
+        job = shell.job
+        if job is not None and job(now):
+            self.feed()
+            return True
         if events.lost:
             events.lost = 0
             shell.handle(EV_FAULT, FAULT_OVERRUN, now)
@@ -94,6 +100,7 @@ class Runtime:
         if shell.ctl.deadline(now) == 0:
             shell.handle(EV_TICK, 0, now)
         self.feed()
+        return False
 
     def stop(self):
         self.shell.gate.close()

@@ -227,17 +227,12 @@ class ATECC:
         relying on its next value. seen: the counter's value as the caller last knew it (its last increment's, or its
         read at power-up), which spares the read before (a Counter command, 25 ms at the chip's slowest): a lost answer
         is settled against it."""
-        before = self.counter(which) if seen is None else seen
-        failure = _Again("no attempt made")  # the last attempt's failure replaces it
-        for _ in range(_ATTEMPTS):
-            try:
-                return int.from_bytes(self._run(((COUNTER, COUNTER_INCREMENT, which, b"", 4),), attempts=1), "little")
-            except _Again as e:
-                failure = e
-            now = self.counter(which)
-            if now > before:
-                return now  # it counted: the answer alone was lost
-        raise failure
+        return self._finish(self.incrementing(which, seen))
+
+    def incrementing(self, which, seen=None):
+        """increment(which, seen) begun: polled as a Run is (done, poll(ms)), its answer the counter's value after the
+        count; a lost answer settled by the reads increment() makes, each a Run of its own."""
+        return _Counting(self, which, seen)
 
     # What the factory bench asks (boards/mcu/provision.py)
 
@@ -350,15 +345,28 @@ class ATECC:
         its own pace. The chip is one: a run under way is driven to its end first, its answer kept for its owner."""
         if check and self._family is None:
             self.check()
+        self.finish()  # a run under way driven to its end first
+        run = self._running = Run(self, commands, attempts, every, number)
+        run.poll(0)
+        return run
+
+    def busy(self):
+        """Whether a run is under way (a receipt's signature polled by its owner): the chip is one."""
+        running = self._running
+        return running is not None and not running.done
+
+    def finish(self, run=None):
+        """run (a Run, or an increment's) polled to its end, sleeping between polls; None: the run under way, its
+        answer or failure kept for its owner."""
+        if run is not None:
+            return self._finish(run)
         running = self._running
         if running is not None and not running.done:
             try:
                 self._finish(running)
             except OSError:
                 pass  # its owner hears it at its next poll
-        run = self._running = Run(self, commands, attempts, every, number)
-        run.poll(0)
-        return run
+        return None
 
     def _run(self, commands, attempts=_ATTEMPTS, every=False, check=True):
         """A run polled to its end, sleeping between polls as cryptoauthlib does: its answer, or what failed."""
@@ -496,3 +504,64 @@ class Run:
         opcode, param1, param2, data, _ = self._commands[self._index]
         self._waited = 0
         self._element._send(opcode, param1, param2, data)
+
+
+class _Counting:
+    """ATECC.increment a poll at a time (ATECC.incrementing): the read before when the caller knows no value, then
+    the increment sent once a wake; a lost answer settled by reading the counter back (it moved: that value is the
+    answer), counted again only when it did not, _ATTEMPTS increments at most."""
+
+    def __init__(self, element, which, seen):
+        self._element = element
+        self._which = which
+        self._before = seen
+        self._left = _ATTEMPTS
+        self._failure = None  # type: Exception | None  # the last increment's, while its read back is under way
+        self._answer = None
+        self.done = False
+        self._run = element.reading(which) if seen is None else self._count()
+
+    def _count(self):
+        """The increment sent (one attempt: never counted twice blindly), or, when the chip did not take it, the read
+        back that tells whether it counted."""
+        self._left -= 1
+        self._failure = None
+        try:
+            return self._element.start(((COUNTER, COUNTER_INCREMENT, self._which, b"", 4),), attempts=1, number=True)
+        except _Again as e:
+            self._failure = e
+            return self._element.reading(self._which)
+
+    def poll(self, ms):
+        if self.done:
+            failure = self._failure
+            if self._answer is None and failure is not None:
+                raise failure
+            return self._answer
+        try:
+            got = self._run.poll(ms)
+        except _Again as e:
+            if self._before is None or self._failure is not None:
+                raise self._over(e) from None  # a read failed, after the driver's own attempts
+            self._failure = e  # the increment's answer lost: did it count?
+            self._run = self._element.reading(self._which)
+            return None
+        except Exception as e:
+            raise self._over(e) from None
+        if got is None:
+            return None
+        if self._before is None:
+            self._before = got  # the read before
+        elif self._failure is None or got > self._before:
+            self._answer = got  # counted (read back: only the answer was lost)
+            self.done = True
+            return got
+        elif not self._left:
+            raise self._over(self._failure) from None
+        self._run = self._count()
+        return None
+
+    def _over(self, failure):
+        self._failure = failure
+        self.done = True
+        return failure

@@ -115,10 +115,14 @@ class SimBoard:
 
     def _handle(self, event, arg):
         """An input queued as its interrupt queues it (EV_TICK: none, the loop fires the controller's timer), then
-        the loop's step at once: the virtual clock stands still while it runs."""
+        the loop's step at once: the virtual clock stands still while it runs, and moves 1 ms a pass while a job of
+        the shell takes them (a board with an element's checkpoint)."""
         if event != EV_TICK:
             self.events.put(event, arg)
-        self.runtime.step()
+        runtime = self.runtime
+        runtime.step()
+        while runtime.step():  # a job of the shell (a checkpoint signed a poll at a time): the loop's next passes
+            self.clock.now += 1  # each at least its idle's 1 ms sleep
 
 
 def _nothing():
