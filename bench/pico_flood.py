@@ -17,16 +17,19 @@ from bench.report import figure, skipped
 from firmware import protocol as p
 
 COUPS = 8
+# A longer deal under the same flood: its coups' ends drain the ring into littlefs (a block's worth every dozen coups
+# or so), which the 8 coups above never reach: the longest pass then is a littlefs operation of that housekeeping, a
+# flood or not. Reported beside the budgeted figure, with no budget of its own.
+LONG_COUPS = 30
 FLOOD = 64 * 1024
 # The croupier waits this long after releasing the draw button for the gate before taking the card back (the
-# emulator's default is 60 ms, a gate that stays shut: the tableau said no). Under a flood a coup's checkpoint pass
-# is long (the element's increment and signature, the littlefs append, the receipt command under way it waits for:
-# some 260-520 ms, over the issue's 100: tests/host/test_pico_flood.py's known issue): a croupier
-# as impatient as the default takes the card back before the gate opens, and the shoe, its gate opened on no card,
-# raises a jam. Half a second lets the test see whether the coups are dealt to their end, late.
+# emulator's default is 60 ms, a gate that stays shut: the tableau said no). A coup's first draw waits for its
+# opening's signature (issue 37: some 225 ms after "no more bets", signed over the loop's passes): a croupier as
+# impatient as the default takes the card back before the gate opens, and the shoe, its gate opened on no card,
+# raises a jam. Half a second lets the test see whether the coups are dealt to their end.
 PATIENCE_US = 500_000
 ANSWERED_S = 1800  # wall time the shoe has to answer every request, on a loaded machine
-NAMES = ("pico.flood.longest_pass_ms", "pico.flood.watchdog_resets")
+NAMES = ("pico.flood.longest_pass_ms", "pico.flood.watchdog_resets", "pico.flood.longest_pass_ms.long_deal")
 
 
 def eleven_challenges():
@@ -82,7 +85,7 @@ def send(port, data, piece=4096, timeout=ANSWERED_S):
     return answers
 
 
-def flooded(folder, size=FLOOD):
+def flooded(folder, size=FLOOD, coups=COUPS):
     """The Pico flooded while it deals: the statuses of the answers to the eleven and to the flood and how many
     requests each had, the shoe's status after, its boots, the deal's reply, the cards slid out, the identities of
     the journal's card records (pulled over the protocol) and of the cards dealt, the wall time of the flood."""
@@ -99,7 +102,7 @@ def flooded(folder, size=FLOOD):
         restarted_production(board.port)
         scenario = folder / "deal.txt"
         scenario.write_text("seance table=1\ngame chemin_de_fer\nshoe seed=2026\nburn 1\n"
-                            + "no_more_bets\ndraw 6\n" * COUPS)
+                            + "no_more_bets\ndraw 6\n" * coups)
         reply = {}
         deal = threading.Thread(target=lambda: reply.update(board.command(
             "deal", timeout=3600, steps=steps(scenario), no_card_us=PATIENCE_US)))
@@ -155,6 +158,12 @@ def measure(ctx):
            "a pass at a time, some %d s of wall time for these), every one answered; its status's longest_pass, "
            "simulated ms" % (COUPS, got["flood_bytes"], got["asked"]["flood"], got["wall_s"]))
     resets = sum(1 for b in got["boots"] if b["cause"] == "watchdog")
+    long = flooded(ctx.scratch("pico_flood_long"), coups=LONG_COUPS)
+    resets += sum(1 for b in long["boots"] if b["cause"] == "watchdog")
     # the chip's time, but where the flood's bytes fall in the deal's passes is the host's: a few ms apart a run
     return {NAMES[0]: figure(got["status"]["longest_pass"], "ms", how, deterministic=False),
-            NAMES[1]: figure(resets, "resets", how)}
+            NAMES[1]: figure(resets, "resets", how + "; and in the long deal below"),
+            NAMES[2]: figure(long["status"]["longest_pass"], "ms", how.replace("dealing %d coups" % COUPS, "dealing %d "
+                             "coups" % LONG_COUPS) + ": the ring drained into littlefs at coups' ends, a littlefs "
+                             "operation a pass (a sector erased, a metadata compaction), a flood or not",
+                             deterministic=False)}

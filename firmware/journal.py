@@ -185,10 +185,10 @@ class Journal:
     def free(self):
         return self.storage.free()
 
-    def tidy(self):
-        """Between coups: the storage's housekeeping (firmware/ring.py drains and erases ahead)."""
-        if not self.broken:
-            self.storage.tidy()
+    def tidy(self, piece=False):
+        """Between coups: the storage's housekeeping (firmware/ring.py drains and erases ahead); piece: one flash
+        operation's worth, True when there was one (a loop's pass, firmware/checkpoint_shell.py)."""
+        return not self.broken and self.storage.tidy(piece)
 
     def _start(self, segment, ctl, previous_valid, staged=False):
         self.sync()

@@ -73,6 +73,11 @@ E_BUSY = const(15)  # the pass's expensive request, or its cheap ones, already a
 # since power-up) at the first pass between coups after it began, BURST_RECORD_MS apart at least: a flood repeated
 # every few seconds writes a record a minute, the bursts between counted in the next.
 CHEAP_MAX = const(4)
+# The bytes a pass of the loop reads from the cable (boards/mcu/service.py, boards/vboard/board.py): a few requests'
+# worth (the longest a shoe takes, a casino key with its tag, is 75 bytes); the framer keeps a frame's start for the
+# next pass. A flood of 523 bytes a pass (a whole frame's maximum), each read and answered, made the pass
+# 93 ms on the emulated Pico (issue 38).
+READ_MAX = const(128)
 BURST_GAP_MS = const(2000)
 BURST_RECORD_MS = const(60000)
 # The controller's event for a burst (firmware/controller.py's _EV_BURST; not in firmware/events.py, which the sim
@@ -120,6 +125,7 @@ class Protocol:
         self.burst_said = 0  # the bursts journalled so far (R_BURST), and when the last was
         self.burst_said_at = 0
         self.job = None  # an answer worked on a pass at a time: [its step(state), command, seq, state] (work())
+        self.files = None  # (another journal on flash, the kept journals' numbers): the status's, read once a boot
         self.cached = None  # (seed, answer): the last challenge's answer, its next index answered from it
         self.longest = 0  # the longest pass of serve()'s loop, ms
 
@@ -228,11 +234,14 @@ class Protocol:
         if command == C_STATUS and size == 0:
             from firmware import remote
 
-            answer = remote.status(self.shell)
+            files = self.files
+            if files is None:  # the flash's directories, read once: only a restart changes what they say
+                files = self.files = (remote.other_journal(), remote.kept_journals())
+            answer = remote.status(self.shell, files[0])
             answer["protocol"] = VERSION
             answer["casino"] = _key_id(self.casino)
             answer["code"] = self.enrolment is not None and self.casino is None  # a first enrolment awaits its code
-            answer["kept"] = remote.kept_journals()
+            answer["kept"] = files[1]
             answer.update(self.counters())
             return OK, _json(answer)
         if command == C_CHALLENGE and size == 0:

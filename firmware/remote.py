@@ -46,12 +46,13 @@ def _last_seconds(journal):
     return body[1] | body[2] << 8 | body[3] << 16 | body[4] << 24
 
 
-def status(shell):
-    """The shoe as a command leaves it: its journal's last record and its faults (after a restart, its boot)."""
+def status(shell, other=True):
+    """The shoe as a command leaves it: its journal's last record and its faults (after a restart, its boot). other:
+    other_journal() as the caller read it (the protocol: once a boot), True to read it now."""
     journal = shell.journal
     return {"sabot": journal.sabot, "seq": journal.seq, "seconds": _last_seconds(journal), "alarms": shell.ctl.alarms,
-            "broken": journal.broken, "key": hexlify(journal.key.id or bytes(8)).decode(), "other": _other_journal(),
-            "seance": shell.ctl.seance, "table": shell.ctl.table}
+            "broken": journal.broken, "key": hexlify(journal.key.id or bytes(8)).decode(),
+            "other": other_journal() if other is True else other, "seance": shell.ctl.seance, "table": shell.ctl.table}
 
 
 def state():
@@ -61,7 +62,7 @@ def state():
 def _fault(shell):
     """The answer of a shoe that can journal nothing, or has an alarm or fault raised: it is not handed the act."""
     if shell.journal.broken or shell.ctl.alarms:
-        return {"fault": shell.ctl.alarms, "broken": shell.journal.broken, "other": _other_journal()}
+        return {"fault": shell.ctl.alarms, "broken": shell.journal.broken, "other": other_journal()}
     return None
 
 
@@ -116,7 +117,7 @@ def _seance_game(table, game, by):
     return by_name(game)
 
 
-def _other_journal():
+def other_journal():
     """The journal on flash when it is not this shoe's as configured: its sabot number and key id, which differ
     from config.json's and from the running shoe's element (None when they match, or there is none)."""
     if JOURNAL not in os.listdir():
@@ -249,7 +250,7 @@ def _running(shell=None):
 
 def _drained(shell=None):
     """The running shoe's journal as files, its ring's entries drained into them (an orderly stop, then on), so that
-    _other_journal reads the header of the journal the shoe writes, even one only just begun in its ring."""
+    other_journal reads the header of the journal the shoe writes, even one only just begun in its ring."""
     shell = _running(shell)
     if shell is not None:
         shell.journal.close()
@@ -302,7 +303,7 @@ def renumber(sabot, shell=None, who=None):
     with open(CONFIG, "w") as f:
         json.dump(check_config(config), f)
     _drained(shell)
-    other = _other_journal()
+    other = other_journal()
     return {"sabot": sabot, "was": was, "kept": _keep_aside(shell) if other else None, "other": other}
 
 

@@ -33,6 +33,7 @@ from firmware.ring_entry import (
 )
 
 SECTOR = const(4096)
+DRAIN_PIECE = const(4)  # entries a loop's drain walks a pass (tidy(True)): some 10 ms on the emulated Pico, and writes
 DRAIN_BLOCKS = const(2)  # littlefs blocks a drain between coups fills: each drain commits the file's metadata
 LOW_ROOM = const(2048)  # the next sector is erased between coups once less than this is left in the current one
 _ERASED_PAGE = b"\xff" * PAGE
@@ -62,6 +63,7 @@ class RingStorage:
         self.erased = 0  # sectors after the one being written known to be erased
         self.late_erases = 0  # sectors erased on demand by a write: the ring had none erased ahead
         self.waiting = 0  # bytes of the archive's segments that the ring holds undrained
+        self._draining = None  # a drain a loop carries out a piece a pass (tidy(True)): _drain()'s generator
         self._torn = 0  # bytes of an entry the power cut as it was programmed, found at power-up
         self._open = -1  # the segment an appender writes, and the offset of its next frame
         self._offset = 0
@@ -174,14 +176,20 @@ class RingStorage:
             return 0, 0
         return segments[-1], self.archive.size(segments[-1])
 
-    def undrained(self, rebuild=False):
+    def undrained(self, rebuild=False, per=0):
         """(position, entry) of each intact entry the archive lacks, oldest first; with rebuild, each frame's link
-        and the chain after it (firmware/ring_entry.Entry)."""
+        and the chain after it (firmware/ring_entry.Entry). per: (None, None) after each per entries walked, those
+        the archive holds too (the walk starts at the sector's start): a loop's pause."""
         if self.tail == self.pos:
             return
         start = self.tail - self.tail % SECTOR
         last, stored = self._archived()
+        walked = 0
         for pos, entry in self._walk(start, (self.pos - start) % self.size_bytes, rebuild):
+            walked += 1
+            if walked == per:
+                walked = 0
+                yield None, None
             if entry.segment > last or entry.segment == last and entry.at + payload(entry.kind) > stored:
                 yield pos, entry
 
@@ -332,46 +340,82 @@ class RingStorage:
         if self.flash.ioctl(_IOCTL_BLOCK_ERASE, sector):
             raise OSError(_EIO)
 
-    def tidy(self):
+    def tidy(self, piece=False):
         """Between coups: drain a littlefs block's worth once it waits (all of it once half the ring is taken),
-        then erase the next sector once the current one is nearly full, unless it holds something undrained."""
+        then erase the next sector once the current one is nearly full, unless it holds something undrained. piece:
+        a loop's pass of it (firmware/checkpoint_shell.py): DRAIN_PIECE entries of a drain of one block, its file
+        kept open from one pass to the next, or the erase; True when it did one, a later call may find more due."""
+        if piece and self._draining is not None:
+            try:
+                next(self._draining)
+            except StopIteration:
+                self._draining = None
+            return True
         taken = (self.pos - self.tail) % self.size_bytes
-        self.drain(2 * taken > self.size_bytes - 2 * SECTOR)
+        whole = 2 * taken > self.size_bytes - 2 * SECTOR
+        if piece:
+            if self._due(whole, 1):
+                self._draining = self._drain(whole, 1, DRAIN_PIECE)
+                return True
+        else:
+            self.drain(whole, None if whole else DRAIN_BLOCKS)
         if self.erased:
-            return
+            return False
         current = self.pos // SECTOR
         if self.room and SECTOR - self.pos % SECTOR >= LOW_ROOM:
-            return
+            return False
         sector = (current + 1) % self.sectors if self.room else current
         if self.tail != self.pos and sector == self.tail // SECTOR:
-            return
+            return False
         self._erase(sector)
         self.erased = 1
+        return True
 
-    def _blocks_room(self, size):
+    def _blocks_room(self, size, blocks):
         """Bytes that fill the littlefs blocks a drain between coups writes, from a file of that size."""
         block = self.archive.block_size()
         room = 0
-        for _ in range(DRAIN_BLOCKS):
+        for _ in range(blocks):
             room += block_room(size + room, block)
         return room
 
-    def drain(self, whole=True):
-        """Copies the undrained entries into the archive's segments, frames rebuilt: all of them, or just what fills
-        the last file's block, once that much waits, so that no drain leaves a partial block for the next to copy
-        (the frame the block ends in is drained in two parts)."""
+    def _due(self, whole, blocks):
+        """Whether a drain has something to copy: anything when whole, else blocks' worth of the last file's blocks."""
+        if self.tail == self.pos:
+            return False
+        return whole or self.waiting >= self._blocks_room(self._archived()[1], blocks)
+
+    def drain(self, whole=True, blocks=None):
+        """Copies the undrained entries into the archive's segments, frames rebuilt: all of them (blocks None), or
+        just what fills blocks of the last file's littlefs blocks, once that much waits unless whole, so that no drain
+        leaves a partial block for the next to copy (the frame the block ends in is drained in two parts). A drain a
+        loop began in pieces is closed first: what it wrote is the archive's, and this one goes on from there."""
+        draining = self._draining
+        if draining is not None:
+            self._draining = None
+            draining.close()
+        if blocks is not None and not self._due(whole, blocks):
+            return
+        for _ in self._drain(whole, blocks, 0):
+            pass
+
+    def _drain(self, whole, blocks, per):
+        """drain() as a generator: it yields after each per entries walked (0: never), its file open meanwhile. Entries
+        the archive already holds (a drain closed half-way, a power cut after a write) are skipped by its size, so the
+        ring's tail, moved only at the end, is never ahead of the archive."""
         if self.tail == self.pos:
             return
         archive = self.archive
         last, stored = self._archived()
-        room = -1 if whole else self._blocks_room(stored)
-        if self.waiting < room:
-            return
+        room = -1 if blocks is None else self._blocks_room(stored, blocks)
         stream = None
         current = -1
         tail = self.pos
         try:
-            for pos, entry in self.undrained(True):
+            for pos, entry in self.undrained(True, per):
+                if pos is None:
+                    yield
+                    continue
                 if room == 0:
                     tail = pos  # the blocks filled: the rest waits for the next coup's end
                     break
@@ -383,7 +427,7 @@ class RingStorage:
                         stream = None
                     archive.create(segment, bytes(entry.header))
                     self.waiting -= HEADER_SIZE
-                    room = -1 if whole else self._blocks_room(HEADER_SIZE)
+                    room = -1 if blocks is None else self._blocks_room(HEADER_SIZE, blocks)
                     continue
                 if stream is None or segment != current:
                     if stream:

@@ -81,13 +81,14 @@ class Runtime:
             self.idle()
 
     def step(self):
-        """A pass: the events queued, then the controller's timer; a pass a job of the shell takes (a checkpoint
-        signed by the element a poll at a time) leaves them queued for the next."""
+        """A pass: the events queued, then the controller's timer. The shell's job first (job(now, spare)): a
+        checkpoint signed by the element a poll at a time takes the pass, the events left queued for the next; with
+        none queued (spare), the flash's housekeeping a piece a pass."""
         shell = self.shell
         events = self.events
         now = self.now()
         job = shell.job
-        if job is not None and job(now):
+        if job is not None and job(now, events._head == events._tail):
             self.feed()
             return True
         if events.lost:
@@ -96,6 +97,9 @@ class Runtime:
         event = events.take()
         while event:
             shell.handle(event, events.arg, now)
+            if job is not None and job(now, False):  # the step began one: the other events wait for it
+                self.feed()
+                return True
             event = events.take()
         if shell.ctl.deadline(now) == 0:
             shell.handle(EV_TICK, 0, now)

@@ -27,7 +27,7 @@ from firmware.records import BOOT_POWER, CAUSE_SHIFT, FAULT_JOURNAL, FAULT_JOURN
 
 class Shell:
     checkpoints = None  # a board with a secure element's signed checkpoints (firmware/checkpoint_shell.py sets them)
-    job = None  # job(now), polled by the loop before each pass's events: True while the pass is its (checkpoint_shell)
+    job = None  # job(now, spare), polled by the loop each pass: True when the pass is its (firmware/checkpoint_shell)
 
     def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None):
         """Every board's shell, the sim board's too (firmware/startup.py's make_shell, boards/sim/board.py)."""

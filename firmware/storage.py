@@ -43,8 +43,9 @@ class Segments:
         """Bytes of a record torn by a power cut that size() does not count: none, a file counts its torn tail."""
         return 0
 
-    def tidy(self):
+    def tidy(self, piece=False):
         """Between coups: housekeeping, which files need none of."""
+        return False
 
     def set_aside(self):
         """Before the archive's folder is kept aside whole (a new key or number, firmware/remote.py): files are all

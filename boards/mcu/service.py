@@ -165,7 +165,7 @@ def serve_protocol(runtime, pins, board):
     import select
     import sys
 
-    from firmware.protocol import FRAME_MAX, Protocol, serve
+    from firmware.protocol import READ_MAX, Protocol, serve
     from firmware.startup import held_keys
 
     casino, enrolment = held_keys()
@@ -174,12 +174,14 @@ def serve_protocol(runtime, pins, board):
     waiting = select.poll()
     waiting.register(sys.stdin, select.POLLIN)
     read = sys.stdin.buffer.read
+    got = bytearray(READ_MAX)
 
     def received():
-        data = b""
-        while len(data) < FRAME_MAX and waiting.poll(0):
-            data += read(1)
-        return data
+        n = 0
+        while n < READ_MAX and waiting.poll(0):
+            got[n] = read(1)[0]
+            n += 1
+        return got[:n]
 
     serve(runtime, protocol, received)
 

@@ -43,6 +43,7 @@ class SimBoard:
         self.firmware = FIRMWARE  # names the build in the journal; the virtual board sets the release's
         self.firmware_ok = None  # the boot-time check against a release manifest (None: none deployed)
         self.checkpoints = None  # firmware/checkpoints.py: the virtual board's and the tests'; the sim has no element
+        self.on_pass = None  # on_pass(): a pass of the loop a job took (a test's element model keeps time by it)
         self._drawn = 1  # the bank's draw (Article 61) from a seeded source: a run's journal is the same everywhere
 
     def wall_ms(self):
@@ -115,14 +116,16 @@ class SimBoard:
 
     def _handle(self, event, arg):
         """An input queued as its interrupt queues it (EV_TICK: none, the loop fires the controller's timer), then
-        the loop's step at once: the virtual clock stands still while it runs, and moves 1 ms a pass while a job of
-        the shell takes them (a board with an element's checkpoint)."""
+        the loop's step at once, and its next passes while a job of the shell takes them (a board with an element's
+        checkpoint): the virtual clock stands still while they run (the same journal with an element or without,
+        H-SIM); on_pass, once each, moves a test's element clock."""
         if event != EV_TICK:
             self.events.put(event, arg)
         runtime = self.runtime
         runtime.step()
         while runtime.step():  # a job of the shell (a checkpoint signed a poll at a time): the loop's next passes
-            self.clock.now += 1  # each at least its idle's 1 ms sleep
+            if self.on_pass is not None:
+                self.on_pass()
 
 
 def _nothing():

@@ -22,7 +22,7 @@ from boards.sim.scenario import commands
 from boards.vboard.element_link import element
 from firmware.checkpoints import Checkpoints
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
-from firmware.protocol import FRAME_MAX, Protocol
+from firmware.protocol import READ_MAX, Protocol
 from firmware.protocol import serve as serve_protocol
 from firmware.records import BOOT_POWER, BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
@@ -135,12 +135,12 @@ def _serve_protocol(board, dealer=None):
     read = sys.stdin.buffer.read
 
     def received():
-        """What waits on the port, up to a frame's worth a pass, as the Pico's loop reads USB (boards/mcu/service.py);
+        """What waits on the port, up to READ_MAX bytes a pass, as the Pico's loop reads USB (boards/mcu/service.py);
         a pass with nothing waits up to 5 ms for a byte."""
         if not poll.poll(5):
             return None
         data = read(1)
-        while len(data) < FRAME_MAX and poll.poll(0):
+        while len(data) < READ_MAX and poll.poll(0):
             data += read(1)
         return data
 

@@ -7,7 +7,6 @@ import pytest
 
 from bench.pico_flood import COUPS, flooded
 from firmware import protocol as p
-from tests.core.req import known_issue
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.pico, pytest.mark.pico_long]
@@ -36,10 +35,6 @@ def test_a_flood_while_dealing_neither_resets_a_production_pico_nor_goes_unanswe
     assert flood["journalled"] == flood["dealt"], flood  # each card out a record, with its own identity
 
 
-@known_issue(38, "a receipt is now signed a poll a pass, but the controller's checkpoints are not: a coup's "
-                 "opening or end is the element's increment and signature in one pass (some 260 ms on the emulated "
-                 "Pico), with the littlefs append and the receipt command it waits for, 522 ms at the last bench: the "
-                 "dealer's request waits, more than the croupier's 100 ms (the emulator's default patience)")
 @pytest.mark.req("S-FAILSAFE")
 def test_under_a_flood_no_pass_of_the_loop_exceeds_100_ms(flood):
     assert flood["status"]["longest_pass"] <= 100, flood["status"]  # the chip's ms: budgets.json's pico.flood figure

@@ -184,26 +184,6 @@ def test_a_receipt_that_answers_another_nonce_than_the_one_pull_log_issued_is_a_
     assert code == 1 and any("answers another nonce than the one pull-log issued (pull.json)" in m for m in found)
 
 
-class _BoardTime:
-    """The chip's clock (microseconds) as the board's: its loop's passes (a checkpoint's, 1 ms each) and the
-    driver's own waits move it."""
-
-    def __init__(self, board):
-        self._board = board
-        self._more = 0
-
-    def __call__(self):
-        return self.us
-
-    @property
-    def us(self):
-        return self._board.clock.now * 1000 + self._more
-
-    @us.setter
-    def us(self, value):
-        self._more = value - self._board.clock.now * 1000
-
-
 def _verifies(fields, journal_end, counter, nonce=NONCE):
     sabot, segment, seq, chain = journal_end
     body = b"sabot receipt 3\x00" + nonce + struct.pack("<HII", sabot, segment, seq) + chain
@@ -218,11 +198,12 @@ def _verifies(fields, journal_end, counter, nonce=NONCE):
 def test_a_receipt_asked_over_the_cable_is_signed_over_passes_and_a_checkpoint_due_meanwhile_waits_for_the_chip(
         tmp_path):
     from firmware import protocol as p
-    from tests.core.test_element import Bus
+    from tests.core.test_element import Bus, Clock
 
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
-    clock = _BoardTime(board)
+    clock = Clock()
     chip = SimElement(DEVELOPMENT_SEED, str(tmp_path / "element"), clock=clock)  # busy while it signs, as the chip is
+    board.on_pass = lambda: setattr(clock, "us", clock.us + 1000)  # a pass of the loop: at least its 1 ms sleep
     bus = Bus(chip, clock)
     board.checkpoints = Checkpoints(str(tmp_path / "journal"), ATECC(bus, bus.sleep_ms), board.sabot)
     board.key = board.checkpoints.key()

@@ -20,7 +20,7 @@ from firmware import journal as fmt
 from firmware import ring as layout
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.mac import Key
-from firmware.records import FAULT_JOURNAL_FULL, R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
+from firmware.records import BOOT_POWER, FAULT_JOURNAL_FULL, R_ALARM, R_BOOT, R_RECOVERY, R_RELEASE
 from firmware.ring import RingStorage
 from firmware.storage import FileStorage
 from sabot.journalfile import CODE, CONDITION, TYPE, Reader, Segment
@@ -29,8 +29,11 @@ from tests.conftest import SCENARIOS
 
 SHOE = (SCENARIOS / "full_shoe_chemin_de_fer.txt").read_text()
 SECTORS = 4  # 16 KB: a shoe's 19 KB of entries go round it
-SEGMENTS = {"short segments": 16, "whole segments": None}  # headers through the ring thirty times a shoe; or files
-# that grow past littlefs blocks, the drains splitting the frame each block ends in
+SEGMENTS = {"short segments": 16, "whole segments": None, "drained in pieces": None}  # headers through the ring
+# thirty times a shoe; or files that grow past littlefs blocks, the drains splitting the frame each block ends in; or
+# those drained as a loop drains them (firmware/checkpoint_shell.py), a few entries a pass, the file open from one
+# pass to the next, records appended meanwhile
+PIECES = 2  # the pieces of housekeeping a step between coups is followed by: a drain goes on across coups
 POWER_BACK_MS = 1000
 
 
@@ -79,8 +82,23 @@ class Archive(MemoryStorage):
         return stream
 
 
-def _board(flash, log, segment_records):
-    board = SimBoard(RingStorage(flash, Archive(log)), segment_records=segment_records)
+class PieceBoard(SimBoard):
+    """A board whose shell tidies its ring PIECES operations at a time (Ring.tidy(True)), as a board's loop does."""
+
+    def power_on(self, cause=BOOT_POWER):
+        super().power_on(cause)
+        journal = self.shell.journal
+
+        def pieces():
+            for _ in range(PIECES):
+                if not journal.tidy(True):
+                    return
+
+        self.shell._tidy = pieces
+
+
+def _board(flash, log, segment_records, pieces=False):
+    board = (PieceBoard if pieces else SimBoard)(RingStorage(flash, Archive(log)), segment_records=segment_records)
     log.board = board
     return board
 
@@ -91,7 +109,8 @@ def reference(request):
     log = Logged()
     flash = RamFlash(SECTORS)
     flash.log = log
-    board = _board(flash, log, segment_records)
+    pieces = request.param == "drained in pieces"
+    board = _board(flash, log, segment_records, pieces)
     run(parse(SHOE), board)
     written = board.shell.journal.seq
     board.close()  # an orderly stop: the last drain, in the sweep too
@@ -99,7 +118,7 @@ def reference(request):
     _, records = _records(archive.files)
     frames = {r.seq: bytes(r.segment.data[r.offset:r.offset + layout.FRAME_SIZE]) for r in records}
     assert sorted(frames) == list(range(1, written + 1))
-    return log.ops, log.durable, frames, board.clock.now, written, segment_records
+    return log.ops, log.durable, frames, board.clock.now, written, segment_records, pieces
 
 
 def _torn(page):
@@ -163,7 +182,7 @@ def _records(files, key=DEVELOPMENT_KEY):
 
 @pytest.mark.req("J-DURABLE", "J-EVERY", "J-TAMPER")
 def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_record(reference):
-    ops, durables, frames, now, written, segment_records = reference
+    ops, durables, frames, now, written, segment_records, _ = reference
     image = Image()
     programmed = False  # the ring holds an entry
     cuts = uncertain = failures = 0
@@ -216,14 +235,14 @@ def test_a_cut_at_every_ring_program_erase_and_drain_write_loses_no_durable_reco
 
 def test_the_rebuilt_image_is_what_a_live_cut_leaves(reference):
     """The replay above stands for real cuts: the chip cut for real at sample ops leaves the same ring."""
-    ops, segment_records = reference[0], reference[5]
+    ops, segment_records, pieces = reference[0], reference[5], reference[6]
     ring_ops = [i for i, op in enumerate(ops) if op[0] in ("program", "erase")]
     for n in ring_ops[::97]:
         flash = RamFlash(SECTORS)
         flash.cut_at = ring_ops.index(n)
         log = Logged()
         flash.log = log
-        board = _board(flash, log, segment_records)
+        board = _board(flash, log, segment_records, pieces)
         with pytest.raises(PowerCut):
             run(parse(SHOE), board)
         assert not board.gate.is_open  # S-FAILSAFE: the cut went through the shell's lock
@@ -390,7 +409,7 @@ def test_a_second_cut_during_recovery_leaves_no_tamper_finding(reference):
     every op of the recovery that follows (before it and half-way): the third power-up's journal loses no durable
     record and the verifier finds no tampering in it. SABOT_DOUBLE_CUTS=N sweeps N first cuts instead of CI's
     sample (N >= 10000: every one of them)."""
-    ops, durables, frames, now, written, segment_records = reference
+    ops, durables, frames, now, written, segment_records, _ = reference
     image = Image()
     runs = failures = 0
     step = 1 if DOUBLE_CUTS >= len(ops) else max(1, len(ops) // DOUBLE_CUTS) if DOUBLE_CUTS else DOUBLE_SAMPLE

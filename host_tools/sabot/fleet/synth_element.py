@@ -16,10 +16,10 @@ from sabot import attested
 
 class Element:
     """A sabot's secure element as its driver answers the firmware (boards/mcu/atecc.py's attestation, counter,
-    increment, attest, public_key), a Trust&GO's: its slot 1 key made from a seed as the model's
-    (boards/sim/element.py's private_key), without the I2C bytes; it signs the chip's own message
-    (sabot.attested) with pyca/cryptography, a fleet's hundred thousand checkpoints in seconds (its signatures not
-    deterministic: no check reads their bytes)."""
+    increment, attest, public_key, and their runs: incrementing, attesting, busy, finish), a Trust&GO's: its slot 1
+    key made from a seed as the model's (boards/sim/element.py's private_key), without the I2C bytes; it signs the
+    chip's own message (sabot.attested) with pyca/cryptography, a fleet's hundred thousand checkpoints in seconds (its
+    signatures not deterministic: no check reads their bytes)."""
 
     CHIP = b"\x85\x00\x53\x00\x01"  # a Trust&GO's slot 0 configuration, as its internal messages carry it
 
@@ -49,3 +49,27 @@ class Element:
         r, s = decode_dss_signature(self._key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()))))
         counted = self._counters[0].to_bytes(4, "little") if read else b""
         return counted + rand_out + r.to_bytes(32, "big") + s.to_bytes(32, "big")
+
+    def incrementing(self, which, seen=None):
+        return _Answered(self.increment(which, seen))
+
+    def attesting(self, num_in, slot=1, read=True):
+        return _Answered(self.attest(num_in, slot, read))
+
+    def busy(self):
+        return False
+
+    def finish(self, run=None):
+        return None if run is None else run.poll(0)
+
+
+class _Answered:
+    """A run (boards/mcu/atecc.py's Run: done, poll) the synthetic element answered at once."""
+
+    done = True
+
+    def __init__(self, answer):
+        self._answer = answer
+
+    def poll(self, ms):
+        return self._answer
