@@ -5,10 +5,16 @@ checkpoints' entries, which the host's readers load (sabot/checkpoints.py) witho
 
 from firmware import layout
 from firmware.checkpoints import OPENING
+from firmware.compat import const
 from firmware.events import EV_AUTHORITY, EV_ELEMENT, EV_NO_MORE_BETS
 from firmware.records import R_BOOT, R_ELEMENT, R_NO_MORE_BETS
 from firmware.shell import Shell
 from firmware.ticks import ticks_diff
+
+# The housekeeping's pieces (a drain's, an erase: 45 ms each, 120 at worst with a littlefs compaction) begin this
+# long after the last step: a croupier's quick presses (a burn right after the shoe's load, a coup's draws) never
+# land on one; a press after a quiet spell waits for one piece at most.
+TIDY_QUIET_MS = const(200)
 
 
 class CheckpointShell(Shell):
@@ -26,6 +32,7 @@ class CheckpointShell(Shell):
         self._held = None  # a coup's opening being signed: (its commands' count, the alarms before it)
         self._tidy_due = False  # the housekeeping after a checkpoint under way
         self._at = 0  # ticks of the last poll of a checkpoint under way
+        self._stepped = 0  # ticks of the last step: the housekeeping waits for a quiet loop
         self.job = self._work  # type: ignore[assignment]  # the loop polls it (Shell.job, None on a shell without one)
 
     def recover(self):
@@ -62,6 +69,7 @@ class CheckpointShell(Shell):
     def handle(self, event, arg, now):
         """As Shell's, a checkpoint under way finished first (a step from the protocol, or a technician's): no record
         comes between a step and its entry."""
+        self._stepped = now
         if self._points.job is not None:
             self._points.finish()
             self._opened(now)
@@ -144,7 +152,7 @@ class CheckpointShell(Shell):
             if not points.poll(ms if ms > 0 else 1):
                 self._opened(now)
             return True
-        if spare and self._tidy_due:
+        if spare and self._tidy_due and ticks_diff(now, self._stepped) >= TIDY_QUIET_MS:
             ctl = self.ctl
             if not ctl.in_coup and ctl.deadline(now) < 0 and self._tidy_piece():
                 return True

@@ -100,6 +100,9 @@ def open_seance(shell, now, table, game, by, close=False):
         shell.handle(EV_SEANCE_CLOSE, 0, now)
     else:
         shell.handle(EV_SEANCE, pack_seance(table, game, by), now)
+    points = shell.checkpoints
+    if points is not None:
+        points.finish()  # its checkpoint signed before the answer: the casino's next act finds the shoe free
     if shell.ctl.refused:
         return {"refused": shell.ctl.refused, "closed": ended} if ended else {"refused": shell.ctl.refused}
     if shell.journal.seq > seq:
