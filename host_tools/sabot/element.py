@@ -64,10 +64,14 @@ class NotEnrolled(Unusable):
 
 
 def registry_keys(path, sabot):
-    """The public keys the casino's registry (sabot key enrol's shoes.json) holds for sabot number sabot."""
+    """The public keys the casino's registry (sabot key enrol's shoes.json) holds for sabot number sabot: its
+    element's, then those of the elements it replaced (the "replaced" list, `sabot number set --replace`), whose
+    journals written before the replacement still verify. A replacement stands only in a registry a trusted signer
+    vouches for, and a replaced element's journal only up to its replacement: Trust.findings says when not."""
     try:
-        shoes = json.loads(Path(path).read_text(encoding="utf-8"))["shoes"]
-        found = [public_key(bytes.fromhex(s["public_key"])) for s in shoes if s["sabot"] == sabot]
+        held = json.loads(Path(path).read_text(encoding="utf-8"))
+        found = [public_key(bytes.fromhex(s["public_key"])) for s in held["shoes"] if s["sabot"] == sabot]
+        found += [public_key(bytes.fromhex(s["public_key"])) for s in replaced(held, sabot)] if found else []
     except FileNotFoundError:
         raise Unusable("%s: no such registry" % path) from None
     except (OSError, UnicodeError, ValueError, KeyError, TypeError) as e:
@@ -75,6 +79,12 @@ def registry_keys(path, sabot):
     if not found:
         raise NotEnrolled("%s: sabot %d is not enrolled there: its public key is unknown" % (path, sabot))
     return found
+
+
+def replaced(held, sabot):
+    """The entries of the registry's "replaced" list (a registry's object, as read) for sabot number sabot."""
+    gone = held.get("replaced", [])
+    return [s for s in gone if isinstance(s, dict) and s.get("sabot") == sabot] if isinstance(gone, list) else []
 
 
 def two_keys(path, sabot):

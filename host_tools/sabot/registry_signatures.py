@@ -17,8 +17,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat, load_pem_public_key
 
-from sabot.element import key_id, public_key, two_keys
+from sabot.element import key_id, public_key, replaced, two_keys
 from sabot.journalfile import Finding, Unusable
+from sabot.times import moment
 
 SUFFIX = ".sig"  # shoes.json's signatures: shoes.json.sig
 FORMAT = "sabot registry signatures 1"
@@ -26,6 +27,7 @@ CASINO, APPROVER = "casino", "approbateur"
 ROLES = (CASINO, APPROVER)
 LABEL = b"sabot registry signature v1\n"
 ID_LABEL = b"sabot signer id "
+RETIRED_LEEWAY = datetime.timedelta(days=1)  # a replaced element's journal may run this far past its replacement
 
 
 class RegistryRefused(Unusable):
@@ -191,20 +193,44 @@ class Trust:
         return {"path": str(self.path), "vouched": self.vouched, "state": self.state,
                 "signatures": [s.as_json() for s in self.signers], "said": self.said("en")}
 
-    def findings(self, sabot):
-        """K-REGISTRY: the sabot held under two elements (sabot.element.two_keys), or its element's replacement
-        recorded in a registry nobody vouches for."""
+    def findings(self, sabot, key_id=None, last_ms=None):
+        """K-REGISTRY: the sabot held under two elements (sabot.element.two_keys), its element's replacement
+        recorded in a registry nobody vouches for, or a journal of the element it replaced (its headers' key_id)
+        whose last record (last_ms, the journal's time) came more than a day after the replacement: a retired
+        element still signing (the day is the shoe's clock's leeway, as `clock set` allows it)."""
         found = two_keys(self.path, sabot)
-        if self.vouched or found:
+        if found:
             return found
-        for gone in self.held.get("replaced", []):
-            if isinstance(gone, dict) and gone.get("sabot") == sabot:
-                found.append(Finding("K-REGISTRY", 0, "the registry %s records sabot %d's element (key id %s) "
-                                     "replaced by key id %s, and nobody vouches for it (%s): a key appended as a "
-                                     "replacement would verify any journal" % (
-                                         self.path, sabot, _element_id(gone.get("public_key")),
-                                         _element_id(gone.get("by")), self.state)))
+        if self.vouched:
+            return self._retired(sabot, key_id, last_ms)
+        for gone in replaced(self.held, sabot):
+            found.append(Finding("K-REGISTRY", 0, "the registry %s records sabot %d's element (key id %s) replaced "
+                                 "by key id %s, and nobody vouches for it (%s): a key appended as a replacement "
+                                 "would verify any journal" % (self.path, sabot, _element_id(gone.get("public_key")),
+                                                               _element_id(gone.get("by")), self.state)))
         return found
+
+    def _retired(self, sabot, key_id, last_ms):
+        for gone in replaced(self.held, sabot):
+            if key_id is None or last_ms is None or _element_id(gone.get("public_key")) != key_id.hex():
+                continue
+            when = _utc(gone.get("replaced"))
+            if when is None or moment(last_ms) <= when + RETIRED_LEEWAY:
+                continue
+            return [Finding("K-REGISTRY", 0, "a journal of sabot %d's element key id %s, which the registry %s records "
+                            "replaced on %s by key id %s, runs to %s: a retired element still signing" % (
+                                sabot, key_id.hex(), self.path, when.isoformat(), _element_id(gone.get("by")),
+                                moment(last_ms).replace(microsecond=0).isoformat()))]
+        return []
+
+
+def _utc(text):
+    """A registry's time (ISO 8601; without an offset, UTC), None when it is not one."""
+    try:
+        at = datetime.datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return at if at.tzinfo else at.replace(tzinfo=datetime.UTC)
 
 
 def _element_id(hexadecimal):

@@ -194,7 +194,8 @@ def verify(paths, key_file, as_json, same_table=SAME_TABLE, receipt_files=(), ou
             foreign += bool(other_element)
             keys = [] if other_element else keys  # another element's key checks nothing: its one finding says so
             result, signed = checkpoints.findings(group, segments, reader.seq, keys, reader, signed_points)
-            signed = other_element + signed + (trust.findings(segments[0].sabot) if trust else [])  # K-REGISTRY
+            signed = other_element + signed + (trust.findings(  # K-REGISTRY
+                segments[0].sabot, segments[0].key_id, reader.last_time) if trust else [])
             at_end = receipts.found_in(group)
             unchecked += bool(at_end and at_end.version in receipts.BY_ELEMENT and not keys and not other_element)
             ends = receipts.findings(segments, reader.seq, key, at_end,

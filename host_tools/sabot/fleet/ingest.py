@@ -79,10 +79,10 @@ def element_keys(trust, sabot):
     return (keys, None) if not doubled else ([], "%s (K-REGISTRY)" % doubled[0].message)
 
 
-def verified(segments, key, receipt=None, paths=None, public_keys=()):
+def verified(segments, key, receipt=None, paths=None, public_keys=(), trust=None):
     """(rows a segment, findings of the whole journal as `sabot log verify` states them, against its receipt and,
-    with public_keys, its element's checkpoints: paths, the journal's folder, where they are found) in one
-    reading."""
+    with public_keys, its element's checkpoints: paths, the journal's folder, where they are found; with the
+    registry's trust, a journal of an element replaced before its end) in one reading."""
     signed_points = checkpoints.read(paths) if paths is not None else None
     reader = Reader(segments, key, wanted=checkpoints.wanted(signed_points))
     rules = Rules()
@@ -95,8 +95,9 @@ def verified(segments, key, receipt=None, paths=None, public_keys=()):
     reader.elements = rules.elements  # the counter values the shoe says it spent with no checkpoint
     points, signed = checkpoints.findings(paths, segments, reader.seq, public_keys, reader, signed_points)
     ends = receipts.findings(segments, reader.seq, key, receipt, [], public_keys, paths, points)
-    findings = sorted(reader.findings + rules.findings + ends + signed + authenticity(segments, key, public_keys)[2],
-                      key=lambda f: f.seq)
+    retired = trust.findings(segments[0].sabot, segments[0].key_id, reader.last_time) if trust else []
+    findings = sorted(reader.findings + rules.findings + ends + signed + authenticity(segments, key, public_keys)[2]
+                      + retired, key=lambda f: f.seq)
     findings += [f for _, f in assignment_findings([("", segments[0].sabot, rules.seances)], 3)]  # verify's default
     return per_segment, findings
 
@@ -128,11 +129,16 @@ def _table(columns, rows):
     return pa.table(dict(zip(columns, map(list, zip(*rows)))))
 
 
-def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_keys=()):
+def ingest_journal(con, casino, segments, key, receipt=None, paths=None, public_keys=(), trust=None):
     """Verify one journal and add what the database lacks of it, in one transaction: (records added, findings
     kept); Refused with the finding when it is not intact, has no receipt, or its element's checkpoints or receipt
-    do not verify with public_keys (J-TAMPER)."""
-    per_segment, findings = verified(segments, key, receipt, paths, public_keys)
+    do not verify with public_keys (J-TAMPER), or when the registry (trust) says its element was replaced before
+    the journal's end (K-REGISTRY, as a sabot under two elements is refused)."""
+    per_segment, findings = verified(segments, key, receipt, paths, public_keys, trust)
+    retired = [f for f in findings if f.id == "K-REGISTRY"]
+    if retired:
+        raise Refused("%s : refusé, son élément a été remplacé avant la fin du journal (refused: %s) (K-REGISTRY)" % (
+            segments[0].path.parent, retired[0].message))
     return store_verified(con, casino, segments, per_segment, findings)
 
 
@@ -244,7 +250,8 @@ def ingest(paths, db, casino, keys=None, out=sys.stdout, err=sys.stderr, registr
                     raise Refused("%s : refusé, les signatures de son élément ne peuvent être vérifiées : donner le "
                                   "registre du casino, --registry shoes.json (refused, its element's signatures cannot "
                                   "be checked)" % label)
-                added, findings = ingest_journal(con, casino, segments, key, receipt, group, public_keys)
+                added, findings = ingest_journal(con, casino, segments, key, receipt, group, public_keys,
+                                                 trust)
             except Refused as e:
                 print("sabot fleet ingest: %s" % e, file=err)
                 status = 1

@@ -51,7 +51,8 @@ class Checked:
         missing = [f for f in ends if f.message == receipts.NO_RECEIPT]  # the first page says there is none
         self.receipt_findings = [f for f in ends if f not in missing]
         self.development, self.unsigned, other_element = authenticity(self.segments, key, keys)
-        doubled = self.trust.findings(self.segments[0].sabot) if registry else []  # K-REGISTRY
+        doubled = self.trust.findings(self.segments[0].sabot, self.segments[0].key_id,  # K-REGISTRY
+                                      self.reader.last_time) if registry else []
         self.findings = sorted(self.findings + self.receipt_findings + signed + other_element + doubled,
                                key=lambda f: f.seq)
         self.intact = not any(f.id == "J-TAMPER" for f in self.findings)

@@ -169,6 +169,10 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      "sabot n° %(n)s (identifiant %(old)s) par l'identifiant %(new)s, et personne ne le garantit (registre non signé, "
      "ou aucun signataire de confiance donné) : une clé ajoutée comme remplacement ferait vérifier n'importe quel "
      "journal"),
+    (r"^a journal of sabot (?P<n>\d+)'s element key id (?P<old>\w+), which the registry (?P<path>\S+) records "
+     r"replaced on (?P<when>\S+) by key id (?P<new>[\w?]+), runs to (?P<end>\S+): a retired element",
+     "un journal de l'élément du sabot n° %(n)s d'identifiant %(old)s, que le registre %(path)s dit remplacé le "
+     "%(when)s par l'identifiant %(new)s, court jusqu'au %(end)s : un élément retiré qui signe encore"),
     (r"^the clock set more than a day ahead without --force", "l'horloge avancée de plus d'un jour sans --force : le "
      "sabot le refuse"),
     (r"^an authority record", "un enregistrement de changement d'autorité incomplet ou inconnu"),
