@@ -1,5 +1,7 @@
-"""Raspberry Pi Pico pin map: GPIO numbers and active levels, data only (README.md has the wiring).
-boot.py repeats GATE and GATE_LOCKED as literals; tests/host/test_board_pins.py checks they agree."""
+"""Raspberry Pi Pico pin map: GPIO numbers and active levels, data only (README.md has the wiring), declared here
+once: the firmware freezes it, the emulated Pico is wired from it (host_tools/sabot/pico.py passes it to
+tools/pico/pico.mjs), the host's croupier presses its buttons. boot.py and _boot.py repeat GATE and GATE_LOCKED as
+literals (the gate locked before any import); tests/host/test_board_pins.py checks they agree."""
 
 GATE = 16  # gate drive into the interlock, then the solenoid's MOSFET
 GATE_LOCKED = 0  # de-energised

@@ -12,7 +12,6 @@ import re
 import select
 import shutil
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,9 @@ import threading
 import time
 import tty
 from pathlib import Path
+
+from boards.rpi_pico import pins
+from sabot.pico_element import ElementLink, load_element
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE_DIR = ROOT / "build" / "rpi_pico-image"
@@ -42,66 +44,6 @@ def heap_watch(elf=IMAGE_DIR / "firmware.elf"):
     if len(found) != 2:
         return []
     return ["--gc-end", hex(int(found[0], 16) & ~1), "--heap-area", found[1]]
-
-
-def load_element(path, clock):
-    """The board's secure element: boards/sim/element.py's model (a Trust&GO by default), its state in the file path
-    (made, with a new key, at the first start), its time clock() in µs (the emulator's simulated time)."""
-    from boards.sim.element import SimElement
-
-    return SimElement.load(str(path), clock=clock)
-
-
-class ElementLink:
-    """The host's end of the emulator's I2C to the element (tools/pico/pico.mjs, --element-fd): each request, the
-    bus event, its byte and the simulated time in µs (a float64), answered by the model at once with one byte (an
-    acknowledge as 1 or 0, or the byte read). The model's clock is the time of the last event: it runs on the
-    emulator's simulated time, not this computer's. A thread serves it until the emulator closes its end."""
-
-    START, WRITE, READ, STOP, POWER_OFF = b"SWRPO"
-    _REQUEST = struct.Struct("<BBd")
-
-    def __init__(self, path, element=load_element):
-        self.now_us = 0.0
-        self.model = element(path, self.clock)
-        self._socket, self.child = socket.socketpair()
-        self.failure = None  # what stopped the link, if the model raised
-
-    def clock(self):
-        return self.now_us
-
-    def start(self):
-        self.child.close()  # the emulator's copy is its own now
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self):
-        from boards.vboard.element_link import exactly
-
-        link, model = self._socket, self.model
-        size = self._REQUEST.size
-        with link:
-            while True:
-                request = exactly(link, size)
-                if len(request) < size:
-                    return
-                op, value, self.now_us = self._REQUEST.unpack(request)
-                try:
-                    if op == self.START:
-                        answer = 1 if model.bus_start(value >> 1, bool(value & 1)) else 0
-                    elif op == self.WRITE:
-                        answer = 1 if model.bus_write(value) else 0
-                    elif op == self.READ:
-                        answer = model.bus_read() & 0xFF
-                    elif op == self.STOP:
-                        model.bus_stop()
-                        answer = 0
-                    else:
-                        model.power_off()
-                        answer = 0
-                except Exception as e:  # noqa: BLE001 - the emulator waits on the answer: it stops, named, instead
-                    self.failure = e
-                    return
-                link.sendall(bytes((answer,)))
 
 
 PRODUCTION, DEVELOPMENT = "firmware", "firmware-dev"  # the two images of make image, in IMAGE_DIR (.bin, .elf, .uf2)
@@ -143,7 +85,7 @@ class Pico:
         self.port = os.ttyname(self.slave)
         command = [node, str(ROOT / "tools" / "pico" / "pico.mjs"), "--flash", str(self.flash),
                    "--bootrom", str(IMAGE_DIR / "bootrom.bin"), "--control", self.control_path,
-                   "--timing", self.timing]
+                   "--timing", self.timing, "--pins", WIRING]
         image = IMAGE_DIR / (self.name + ".bin") if self.image is None else self.image
         if image:
             command += ["--image", str(image)]
@@ -264,10 +206,16 @@ class Pico:
         self.stop()
 
 
+# The board's wiring as the emulator takes it (pico.mjs --pins), from the one pin map the firmware freezes.
+WIRING = json.dumps({"inputs": [pins.NO_MORE_BETS, pins.COUP_END, pins.BURN, pins.DRAW, pins.LOAD, pins.SEANCE,
+                                pins.CLEAR, pins.MAINTENANCE, pins.BEAM, pins.STOP_DETECT],  # pulled up
+                     "watched": [pins.LED, pins.BUZZER, pins.GATE], "gate": pins.GATE,
+                     "gate_open": 1 - pins.GATE_LOCKED, "beam": pins.BEAM, "beam_broken": pins.BEAM_BROKEN})
+
 FLASH_BYTES = 2 * 1024 * 1024  # the W25Q16JV
 STORAGE = FLASH_BYTES - 1408 * 1024  # rp2.Flash()'s region: the last 1408 KB of the chip
 RING = STORAGE + 896 * 1024  # the journal's ring: the region's last 512 KB (boards/rpi_pico/journal_flash.py)
-GATE, BEAM_AFTER_OPEN_US = 16, 8000  # the gate's pin; a card breaks the beam 8 ms after the gate opens (pico.mjs)
+GATE, BEAM_AFTER_OPEN_US = pins.GATE, 8000  # the gate's pin; a card breaks the beam 8 ms after the gate opens
 WHOLE_SHOE = "game chemin_de_fer\nshoe seed=2026\nburn 1\n" + "no_more_bets\ndraw 6\n" * 64 + "no_more_bets\n"
 
 
@@ -320,7 +268,8 @@ GAP_US = 200_000  # the croupier's rhythm between two actions, simulated
 BETS_US = 400_000  # the players' bets before "no more bets", simulated: a table takes far longer
 OPENING_US = 400_000  # the croupier after "no more bets": the shoe signs the coup's opening (some 185 ms at M0)
 NO_CARD_US = 300_000  # a gate still shut this long after the dealer's request stays shut: the tableau said no
-PINS = {"no_more_bets": 6, "coup_end": 7, "burn": 8, "draw": 9, "shoe": 10, "seance": 11, "clear_alarm": 12}
+PINS = {"no_more_bets": pins.NO_MORE_BETS, "coup_end": pins.COUP_END, "burn": pins.BURN, "draw": pins.DRAW,
+        "shoe": pins.LOAD, "seance": pins.SEANCE, "clear_alarm": pins.CLEAR}
 
 
 def press(board, pin, after_us=GAP_US):

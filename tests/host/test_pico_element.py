@@ -1,6 +1,6 @@
 """The secure element on the emulated Pico (docs/pico-emulator.md): the one model (boards/sim/element.py) run in the
 host's Python process, each event of the emulated I2C0 carried to it over the emulator's element link
-(host_tools/sabot/pico.py's ElementLink, tools/pico/pico.mjs's --element-fd), and the image's own driver
+(host_tools/sabot/pico_element.py's ElementLink, tools/pico/pico.mjs's --element-fd), and the image's own driver
 (boards/mcu/atecc.py, frozen) talking to it beside the DS3231, through the real mpremote. Its signatures verify with
 the public key alone, its counter outlives a power cycle, and no byte of the flash (what mpremote or a BOOTSEL dump
 reaches) holds its key."""

@@ -22,10 +22,6 @@ const TIMING = {
   typical: { sector: 45e6, block64: 150e6, page: 0.4e6 },
   max: { sector: 400e6, block64: 2000e6, page: 3e6 },
 };
-const INPUTS = [6, 7, 8, 9, 10, 11, 12, 13, 17, 18]; // buttons, key, jumper, beam, stop detector: pulled up
-const WATCHED = [14, 15, 16]; // LED, buzzer, gate
-const GATE = 16;
-const BEAM = 17;
 const BKPT = { erase: 0x10, program: 0x11, usbBoot: 0x12, noImage: 0x13, missing: 0x14 };
 const WATCHDOG = 0x40058;
 const WATCHDOG_LOAD = 0x04;
@@ -37,13 +33,18 @@ function parseArgs(argv) {
     if (name === 'blank') args.blank = true;
     else args[name] = argv[++i];
   }
-  for (const needed of ['flash', 'bootrom']) {
+  for (const needed of ['flash', 'bootrom', 'pins']) {
     if (!args[needed]) throw new Error(`pico.mjs: --${needed} is required`);
   }
   return args;
 }
 
 const args = parseArgs(process.argv.slice(2));
+// The board's wiring, from boards/rpi_pico/pins.py (host_tools/sabot/pico.py passes it): the inputs pulled up (buttons,
+// key, jumper, beam, stop detector), the outputs watched (LED, buzzer, gate), the gate's pin and its open level, the
+// beam's pin and its broken level.
+const PINS = JSON.parse(args.pins);
+const { inputs: INPUTS, watched: WATCHED, gate: GATE, gate_open: GATE_OPEN, beam: BEAM, beam_broken: BROKEN } = PINS;
 const timing = TIMING[args.timing];
 const events = [];
 let control = null; // the control socket's client
@@ -294,7 +295,7 @@ function boot(cause) {
       if (outputLevels.get(pin) === level) return;
       outputLevels.set(pin, level);
       emit({ ev: 'pin', pin, level, t_us: nowNs() / 1000 });
-      if (pin === GATE && level === 1 && cards.length) slide(cards.shift());
+      if (pin === GATE && level === GATE_OPEN && cards.length) slide(cards.shift());
     });
   }
   for (const uart of mcu.uart) mendUart(uart);
@@ -409,9 +410,9 @@ function slide(card) {
   const t = nowNs() / 1000;
   card.slid = true;
   if (card.line != null) at(t + card.read_us, () => feedReader(card.line + '\n'));
-  at(t + card.break_us, () => setPin(BEAM, 0));
+  at(t + card.break_us, () => setPin(BEAM, BROKEN));
   at(t + card.break_us + card.dark_us, () => {
-    setPin(BEAM, 1);
+    setPin(BEAM, BROKEN ? 0 : 1);
     emit({ ev: 'card', id: card.id, opened_us: t, t_us: nowNs() / 1000, cycles: activeCycles });
     if (card.cleared) card.cleared();
   });
