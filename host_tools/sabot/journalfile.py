@@ -47,7 +47,10 @@ ISSUES = {
 
 
 class Unusable(Exception):
-    """Input that is not a journal this tool can read: exit status 2."""
+    """Input that is not a journal this tool can read: exit status 2. fr: its own French words, when it has them
+    (a refused registry's, sabot.registry_signatures), else None."""
+
+    fr = None
 
 
 class Format:

@@ -10,7 +10,7 @@ from firmware import games, records
 from firmware.format import words
 from firmware.record_names import unpack_hand
 from sabot import _frames
-from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, ISSUES, POSITION, TAILLE, TYPE
+from sabot.journalfile import CARD, CODE, CONDITION, DISPOSITION, ISSUES, POSITION, TAILLE, TYPE, Unusable
 from sabot.report.cardwords import short
 from sabot.report.regulation import TITLES
 
@@ -323,7 +323,7 @@ _ERRORS_FR = [(re.compile(pattern + r"$"), words_fr) for pattern, words_fr in (
 def error_fr(message):
     """An unusable input's message in French, its English after it; the English alone when no pattern knows it. An
     error that has its own French (a refused registry's, sabot.registry_signatures) says it."""
-    if getattr(message, "fr", None):
+    if isinstance(message, Unusable) and message.fr:
         return "%s (%s)" % (message.fr, message)
     message = str(message)
     for pattern, words_fr in _ERRORS_FR:

@@ -236,7 +236,7 @@ def _element_html(journal, w):
     said = w["element_file"] % path if kind == "public_key" else w["element_registry"] % (
         path, journal.segments[0].sabot)
     points = checkpoints_said(journal.points, SAID[w.lang], "").strip()
-    vouched = journal.trust.said(w.lang) if getattr(journal, "trust", None) else ""  # who vouches for the registry
+    vouched = journal.trust.said(w.lang) if journal.trust else ""  # who vouches for the registry
     return "%s<br>%s%s" % (_e(said), _e(points[:1].upper() + points[1:]), "<br>" + _e(
         vouched[:1].upper() + vouched[1:]) if vouched else "")
 
