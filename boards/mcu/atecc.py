@@ -19,6 +19,7 @@ does: at boot the shoe then stays locked."""
 import time
 from binascii import hexlify
 
+from boards.mcu.atecc_run import ATTEMPTS, Again, Counting, ElementError, Run  # noqa: F401 (ElementError: the driver's)
 from firmware.compat import const
 
 TYPE_CHECKING = False
@@ -43,7 +44,6 @@ GENDIG = const(0x15)
 READ = const(0x02)
 WRITE = const(0x12)
 LOCK = const(0x17)
-UPDATE_EXTRA = const(0x20)
 NONCE_PASS_THROUGH = const(0x03)  # Nonce's mode: the 32 bytes given go to TempKey as they are
 NONCE_TO_DIGEST_BUFFER = const(0x43)  # ... to the message digest buffer instead (cryptoauthlib's choice on a 608)
 SIGN_EXTERNAL = const(0x80)  # Sign's mode: the message is TempKey, loaded by Nonce
@@ -52,12 +52,9 @@ NONCE_SEED_UPDATE = const(0x00)  # Nonce's mode: TempKey = SHA-256(its random nu
 GENDIG_COUNTER = const(0x04)  # GenDig's zone: a monotonic counter's value folded into TempKey
 SIGN_FROM_DIGEST_BUFFER = const(0xA0)  # ... the message digest buffer
 GENKEY_PUBLIC = const(0x00)  # GenKey's modes: the public key of a slot's private key; a new private key
-GENKEY_PRIVATE = const(0x04)
 COUNTER_INCREMENT = const(0x01)  # Counter's mode (0x00 reads)
 COUNTER_MAX = const(2097151)  # the chip's limit: an increment past it is refused
 ZONE_CONFIG_32 = const(0x80)  # Read / Write zone: the configuration zone, 32 bytes (0x00: 4 bytes)
-LOCK_CONFIG = const(0x00)  # Lock's modes: the configuration zone, against its CRC
-LOCK_DATA = const(0x81)  # the data zone, no CRC (cryptoauthlib's calib_lock_data_zone)
 KEY_SLOT = const(0)
 ATTEST_SLOT = const(1)  # Trust&GO's and the provisioned part's internal-sign key: it signs only what the chip built
 WAKE_ANSWER = b"\x04\x11\x33\x43"  # status 0x11, "awake, no command yet", and its CRC
@@ -74,26 +71,11 @@ _POLL_SLACK_MS = const(20)
 # Each command's longest time, at the slowest clock (ChipMode M2: cryptoauthlib's device_execution_time_608_m2)
 _MAX_MS = {INFO: 5, RANDOM: 23, GENKEY: 653, NONCE: 20, SIGN: 665, COUNTER: 25, READ: 5, WRITE: 45, LOCK: 35,
            GENDIG: 35}
-_ATTEMPTS = const(3)  # a whole sequence sent at most this many times
 _AGAIN = (0x05, 0x11, 0xEE, 0xFF)  # an ECC fault, a command the chip never got, the watchdog, a CRC error
-_NOT_WRITTEN_WORD = const(5)  # block 2's word 5, bytes 84-87: UserExtra, UserExtraAdd and the lock bytes
 _IDLE_WORD = b"\x02"
 _SLEEP_WORD = b"\x01"
 _RESET_WORD = b"\x00"
 _FAMILY = b"\x00\x00\x60"  # Info's revision of an ATECC608 (00 00 60 02: A, 03: B)
-
-
-class ElementError(OSError):
-    """The element refused a command or answered garbled bytes, or no element answers: status is its status code
-    (None for a garbled answer or none)."""
-
-    def __init__(self, message, status=None):
-        super().__init__(message)
-        self.status = status
-
-
-class _Again(ElementError):
-    """A failure that sending the command again may cure."""
 
 
 def crc16(data):
@@ -174,6 +156,14 @@ class ATECC:
         return self.start(((RANDOM, 0, 0, b"", 32), (NONCE, NONCE_TO_DIGEST_BUFFER, 0, digest, 1),
                           (SIGN, SIGN_FROM_DIGEST_BUFFER, slot, b"", 64)))
 
+    def read_config(self):
+        """The configuration zone, 128 bytes (four 32-byte reads)."""
+        return self._run(tuple((READ, ZONE_CONFIG_32, block << 3, b"", 32) for block in range(4)), every=True)
+
+    def at(self, address):
+        """A driver on the same bus for the part at address (the factory bench reaches a generic part at 0x60)."""
+        return ATECC(self._i2c, self._sleep_ms, address)
+
     def attestation(self):
         """Whether the chip can vouch for its counter 0 itself, and how: None unless ATTEST_SLOT holds a P-256
         private key that signs internal messages alone (SlotConfig bit 1 set, bit 0 clear: no external Sign could
@@ -232,71 +222,7 @@ class ATECC:
     def incrementing(self, which, seen=None):
         """increment(which, seen) begun: polled as a Run is (done, poll(ms)), its answer the counter's value after the
         count; a lost answer settled by the reads increment() makes, each a Run of its own."""
-        return _Counting(self, which, seen)
-
-    # What the factory bench asks (boards/mcu/provision.py)
-
-    def read_config(self):
-        """The configuration zone, 128 bytes (four 32-byte reads)."""
-        return self._run(tuple((READ, ZONE_CONFIG_32, block << 3, b"", 32) for block in range(4)), every=True)
-
-    def locked(self):
-        """(configuration zone locked, data zone locked): LockConfig and LockValue, bytes 87 and 86 (0x55:
-        unlocked)."""
-        word = self._run(((READ, 0, 2 << 3 | _NOT_WRITTEN_WORD, b"", 4),))
-        return word[3] != 0x55, word[2] != 0x55
-
-    def write_config(self, config):
-        """Bytes 16-127 of config written to the configuration zone, as cryptoauthlib's calib_write_config_zone:
-        blocks 1 and 3 whole, blocks 0 and 2 a word at a time, skipping what the chip never lets Write change (the
-        serial number and revision, 0-15; UserExtra, UserExtraAdd and the lock bytes, 84-87). Refused (0x0F) once
-        the zone is locked."""
-        if len(config) != 128:
-            raise ValueError("a configuration zone is 128 bytes, not %d" % len(config))
-        for block in range(4):
-            if block in (1, 3):
-                self._run(((WRITE, ZONE_CONFIG_32, block << 3, bytes(config[block * 32:block * 32 + 32]), 1),))
-                continue
-            for word in range(4 if block == 0 else 0, 8):
-                if block == 2 and word == _NOT_WRITTEN_WORD:
-                    continue
-                at = block * 32 + word * 4
-                self._run(((WRITE, 0, block << 3 | word, bytes(config[at:at + 4]), 1),))
-
-    def lock_config(self, config):
-        """The configuration zone locked, provided the chip's CRC of it is config's (the 128 bytes read back)."""
-        self._lock(LOCK_CONFIG, crc16(config), 0)
-
-    def lock_data(self):
-        """The data zone (slots and OTP) locked: the keys generated are there for good."""
-        self._lock(LOCK_DATA, 0, 1)
-
-    def move_to(self, address):
-        """UpdateExtra's one write of UserExtraAdd (byte 85), once the configuration zone is locked: with ChipMode's
-        bit 0 set, the chip answers at address from its next power-up on (a Trust&GO's 0x35 is set so at the factory).
-        This driver keeps its own address: the chip answers where it did until it loses power."""
-        self._run(((UPDATE_EXTRA, 1, address << 1, b"", 1),))
-
-    def at(self, address):
-        """A driver on the same bus for the part at address (the factory bench reaches a generic part at 0x60)."""
-        return ATECC(self._i2c, self._sleep_ms, address)
-
-    def generate_key(self, slot):
-        """A new P-256 private key made inside the chip in slot (its KeyConfig a private key's; the configuration
-        zone locked; once the data zone is locked, only where SlotConfig allows it); its public key (64 bytes)."""
-        return self._run(((GENKEY, GENKEY_PRIVATE, slot, b"", 64),))
-
-    def _lock(self, mode, summary, which):
-        failure = _Again("no attempt made")  # the last attempt's failure replaces it
-        for _ in range(_ATTEMPTS):
-            try:
-                self._run(((LOCK, mode, summary, b"", 1),), attempts=1)
-                return
-            except _Again as e:
-                failure = e
-            if self.locked()[which]:
-                return  # it locked: its answer alone was lost
-        raise failure
+        return Counting(self, which, seen)
 
     # The chip
 
@@ -334,13 +260,23 @@ class ATECC:
         """Sleep: TempKey cleared, the lowest power."""
         self._i2c.writeto(self.address, _SLEEP_WORD)
 
+    def _idle_quietly(self):
+        self._rest(_IDLE_WORD)
+
+    def _sleep_quietly(self):
+        self._rest(_SLEEP_WORD)
+
+    def _incrementing_once(self, which):
+        """The increment sent in one attempt, counted once at most (Counting settles a lost answer)."""
+        return self.start(((COUNTER, COUNTER_INCREMENT, which, b"", 4),), attempts=1, number=True)
+
     def _rest(self, word):
         try:
             self._i2c.writeto(self.address, word)
         except OSError:
             pass  # busy, or asleep already (its watchdog): either way it is not awake for long
 
-    def start(self, commands, attempts=_ATTEMPTS, every=False, check=True, number=False):
+    def start(self, commands, attempts=ATTEMPTS, every=False, check=True, number=False):
         """Each (opcode, param1, param2, data, answer size) begun in one wake: the Run its caller polls (Run.poll) at
         its own pace. The chip is one: a run under way is driven to its end first, its answer kept for its owner."""
         if check and self._family is None:
@@ -368,7 +304,7 @@ class ATECC:
                 pass  # its owner hears it at its next poll
         return None
 
-    def _run(self, commands, attempts=_ATTEMPTS, every=False, check=True):
+    def _run(self, commands, attempts=ATTEMPTS, every=False, check=True):
         """A run polled to its end, sleeping between polls as cryptoauthlib does: its answer, or what failed."""
         return self._finish(self.start(commands, attempts, every, check))
 
@@ -384,7 +320,7 @@ class ATECC:
         try:
             self._i2c.writeto(self.address, packet(opcode, param1, param2, data))
         except OSError:
-            raise _Again("the element did not take command 0x%02x (asleep or busy)" % opcode) from None
+            raise Again("the element did not take command 0x%02x (asleep or busy)" % opcode) from None
 
     def _taken(self, opcode, size, waited):
         """The command's answer (its data), or None while the chip works on it (its address not acknowledged) and
@@ -393,7 +329,7 @@ class ATECC:
             frame = self._frame(size)
         except OSError:
             if waited >= _MAX_MS.get(opcode, 50) + _POLL_SLACK_MS:
-                raise _Again("the element did not answer command 0x%02x within %d ms" % (opcode, waited)) from None
+                raise Again("the element did not answer command 0x%02x within %d ms" % (opcode, waited)) from None
             return None
         if frame is None:
             self._rest(_RESET_WORD)  # the same answer read again: the line, not the chip, may have garbled it
@@ -402,14 +338,14 @@ class ATECC:
             except OSError:
                 frame = None
         if frame is None:
-            raise _Again("the element's answer to command 0x%02x is garbled" % opcode)
+            raise Again("the element's answer to command 0x%02x is garbled" % opcode)
         count = frame[0]
         if count == 4 and (size != 1 or frame[1]):  # a status where data was due, or a status other than success
             status = frame[1]
-            raise (_Again if status in _AGAIN else ElementError)("the element refused command 0x%02x: %s (0x%02x)" % (
+            raise (Again if status in _AGAIN else ElementError)("the element refused command 0x%02x: %s (0x%02x)" % (
                 opcode, STATUS.get(status, "status"), status), status)
         if count != size + 3:
-            raise _Again("the element's answer to command 0x%02x has %d bytes" % (opcode, count))
+            raise Again("the element's answer to command 0x%02x has %d bytes" % (opcode, count))
         return frame[1:count - 2]
 
     def _frame(self, size):
@@ -427,141 +363,3 @@ class ATECC:
         if crc16(frame[:-2]) != frame[-2] | frame[-1] << 8:
             return None
         return frame
-
-
-class Run:
-    """Commands sent to the element in one wake (ATECC.start), their answers polled for without waiting: a shoe's loop
-    polls a receipt's signature once a pass (firmware/receipt.py's Signing), so that the chip's 115 ms of signing (at
-    the production clock) hold no pass; the driver's own commands are runs polled in a loop that sleeps. A transient
-    failure sends the whole sequence again in a new wake, at most attempts times; the chip is put to idle after (to
-    sleep after a transient failure: a clean start). number: the answer as a little-endian integer."""
-
-    def __init__(self, element, commands, attempts, every, number):
-        self._element = element
-        self._commands = commands
-        self._left = attempts
-        self._every = every
-        self._number = number
-        self._index = -1  # the command awaited; -1: a wake and the first command due
-        self._waited = 0
-        self._got = b""
-        self._answer = None
-        self._failure = None
-        self.done = False
-
-    def poll(self, ms):
-        """The answer once the chip gave it (the last command's; with every, all their data joined, a status that
-        answers a command without data left out), None while it works;
-        raises what failed, at every poll from then on. ms: the time since the last poll, at least (a pass of the
-        loop counts as the 1 ms it sleeps: a chip is never given up on sooner than its longest time)."""
-        if not self.done:
-            element = self._element
-            try:
-                if self._step(ms):
-                    element._rest(_IDLE_WORD)
-                    self.done = True
-            except _Again as e:
-                element._rest(_SLEEP_WORD)
-                self._index = -1
-                if not self._left:
-                    self._failure = e
-                    self.done = True
-            except Exception as e:  # noqa: BLE001 - kept for the owner, who may not be the caller (ATECC.start)
-                element._rest(_IDLE_WORD)
-                self._failure = e
-                self.done = True
-        if self._failure is not None:
-            raise self._failure
-        return self._answer
-
-    def _step(self, ms):
-        element = self._element
-        commands = self._commands
-        if self._index < 0:
-            self._left -= 1
-            self._index = 0
-            self._got = b""
-            element.wake()
-            self._send()
-            return False
-        self._waited += ms
-        opcode, _, _, _, size = commands[self._index]
-        one = element._taken(opcode, size, self._waited)
-        if one is None:
-            return False
-        if not self._every:
-            self._got = one
-        elif size > 1:  # a command answered with data; one that only succeeded (a status byte) adds none
-            self._got = self._got + one
-        self._index += 1
-        if self._index < len(commands):
-            self._send()
-            return False
-        self._answer = int.from_bytes(self._got, "little") if self._number else self._got
-        return True
-
-    def _send(self):
-        opcode, param1, param2, data, _ = self._commands[self._index]
-        self._waited = 0
-        self._element._send(opcode, param1, param2, data)
-
-
-class _Counting:
-    """ATECC.increment a poll at a time (ATECC.incrementing): the read before when the caller knows no value, then
-    the increment sent once a wake; a lost answer settled by reading the counter back (it moved: that value is the
-    answer), counted again only when it did not, _ATTEMPTS increments at most."""
-
-    def __init__(self, element, which, seen):
-        self._element = element
-        self._which = which
-        self._before = seen
-        self._left = _ATTEMPTS
-        self._failure = None  # type: Exception | None  # the last increment's, while its read back is under way
-        self._answer = None
-        self.done = False
-        self._run = element.reading(which) if seen is None else self._count()
-
-    def _count(self):
-        """The increment sent (one attempt: never counted twice blindly), or, when the chip did not take it, the read
-        back that tells whether it counted."""
-        self._left -= 1
-        self._failure = None
-        try:
-            return self._element.start(((COUNTER, COUNTER_INCREMENT, self._which, b"", 4),), attempts=1, number=True)
-        except _Again as e:
-            self._failure = e
-            return self._element.reading(self._which)
-
-    def poll(self, ms):
-        if self.done:
-            failure = self._failure
-            if self._answer is None and failure is not None:
-                raise failure
-            return self._answer
-        try:
-            got = self._run.poll(ms)
-        except _Again as e:
-            if self._before is None or self._failure is not None:
-                raise self._over(e) from None  # a read failed, after the driver's own attempts
-            self._failure = e  # the increment's answer lost: did it count?
-            self._run = self._element.reading(self._which)
-            return None
-        except Exception as e:
-            raise self._over(e) from None
-        if got is None:
-            return None
-        if self._before is None:
-            self._before = got  # the read before
-        elif self._failure is None or got > self._before:
-            self._answer = got  # counted (read back: only the answer was lost)
-            self.done = True
-            return got
-        elif not self._left:
-            raise self._over(self._failure) from None
-        self._run = self._count()
-        return None
-
-    def _over(self, failure):
-        self._failure = failure
-        self.done = True
-        return failure

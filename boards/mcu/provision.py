@@ -7,6 +7,7 @@ keys generated inside the chip; the data zone locked. Afterwards the part is wha
 from Microchip's factory for the shoe's use of it. A part of another family, or whose configuration zone is already
 locked (a Trust&GO, a part provisioned before), is refused before anything is written."""
 
+from boards.mcu import atecc_zones as zones
 from boards.mcu.atecc import ADDRESS, ElementError
 
 # The configuration zone as provisioning leaves it (bytes 0-15, the serial number and revision, are the chip's and
@@ -58,7 +59,7 @@ def provision(element, template=TEMPLATE, resume=False, address=ADDRESS):
     if revision[:3] != _FAMILY:
         raise ElementError("the part at 0x%02x is not an ATECC608 (its revision is %s): nothing written" % (
             element.address, _hex(revision)))
-    config_locked, data_locked = element.locked()
+    config_locked, data_locked = zones.locked(element)
     if config_locked:
         config = element.read_config()
         resumable = not data_locked and _differences(config, template) == []
@@ -69,20 +70,20 @@ def provision(element, template=TEMPLATE, resume=False, address=ADDRESS):
                                                     ", its data zone not (resume=True finishes it)"
                                                     if resumable else ", not as this template"))
     else:
-        element.write_config(template)
+        zones.write_config(element, template)
         config = element.read_config()
         wrong = _differences(config, template)
         if wrong:
             raise ElementError("the configuration zone did not take the template at bytes %s: left unlocked" % (
                 ", ".join(str(i) for i in wrong)))
-        element.lock_config(config)  # the chip locks only if its own CRC of the zone is this one's
-    element.generate_key(KEY_SLOT)
-    key = element.generate_key(ATTESTATION_SLOT)
-    element.lock_data()
-    if element.locked() != (True, True) or element.public_key(ATTESTATION_SLOT) != key:
+        zones.lock_config(element, config)  # the chip locks only if its own CRC of the zone is this one's
+    zones.generate_key(element, KEY_SLOT)
+    key = zones.generate_key(element, ATTESTATION_SLOT)
+    zones.lock_data(element)
+    if zones.locked(element) != (True, True) or element.public_key(ATTESTATION_SLOT) != key:
         raise ElementError("the part at 0x%02x did not end provisioned: check it before enrolling it" % element.address)
     if address != element.address:
-        element.move_to(address)
+        zones.move_to(element, address)
     return key
 
 

@@ -7,6 +7,7 @@ refused with one clear error. tests/host/test_element_parts.py checks the signat
 
 from hashlib import sha256
 
+from boards.mcu import atecc_zones as zones
 from boards.mcu.atecc import (
     ATECC,
     COUNTER,
@@ -183,7 +184,7 @@ def test_a_chip_left_awake_or_in_its_self_test_gives_its_key():
 def test_a_trust_and_go_part_answers_at_0x35_and_a_driver_elsewhere_fails_with_one_clear_error():
     element, chip, _ = _driven()
     assert chip.address == 0x35 == element.address
-    assert element.check() == b"\x00\x00\x60\x03" and element.locked() == (True, True)
+    assert element.check() == b"\x00\x00\x60\x03" and zones.locked(element) == (True, True)
     key = element.public_key()
     assert element.sign(DIGEST) == _signed(DEVELOPMENT_SEED, DIGEST) and key == element.public_key(0)
     assert _error(lambda: element.sign(DIGEST, 1)).status == 0x0F  # slot 1 signs internal messages alone
@@ -197,16 +198,16 @@ def test_a_trust_and_go_part_answers_at_0x35_and_a_driver_elsewhere_fails_with_o
 @covers("K-ELEMENT")
 def test_a_blank_generic_part_refuses_genkey_until_provisioned_then_signs_with_its_own_key():
     element, chip, _ = _driven(part="ATECC608B", seed=SEED)
-    assert chip.address == 0x60 and element.locked() == (False, False)
-    assert _error(lambda: element.generate_key(0)).status == 0x0F  # the configuration zone unlocked: no key
+    assert chip.address == 0x60 and zones.locked(element) == (False, False)
+    assert _error(lambda: zones.generate_key(element, 0)).status == 0x0F  # the configuration zone unlocked: no key
     assert _error(element.public_key).status == 0x0F
     assert element.random() == b"\xff\xff\x00\x00" * 8  # its generator's fixed pattern before the lock
     key = provision(element)  # slot 1's: the journal's, which signs only what the chip builds
-    assert element.locked() == (True, True) and element.public_key(1) == key
+    assert zones.locked(element) == (True, True) and element.public_key(1) == key
     assert element.public_key(0) == p256.public_key(p256.scalar(SEED))  # the model's first key in slot 0: the seed's
     assert element.sign(DIGEST) == _signed(SEED, DIGEST)
     assert element.public_key(0) != key
-    assert _error(lambda: element.generate_key(0)).status == 0x0F  # permanent now
+    assert _error(lambda: zones.generate_key(element, 0)).status == 0x0F  # permanent now
     config = element.read_config()
     assert config[16:84] == TEMPLATE[16:84] and config[88:] == TEMPLATE[88:]
     assert config[86] == config[87] == 0x00

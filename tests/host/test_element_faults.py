@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from boards.mcu import atecc
+from boards.mcu import atecc, atecc_run
 from boards.mcu.atecc import ATECC
 from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, SimElement, journal_key
@@ -131,7 +131,7 @@ def test_a_signature_that_keeps_failing_journals_the_value_spent_locks_the_shoe_
         tmp_path, monkeypatch):
     board, chip = board_with(tmp_path)
     run(parse(LOADED), board)
-    chip.inject("ecc_fault", opcode=atecc.SIGN, times=cp.SIGN_TRIES * atecc._ATTEMPTS)  # past every resubmission
+    chip.inject("ecc_fault", opcode=atecc.SIGN, times=cp.SIGN_TRIES * atecc_run.ATTEMPTS)  # past every resubmission
     board.press(EV_NO_MORE_BETS)
     ctl = board.shell.ctl
     assert ctl.raised(rec.FAULT_ELEMENT) and ctl.locked()  # the shoe cannot vouch for its journal: a named fault
