@@ -9,6 +9,7 @@ from firmware import records as rec
 from firmware.cards import STOP
 from firmware.controller import Controller
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.format import checkpoint as entry
 from firmware.mac import Key
 from firmware.receipt import receipt
 from firmware.storage import FileStorage
@@ -85,13 +86,13 @@ def write_journal(folder, cards=None, records=None, element=None):
 
     try:
         record(rec.R_BOOT)
-        checkpoint(checkpoints.BOOT)
+        checkpoint(entry.BOOT)
         coup = position = 0
         while more():
             state["seance"] += 1
             # A séance a shoe (no coup outside one), at tables 1 to 4 in turn: never three at one table (S-IDENT).
             record(rec.R_SEANCE, coup, position, code=1 + state["seance"] % 4)
-            checkpoint(checkpoints.SEANCE)
+            checkpoint(entry.SEANCE)
             state["taille"] += 1
             record(rec.R_LOAD)
             position = coup = 0
@@ -100,7 +101,7 @@ def write_journal(folder, cards=None, records=None, element=None):
                 coup += 1
                 hands.start(False)
                 record(rec.R_NO_MORE_BETS, coup, position)
-                checkpoint(checkpoints.OPENING)  # signed before the coup's first card (issue 37); its end, same value
+                checkpoint(entry.OPENING)  # signed before the coup's first card (issue 37); its end, same value
                 hand = hands.next_hand()
                 while hand != NONE:
                     if position + 1 == _STOP_AT:
@@ -117,14 +118,14 @@ def write_journal(folder, cards=None, records=None, element=None):
                 record(rec.R_RESULT, coup, position, counts[0] | counts[1] << 2 | counts[2] << 4, hands.hands,
                        code=hands.packed_result())
                 record(rec.R_COUP_END, coup, position, code=_NO_HAND_MAY_DRAW)
-                checkpoint(checkpoints.COUP_END)
+                checkpoint(entry.COUP_END)
             if stop_out:
                 record(rec.R_CLOSED, coup, position)
     except _Full:
         pass
     log.close()
     if points:
-        checkpoint(checkpoints.PULL)
+        checkpoint(entry.PULL)
         with open("%s/receipt.json" % folder, "w") as f:
             f.write(receipt(log, bytes(32), points) + "\n")
     return log.seq

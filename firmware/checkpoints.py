@@ -22,38 +22,35 @@ from hashlib import sha256
 from firmware import layout
 from firmware.compat import const
 from firmware.events import EV_AUTHORITY, EV_SEANCE, EV_SEANCE_CLOSE
+from firmware.format.checkpoint import (
+    ALARM,
+    AUTHORITY,
+    BEGUN,
+    BOOT,
+    CHIP_AT,
+    COUP_END,
+    CRC_AT,
+    ELEMENT_ID,
+    ENTRY,
+    EXTERNAL,
+    EXTERNAL_CRC_AT,
+    EXTERNAL_SIGNATURE_AT,
+    EXTERNAL_SIZE,
+    FILE,
+    LABEL,
+    OPENING,
+    RAND_AT,
+    RECOVERY,
+    SEANCE,
+    SIGNATURE_AT,
+    SIGNED,
+    SIZE,
+    VERSION,
+)
 from firmware.journal import JournalError, chained, header_chain, parse_header
 from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY
 
-# The file's entries (docs/journal-format.md, "Checkpoints"). Here rather than in firmware/layout.py, which every
-# shoe loads: the sim board's shoe, which has no element, must run in a 64 KB heap (H-SIM), where each name costs.
-FILE = "checkpoints.sbc"
-VERSION = const(3)  # signed by the element's internal-sign key, vouching for its counter; 2: by slot 0, external
-EXTERNAL = const(2)  # a part with no internal-sign key (148 bytes); 1: journal format 4's, 116 bytes, not chained
-ENTRY = "<BBHIII32s32s"  # version, reason, sabot, counter, segment, seq, chain the next record links to, previous
-PREVIOUS_AT = const(48)  # SHA-256 of the entry before it in the file, whole (zeros for a journal's first)
-SIGNED = const(80)  # the bytes vouched for, after LABEL: their digest's first 20 bytes are the element's NumIn
-RAND_AT = const(80)  # version 3: the element's RandOut, 32 bytes (its Nonce's random number, in TempKey)
-CHIP_AT = const(112)  # version 3: the 5 configuration bytes its message carries (ATECC.attestation)
-SIGNATURE_AT = const(117)  # R || S, 64 bytes (80 in version 2)
-CRC_AT = const(181)  # CRC-32 of the bytes before it (144 in version 2)
-SIZE = const(185)  # 148 in version 2
-EXTERNAL_SIGNATURE_AT = const(80)
-EXTERNAL_CRC_AT = const(144)
-EXTERNAL_SIZE = const(148)
-LABEL = b"sabot checkpoint\x00"
 ATTEST_SLOT = const(1)  # the element's key that signs only what the chip built (boards/mcu/atecc.py)
-ELEMENT_ID = b"sabot element id "  # a header's key id on a board: SHA-256 of this and the public key, 8 bytes
-# Why an entry was written (its reason byte).
-BOOT = const(1)  # a power-up that cut nothing
-RECOVERY = const(2)  # a power-up that cut a torn tail
-COUP_END = const(3)  # a step that ended a coup
-SEANCE = const(4)  # a séance opened or closed
-PULL = const(5)  # the journal pulled (sabot pull-log over mpremote)
-BEGUN = const(6)  # a new journal begun (another number or key: the old one kept aside)
-ALARM = const(7)  # a step that raised an alarm or a fault
-AUTHORITY = const(8)  # the casino's authority changed (R_AUTHORITY): signed before it takes effect
-OPENING = const(9)  # "no more bets" opened a coup: counted up and signed before the gate unlocks (issue 37)
 _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1 is left free
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
 SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value, after the driver's 3 resubmissions:

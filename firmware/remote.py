@@ -238,7 +238,7 @@ def checkpoint():
     shell = _runtime().shell
     points = shell.checkpoints
     if points is not None:
-        from firmware.checkpoints import PULL
+        from firmware.format.checkpoint import PULL
 
         points.write(shell.journal, PULL)
     _say(seq=shell.journal.seq)

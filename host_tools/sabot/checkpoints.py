@@ -17,8 +17,8 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from firmware import checkpoints as cp
 from firmware import layout as fmt
+from firmware.format import checkpoint as cp
 from firmware.journal import NO_CHAIN
 from sabot import _frames, attested, element, openings
 from sabot.element import NotEnrolled, read_public_key, registry_keys, two_keys  # noqa: F401 (others' names)

@@ -5,7 +5,7 @@ verify` checks that each journal begun so starts where the one before it ends: a
 journal accounts for is a journal missing or cut, a finding; a kept journal whose end its last checkpoint covers
 and the next one continues needs no receipt of its own (the shoe gives one for its journal alone)."""
 
-from firmware import checkpoints as cp
+from firmware.format import checkpoint as cp
 from sabot.journalfile import Finding
 
 

@@ -5,8 +5,8 @@ the same counter value. An opening whose next checkpoint is not its end, with no
 
 import re
 
-from firmware import checkpoints as cp
 from firmware import layout as fmt
+from firmware.format import checkpoint as cp
 from firmware.records import R_BOOT
 from sabot.journalfile import Finding
 

@@ -13,7 +13,7 @@ import json
 import struct
 from pathlib import Path
 
-from firmware import checkpoints as cp
+from firmware.format import checkpoint as cp
 from sabot import attested, element
 from sabot.journalfile import Finding, Unusable
 

@@ -12,8 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
-from firmware.checkpoints import FILE as CHECKPOINT_FILE
 from firmware.format import words
+from firmware.format.checkpoint import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.device import DeviceError, no_device

@@ -17,7 +17,8 @@ from binascii import crc32
 from hashlib import sha256
 from firmware.runtime import Runtime
 from firmware import layout as L
-from firmware import checkpoints as cp
+from firmware.checkpoints import ATTEST_SLOT
+from firmware.format import checkpoint as cp
 from firmware.journal import chained, header_chain, parse_header
 shell = Runtime.current.shell
 points = shell.checkpoints
@@ -53,7 +54,7 @@ def field(entry, i):
 def signed(entry, previous):
     entry[cp.PREVIOUS_AT:cp.PREVIOUS_AT + 32] = previous
     digest = sha256(cp.LABEL + bytes(entry[:cp.SIGNED])).digest()
-    got = element.attest(digest[:20], cp.ATTEST_SLOT, False)
+    got = element.attest(digest[:20], ATTEST_SLOT, False)
     entry[cp.RAND_AT:cp.CHIP_AT] = got[:32]
     entry[cp.SIGNATURE_AT:cp.CRC_AT] = got[32:]
     struct.pack_into('<I', entry, cp.CRC_AT, crc32(bytes(entry[:cp.CRC_AT])))

@@ -15,8 +15,8 @@ from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, journal_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import checkpoints as cp
 from firmware import records as rec
+from firmware.format import checkpoint as cp
 from firmware.storage import FileStorage
 from sabot.journalfile import load_segments
 from sabot.verify import verify

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from boards.sim.element import SimElement
-from firmware import checkpoints as cp
+from firmware.format import checkpoint as cp
 from tests.host.test_commissioning import sabot
 from tests.host.test_element import _element
 from tests.host.test_tamper_mpremote import DEALT, FORCED, play, pull

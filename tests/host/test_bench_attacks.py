@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from boards.sim.element import SimElement
-from firmware import checkpoints as cp
+from firmware.format import checkpoint as cp
 from tests.host import bench_attacks as attacks
 from tests.host.test_commissioning import sabot
 from tests.host.test_element import _element

@@ -12,9 +12,9 @@ import pytest
 
 from boards.sim.ramflash import RamFlash
 from firmware import cards, remote
-from firmware import checkpoints as cp
 from firmware import records as rec
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.format import checkpoint as cp
 from firmware.runtime import Runtime
 from sabot.boards import hardware
 from sabot.journalfile import CARD, CODE, DISPOSITION, TYPE, Reader, load_segments

@@ -12,9 +12,10 @@ from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, SimElement
 from boards.sim.runner import act, run
 from boards.sim.scenario import parse
-from firmware import checkpoints as cp
 from firmware import games
+from firmware.checkpoints import Checkpoints
 from firmware.events import EV_COUP_END, EV_DRAW, EV_NO_MORE_BETS, EV_SEANCE_CLOSE
+from firmware.format import checkpoint as cp
 from firmware.records import R_NO_MORE_BETS, R_RELEASE
 from firmware.storage import FileStorage
 from tests.core.test_element import Bus, Clock
@@ -32,7 +33,7 @@ def loaded(tmp_path):
     chip = SimElement(DEVELOPMENT_SEED, str(tmp_path / "element"), clock=clock)
     bus = Bus(chip, clock)
     board.on_pass = lambda: _pass(board, clock)
-    board.checkpoints = cp.Checkpoints(str(tmp_path / "journal"), ATECC(bus, bus.sleep_ms), board.sabot)
+    board.checkpoints = Checkpoints(str(tmp_path / "journal"), ATECC(bus, bus.sleep_ms), board.sabot)
     board.key = board.checkpoints.key()
     run(parse(LOADED), board)
     bus.waited = 0  # the power-up's checkpoint is waited for: its loop has not begun

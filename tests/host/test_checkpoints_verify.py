@@ -17,8 +17,8 @@ from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, SimElement, journal_key, private_key
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import checkpoints as cp
 from firmware import layout as fmt
+from firmware.format import checkpoint as cp
 from firmware.storage import FileStorage
 from sabot import attested
 from sabot.verify import verify

@@ -23,6 +23,7 @@ from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
 from firmware.events import EV_CLEAR, EV_COUP_END, EV_NO_MORE_BETS
+from firmware.format import checkpoint as entry
 from firmware.storage import FileStorage
 from sabot import checkpoints as sabot_checkpoints
 from sabot.logview import show
@@ -72,8 +73,8 @@ def public_key(tmp_path):
 
 
 def entries(tmp_path):
-    data = (tmp_path / "journal" / cp.FILE).read_bytes()
-    return [data[i:i + cp.SIZE] for i in range(0, len(data), cp.SIZE)]
+    data = (tmp_path / "journal" / entry.FILE).read_bytes()
+    return [data[i:i + entry.SIZE] for i in range(0, len(data), entry.SIZE)]
 
 
 def counters(tmp_path):

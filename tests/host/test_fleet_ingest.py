@@ -13,9 +13,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from firmware import checkpoints as cp
 from firmware import layout
 from firmware.checkpoints import ElementKey
+from firmware.format import checkpoint as cp
 from firmware.receipt import receipt
 from sabot import checkpoints, receipts
 from sabot.fleet import ingest, store, synth

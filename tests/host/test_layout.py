@@ -43,7 +43,7 @@ def test_the_c_readers_checkpoint_entry_is_the_firmwares():
     """A checkpoint entry: version, reason, sabot, counter, segment, seq, chain value, then signature and CRC."""
     import struct
 
-    from firmware import checkpoints as cp
+    from firmware.format import checkpoint as cp
     c = _defines()
     at = {name: struct.calcsize("<" + cp.ENTRY[1:i]) for name, i in (
         ("ENTRY_SABOT_AT", 3), ("ENTRY_COUNTER_AT", 4), ("ENTRY_SEGMENT_AT", 5), ("ENTRY_SEQ_AT", 6),

@@ -12,9 +12,9 @@ import pytest
 from bench import power_cuts
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import checkpoints as cp
 from firmware import records as rec
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.format import checkpoint as cp
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
 
 

@@ -14,12 +14,12 @@ from boards.sim.board import SimBoard
 from boards.sim.element import DEVELOPMENT_SEED, SimElement
 from boards.sim.runner import run
 from boards.sim.scenario import parse
-from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
 from firmware.checkpoints import Checkpoints
 from firmware.controller import CLOSED, IDLE
 from firmware.events import EV_CLEAR, EV_COUP_END, EV_NO_MORE_BETS
+from firmware.format import checkpoint as cp
 from firmware.storage import FileStorage
 from tests.core.test_element import Bus
 

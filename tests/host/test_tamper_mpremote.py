@@ -13,11 +13,11 @@ from types import SimpleNamespace
 import pytest
 
 from boards.sim.element import SimElement
-from firmware import checkpoints as cp
 from firmware import layout as fmt
 from firmware import records as rec
 from firmware.controller import CLOSED, IDLE
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.format import checkpoint as cp
 from sabot.journalfile import CODE, SEQ, TYPE, Reader, load_segments
 from sabot.shoe_link import mpremote
 from tests.host.test_commissioning import MPREMOTE, run, sabot

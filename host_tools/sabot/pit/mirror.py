@@ -10,7 +10,7 @@ import os
 import struct
 from pathlib import Path
 
-from firmware.checkpoints import FILE as CHECKPOINT_FILE
+from firmware.format.checkpoint import FILE as CHECKPOINT_FILE
 from firmware.protocol import C_CHUNK
 from firmware.storage import segment_name
 
