@@ -4,9 +4,9 @@ one between coups, and a coup's opening is signed before its gate unlocks (J-TAM
 checkpoints' entries, which the host's readers load (sabot/checkpoints.py) without a shell or a controller."""
 
 from firmware import layout
-from firmware.checkpoints import OPENING
 from firmware.compat import const
 from firmware.events import EV_AUTHORITY, EV_ELEMENT, EV_NO_MORE_BETS
+from firmware.format.checkpoint import OPENING
 from firmware.records import R_BOOT, R_ELEMENT, R_NO_MORE_BETS
 from firmware.shell import Shell
 from firmware.ticks import ticks_diff

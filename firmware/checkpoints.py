@@ -22,32 +22,8 @@ from hashlib import sha256
 from firmware import layout
 from firmware.compat import const
 from firmware.events import EV_AUTHORITY, EV_SEANCE, EV_SEANCE_CLOSE
-from firmware.format.checkpoint import (
-    ALARM,
-    AUTHORITY,
-    BEGUN,
-    BOOT,
-    CHIP_AT,
-    COUP_END,
-    CRC_AT,
-    ELEMENT_ID,
-    ENTRY,
-    EXTERNAL,
-    EXTERNAL_CRC_AT,
-    EXTERNAL_SIGNATURE_AT,
-    EXTERNAL_SIZE,
-    FILE,
-    LABEL,
-    OPENING,
-    RAND_AT,
-    RECOVERY,
-    SEANCE,
-    SIGNATURE_AT,
-    SIGNED,
-    SIZE,
-    VERSION,
-)
-from firmware.journal import JournalError, chained, header_chain, parse_header
+from firmware.format import checkpoint as fmt
+from firmware.power_up import judged
 from firmware.records import EL_CUT, EL_FAULT, FAULT_DEVKEY
 
 ATTEST_SLOT = const(1)  # the element's key that signs only what the chip built (boards/mcu/atecc.py)
@@ -55,42 +31,6 @@ _COUNTER = const(0)  # the element's counter 0 counts the checkpoints; counter 1
 _SPENT = const(2097151)  # the counter's last value (boards/mcu/atecc.py's COUNTER_MAX): no checkpoint after it
 SIGN_TRIES = const(2)  # one entry signed twice at most, the same counter value, after the driver's 3 resubmissions:
 # 6 Signs at most, 4.4 s at the slowest clock (M2: 665 ms each, with its Nonce and GenDig), within the 5 s watchdog
-# How far the element's counter may be ahead of the last entry at power-up and be a power cut during a checkpoint:
-# the one increment the entry was for, and the datasheet's "more than one on some power losses" (docs/journal-
-# format.md, "A counter ahead at power-up"). More is a rollback.
-AHEAD_MOST = const(3)
-# The records a step that writes a checkpoint ends with (its last one), as bits by type: a power-up's (R_BOOT,
-# R_RECOVERY, R_ALARM), a séance's (R_SEANCE, R_OUVERTE, R_REFUSAL, R_OUVERTE_DAY, R_SEANCE_CLOSE), a coup's opening
-# (R_NO_MORE_BETS), a coup's end (R_COUP_END, R_CLOSED), an alarm's, the element's (R_ELEMENT), an authority change's
-# (R_AUTHORITY). A journal whose last record is another ends on a step with no checkpoint (a load, a burn, a clear, a
-# card in a coup): no cut during a checkpoint left it so. A literal, each name an import on the board
-# (tests/host/test_element_faults.py checks it against the names). A coup's end after its signed opening counts
-# nothing (ENDS, below).
-STEP_ENDS = const(0x7394D6)
-ENDS = const(0x440)  # R_COUP_END, R_CLOSED: the end of a coup, signed with its opening's counter value
-
-
-def _chain_at(storage, segment, seq):
-    """The chain value after record seq of an earlier segment, read again from its start: what a power-up needs when a
-    cut left the counter ahead of an entry in a segment the recovery did not read (a torn tail's recovery began the
-    next one, and a second cut came in its checkpoint: issue 37). None where the segment does not reach seq intact.
-    Rare (a cut), and one segment at most."""
-    frame = bytearray(layout.FRAME_SIZE)
-    try:
-        with storage.reader(segment) as stream:
-            header = stream.read(layout.HEADER_SIZE)
-            at = parse_header(header)[9]
-            chain = header_chain(header)
-            while at < seq:
-                if (stream.readinto(frame) != layout.FRAME_SIZE or frame[0] != layout.SYNC
-                        or crc32(frame) != layout.CRC_RESIDUE or struct.unpack_from("<I", frame, layout.SEQ_AT)[0]
-                        != at + 1 or frame[layout.LINK_AT:layout.CRC_AT] != chain[:layout.LINK_SIZE]):
-                    return None
-                chain = chained(chain, memoryview(frame)[layout.BODY_AT:layout.LINK_AT])
-                at += 1
-    except (OSError, JournalError):
-        return None
-    return chain if at == seq else None
 
 
 def journal_key(element):
@@ -107,7 +47,7 @@ class ElementKey:
     (the journal recovered keeps its own, firmware/journal.py)."""
 
     def __init__(self, public):
-        self.id = None if public is None else sha256(ELEMENT_ID + public).digest()[:8]
+        self.id = None if public is None else sha256(fmt.ELEMENT_ID + public).digest()[:8]
 
     def tag(self, message, size=32):
         """No HMAC: a board's receipts are the element's (firmware/receipt.py), and with none answering, none."""
@@ -119,7 +59,7 @@ class Checkpoints:
         """folder: the journal's; element: the secure element's driver (counter, increment, sign), None when the
         board has none answering (every power-up is then a rollback: the shoe cannot tell)."""
         self.folder = folder
-        self.path = folder + "/" + FILE
+        self.path = folder + "/" + fmt.FILE
         self.element = element
         self.sabot = sabot
         self._last = None  # the last entry read at power-up, or None
@@ -136,7 +76,7 @@ class Checkpoints:
         self.tail = None  # the power-up's replay (checkpoint_shell.Tail), set by the shell's recover()
         self.keyless = False  # key() found no element answering
         self.chip = None  # key(): the configuration bytes the element's own messages carry, None: it signs externally
-        self.version, self.size = EXTERNAL, EXTERNAL_SIZE  # the entries this element writes: key() says which
+        self.version, self.size = fmt.EXTERNAL, fmt.EXTERNAL_SIZE  # the entries this element writes: key() says which
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
@@ -154,12 +94,12 @@ class Checkpoints:
 
     def public_key(self):
         """The public key that vouches for the journal (X || Y), what the casino enrols: the element's internal-sign
-        key's (ATTEST_SLOT) when it has one, its entries then of VERSION, each signature the chip's own over its
-        counter; slot 0's otherwise (a part without one), its entries of version EXTERNAL. OSError: no element."""
+        key's (ATTEST_SLOT) when it has one, its entries then of fmt.VERSION, each signature the chip's own over its
+        counter; slot 0's otherwise (a part without one), its entries of version fmt.EXTERNAL. OSError: no element."""
         self.chip, public = journal_key(self.element)
-        if self.chip is not None and self._first() == EXTERNAL:  # a journal begun by a firmware that signed so
+        if self.chip is not None and self._first() == fmt.EXTERNAL:  # a journal begun by a firmware that signed so
             self.chip, public = None, self.element.public_key(0)  # goes on so; its next journal is the chip's own
-        self.version, self.size = (EXTERNAL, EXTERNAL_SIZE) if self.chip is None else (VERSION, SIZE)
+        self.version, self.size = (fmt.EXTERNAL, fmt.EXTERNAL_SIZE) if self.chip is None else (fmt.VERSION, fmt.SIZE)
         return public
 
     def _first(self):
@@ -202,17 +142,12 @@ class Checkpoints:
         self._pending = self._opened = self.job = None  # a power-up's: what a coup's opening held went with the power
         if len(entry) != self.size:
             return None
-        fields = struct.unpack_from(ENTRY, entry, 0)
+        fields = struct.unpack_from(fmt.ENTRY, entry, 0)
         return [fields[4], fields[5], None, None]
 
     def rolled_back(self, journal, watch):
-        """After recovery: whether the journal was cut, deleted or put back since the last checkpoint. The entry
-        must be intact, the journal must reach its end with its chain value when the recovery saw it, and the
-        element's counter must be the entry's, or at most AHEAD_MOST above it with the chain value seen and records
-        after the entry: a power cut during the checkpoint of their step (its increment made, the entry never
-        written, or the counter gone up by more on the cut), which booted() journals, when the journal ends on the
-        records of a step that writes a checkpoint; values the element's records after the entry say it spent (a
-        signature that failed) need no cut. No entry while the counter is above 0: the journal was deleted."""
+        """After recovery: whether the journal was cut, deleted or put back since the last checkpoint, the element's
+        counter read and judged against the last entry (firmware/power_up.py's judged())."""
         self._counted = None
         self._found = 0
         try:
@@ -226,42 +161,8 @@ class Checkpoints:
         if counter >= _SPENT:
             print("checkpoints: the secure element's counter is spent: replace the element and enrol it again")
             return True  # no checkpoint can follow, so no later boot could tell a cut journal: locked at each one
-        entry = self._last
-        if not entry:  # none yet: a journal's first checkpoint cut (issue 37), or the file deleted
-            if not counter:
-                return False
-            if not journal.seq:
-                return True
-            counted = reason = 0
-        else:
-            if crc32(entry) != layout.CRC_RESIDUE:
-                return True  # an entry edited by hand; a torn append is never counted whole
-            fields = struct.unpack_from(ENTRY, entry, 0)
-            if fields[0] != self.version or fields[4] > watch[3] or fields[5] > journal.seq:
-                return True
-            if watch[2] is not None and watch[2] != fields[6]:
-                return True
-            counted = fields[3]
-            reason = fields[1]
-            if counter > counted and watch[2] is None and fields[4] < watch[3]:
-                watch[2] = _chain_at(journal.storage, fields[4], fields[5])  # an earlier segment's, read again
-                if watch[2] != fields[6]:
-                    return True
-            if not (counter > counted and fields[5] < journal.seq and watch[2] is not None):
-                return counter != counted
-        tail = self.tail  # None: no power-up replayed the journal, no record says what a cut spent
-        spent, kind = (tail.spent, tail.type) if tail is not None else (0, 0)
-        if counted < spent <= counter:
-            counted = spent  # journalled by the shoe: its element failed to sign
-        if counted < counter:
-            opened = tail is not None and tail.opened  # a coup opened after the entry: its opening's, never written
-            if counter - counted > AHEAD_MOST or not (STEP_ENDS >> kind & 1 or opened):
-                return True
-            if reason == OPENING and ENDS >> kind & 1:
-                return True  # a coup's end after its signed opening counts nothing: no cut left the counter ahead
-            self._found = counter
-        self._counted = counted
-        return False
+        back, self._counted, self._found = judged(self._last, self.version, counter, journal, watch, self.tail)
+        return back
 
     def booted(self, shell, cut, quiet=False):
         """After the power-up's records: the counter values a cut spent, said, then its checkpoint, a recovery's
@@ -274,25 +175,25 @@ class Checkpoints:
             self._found = 0
             shell.said(found, found - (self._counted or 0), EL_CUT)
             self._counted = found
-        self.write(shell.journal, RECOVERY if cut else BOOT)
+        self.write(shell.journal, fmt.RECOVERY if cut else fmt.BOOT)
 
     def due(self, ctl, event, in_coup, alarms):
         """After a step that wrote records (in_coup and alarms: the controller's before it): the reason of the
         checkpoint it calls for, 0 for none: one when it raised an alarm or a fault (the dealing stops), opened or
         closed a séance, ended a coup or changed the casino's authority; never in a coup that deals on, so never on a
         card's path (a signature takes up to 115 ms on the element). A coup's opening is the shell's own
-        (OPENING: counted up and signed once its records are durable, before its gate unlocks, issue 37; its entry
+        (fmt.OPENING: counted up and signed once its records are durable, before its gate unlocks, issue 37; its entry
         written with the next one, the coup's end, so that no erase of the file lies between "no more bets" and the
         gate: a power cut before then finds the counter one ahead and the coup's opening after the last entry, a cut
         that rolled_back() recognises and the power-up journals)."""
         if ctl.alarms & ~alarms:
-            return ALARM
+            return fmt.ALARM
         if event == EV_SEANCE or event == EV_SEANCE_CLOSE:
-            return SEANCE
+            return fmt.SEANCE
         if in_coup and not ctl.in_coup:
-            return COUP_END
+            return fmt.COUP_END
         if event == EV_AUTHORITY:
-            return AUTHORITY
+            return fmt.AUTHORITY
         return 0
 
     def settle(self):
@@ -314,8 +215,11 @@ class Checkpoints:
         try:
             self.append(reason, journal.segment, journal.seq, journal.chain)
         except OSError as e:
-            print("checkpoints: not written:", e)
-            self.failed()
+            self._lost(e)
+
+    def _lost(self, e):
+        print("checkpoints: not written:", e)
+        self.failed()
 
     def failed(self):
         """An entry not written: the values spent since the last one (the increment's; none when the increment
@@ -342,7 +246,7 @@ class Checkpoints:
         except OSError:
             pass  # there already
         self.public_key()  # the new journal's way: the chip's own signatures when it can, whatever the old one's
-        self.append(BEGUN, 0, 0, bytes(layout.CHAIN_SIZE))
+        self.append(fmt.BEGUN, 0, 0, bytes(layout.CHAIN_SIZE))
 
     def append(self, reason, segment, seq, chain):
         """The entry: the counter counted up once, then signed, again with the same value when the element fails
@@ -389,8 +293,7 @@ class Checkpoints:
             self.job = None
         except OSError as e:
             self.job = None
-            print("checkpoints: not written:", e)
-            self.failed()
+            self._lost(e)
         return False
 
     def finish(self):
@@ -403,8 +306,7 @@ class Checkpoints:
         try:
             self._drive(job, self._run)
         except OSError as e:
-            print("checkpoints: not written:", e)
-            self.failed()
+            self._lost(e)
 
     def _drive(self, job, run):
         element = self.element
@@ -426,7 +328,7 @@ class Checkpoints:
         self._spent = None
         opened = self._opened
         self._opened = None
-        if reason == COUP_END and opened is not None:
+        if reason == fmt.COUP_END and opened is not None:
             counter = opened  # the coup's end, signed with its opening's value: nothing counted
         else:
             run = element.incrementing(_COUNTER, self._counted)  # no read before: the value known
@@ -434,10 +336,10 @@ class Checkpoints:
             counter = self._spent = run.poll(0)
         chip = self.chip
         entry = bytearray(self.size)
-        struct.pack_into(ENTRY, entry, 0, self.version, reason, self.sabot, counter,
+        struct.pack_into(fmt.ENTRY, entry, 0, self.version, reason, self.sabot, counter,
                          segment, seq, chain, self._previous)
-        digest = sha256(LABEL)
-        digest.update(memoryview(entry)[:SIGNED])
+        digest = sha256(fmt.LABEL)
+        digest.update(memoryview(entry)[:fmt.SIGNED])
         digest = digest.digest()
         tries = SIGN_TRIES
         while True:
@@ -445,14 +347,14 @@ class Checkpoints:
                 if chip is None:
                     run = element.signing(digest)
                     yield run
-                    entry[EXTERNAL_SIGNATURE_AT:EXTERNAL_CRC_AT] = run.poll(0)
+                    entry[fmt.EXTERNAL_SIGNATURE_AT:fmt.EXTERNAL_CRC_AT] = run.poll(0)
                 else:  # the chip's own message: its counter as it reads it, and the digest's first 20 bytes
                     run = element.attesting(digest[:20], ATTEST_SLOT, False)  # the value: the increment's
                     yield run
                     signed = run.poll(0)
-                    entry[RAND_AT:CHIP_AT] = signed[:32]
-                    entry[CHIP_AT:CHIP_AT + 5] = chip
-                    entry[SIGNATURE_AT:CRC_AT] = signed[32:]
+                    entry[fmt.RAND_AT:fmt.CHIP_AT] = signed[:32]
+                    entry[fmt.CHIP_AT:fmt.CHIP_AT + 5] = chip
+                    entry[fmt.SIGNATURE_AT:fmt.CRC_AT] = signed[32:]
                 break
             except OSError:
                 tries -= 1
@@ -460,7 +362,7 @@ class Checkpoints:
                     raise
         at = self.size - 4
         struct.pack_into("<I", entry, at, crc32(memoryview(entry)[:at]))
-        if reason == OPENING:
+        if reason == fmt.OPENING:
             self._pending = entry  # written with the coup's end: no file's erase before the gate unlocks
             self._opened = counter
         else:

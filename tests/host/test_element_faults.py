@@ -21,6 +21,7 @@ from boards.sim.runner import act, run
 from boards.sim.scenario import parse
 from firmware import checkpoints as cp
 from firmware import layout as fmt
+from firmware import power_up
 from firmware import records as rec
 from firmware.events import EV_CLEAR, EV_COUP_END, EV_NO_MORE_BETS
 from firmware.format import checkpoint as entry
@@ -218,7 +219,7 @@ def test_a_counter_ahead_of_a_journal_that_ends_on_a_step_with_no_checkpoint_is_
     where.mkdir()
     board, chip = board_with(where)
     run(parse(LOADED), board)
-    chip.cut, chip.extra = True, cp.AHEAD_MOST  # a cut during the coup opening's checkpoint, the counter 4 ahead
+    chip.cut, chip.extra = True, power_up.AHEAD_MOST  # a cut during the coup opening's checkpoint, the counter 4 ahead
     with pytest.raises(PowerCut):
         board.press(EV_NO_MORE_BETS)
     board.power_cut()
@@ -233,8 +234,8 @@ def _command(opcode, param1, param2=0):
 
 
 def test_the_steps_that_write_a_checkpoint_end_on_the_records_the_boot_accepts_after_a_cut():
-    """firmware/checkpoints.py's STEP_ENDS, a literal on the board, is the records it names."""
+    """firmware/power_up.py's STEP_ENDS, a literal on the board, is the records it names."""
     names = ("R_BOOT", "R_RECOVERY", "R_ALARM", "R_SEANCE", "R_OUVERTE", "R_REFUSAL", "R_OUVERTE_DAY",
              "R_SEANCE_CLOSE", "R_NO_MORE_BETS", "R_COUP_END", "R_CLOSED", "R_ELEMENT", "R_AUTHORITY")
-    assert cp.STEP_ENDS == sum(1 << getattr(rec, name) for name in names)
-    assert cp.ENDS == (1 << rec.R_COUP_END) | (1 << rec.R_CLOSED)
+    assert power_up.STEP_ENDS == sum(1 << getattr(rec, name) for name in names)
+    assert power_up.ENDS == (1 << rec.R_COUP_END) | (1 << rec.R_CLOSED)
