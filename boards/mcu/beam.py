@@ -13,9 +13,9 @@ if TYPE_CHECKING:
 
 
 class BeamSensor:
-    def __init__(self, gate, ring, reader=None, stop_pin: "Pin | None" = None, stop_active=0):
+    def __init__(self, gate, events, reader=None, stop_pin: "Pin | None" = None, stop_active=0):
         self._gate = gate
-        self._ring = ring  # firmware.runtime.EventQueue: put() allocates nothing
+        self._events = events  # firmware.runtime.EventQueue: put() allocates nothing
         self._reader = reader  # a CardReader, or None when no reader is fitted
         self._stop_pin = stop_pin  # the stop-card detector, or None when none is fitted
         self._stop_active = stop_active
@@ -30,4 +30,4 @@ class BeamSensor:
         stop = self._stop_pin
         if stop is not None and stop.value() == self._stop_active:
             card = STOP  # the detector wins: the reader's line taken above may be a duplicate of the last card's
-        self._ring.put(EV_CARD, card)
+        self._events.put(EV_CARD, card)

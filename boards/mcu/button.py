@@ -9,8 +9,8 @@ _QUIET_MS = const(30)  # a contact's bounce dies out within this; a press starts
 
 
 class Button:
-    def __init__(self, ring, event, arg=0, pressed_level=0):
-        self._ring = ring
+    def __init__(self, events, event, arg=0, pressed_level=0):
+        self._events = events
         self._event = event
         self._arg = arg
         self._pressed = pressed_level
@@ -24,4 +24,4 @@ class Button:
         elapsed = time.ticks_diff(now, self._edge_at)
         self._edge_at = now
         if not 0 <= elapsed < _QUIET_MS and pin.value() == self._pressed:
-            self._ring.put(self._event, self._arg)
+            self._events.put(self._event, self._arg)

@@ -120,21 +120,21 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
         # so no garbage collection can start between a sensed card and the gate's command; the VM keeps large
         # call frames on the C stack meanwhile. Should a decision ever allocate, it raises: the gate locks.
         shell.guard = (micropython.heap_lock, micropython.heap_unlock)
-        ring = EventQueue()
+        events = EventQueue()
         reader = None
         if config.get("reader"):
             uart = UART(pins.READER_UART, baudrate=BAUD, tx=Pin(pins.READER_TX), rx=Pin(pins.READER_RX), timeout=0)
             reader = CardReader(uart)
         stop = Pin(pins.STOP_DETECT, Pin.IN) if config.get("stop_detector") else None
-        beam = BeamSensor(gate, ring, reader, stop, pins.STOP_ACTIVE)
+        beam = BeamSensor(gate, events, reader, stop, pins.STOP_ACTIVE)
         buttons = (
-            (pins.NO_MORE_BETS, Button(ring, EV_NO_MORE_BETS, 0, pins.PRESSED)),
-            (pins.COUP_END, Button(ring, EV_COUP_END, 0, pins.PRESSED)),
-            (pins.BURN, Button(ring, EV_BURN, 0, pins.PRESSED)),
-            (pins.DRAW, Button(ring, EV_DRAW, 0, pins.PRESSED)),
-            (pins.LOAD, Button(ring, EV_LOAD, game, pins.PRESSED)),
-            (pins.SEANCE, Button(ring, EV_SEANCE, 0, pins.PRESSED)),
-            (pins.CLEAR, Button(ring, EV_CLEAR, 0, pins.PRESSED)),
+            (pins.NO_MORE_BETS, Button(events, EV_NO_MORE_BETS, 0, pins.PRESSED)),
+            (pins.COUP_END, Button(events, EV_COUP_END, 0, pins.PRESSED)),
+            (pins.BURN, Button(events, EV_BURN, 0, pins.PRESSED)),
+            (pins.DRAW, Button(events, EV_DRAW, 0, pins.PRESSED)),
+            (pins.LOAD, Button(events, EV_LOAD, game, pins.PRESSED)),
+            (pins.SEANCE, Button(events, EV_SEANCE, 0, pins.PRESSED)),
+            (pins.CLEAR, Button(events, EV_CLEAR, 0, pins.PRESSED)),
         )
         chores = _Chores(reader, indicator, buzzer)
         watchdog = Watchdog(WDT, _WATCHDOG_MS)
@@ -144,7 +144,7 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
         attach(Pin(pins.BEAM, Pin.IN), beam_handler(beam.on_break) if beam_handler else beam.on_break, broken)
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-        runtime = Runtime(shell, ring, time.ticks_ms, watchdog.feed, chores.idle)
+        runtime = Runtime(shell, events, time.ticks_ms, watchdog.feed, chores.idle)
         if board is None:
             runtime.run(lambda: _interruptible(micropython))
         else:
