@@ -72,6 +72,16 @@ def device_error(said):
     return lines[-1] if lines else ""
 
 
+# What a pull over mpremote copies: the journal's files, each kept journal's (journal.N) with its files, and whether
+# the shoe signs checkpoints (its checkpoint file then written by the pull's checkpoint, if it had none yet).
+_LISTING = """import os
+from firmware.remote import kept_journals
+from firmware.runtime import Runtime
+shell = Runtime.current and Runtime.current.shell
+print(repr([sorted(os.listdir(%r)), [[n, sorted(os.listdir('%s.%%d' %% n))] for n in kept_journals()],
+            bool(shell and shell.checkpoints)]))"""
+
+
 def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
     """Copy the device's journal segments into dest (interrupting the running controller: the gate stays
     locked), with the shoe's receipt for them, its signed head under a fresh nonce (receipt.json), to verify
@@ -85,49 +95,36 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
         if in_fault_said:
             resume(port)
             return _failed("pull-log", in_fault_said + "; nothing pulled")
-        listing = mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
-        listed = ast.literal_eval(listing.strip().splitlines()[-1])
+        # Two mpremote sessions: what there is, then the checkpoint, the copies and the receipt in one. The
+        # controller stopped, a development Pico's watchdog resets it within 5 s: each session more spent on
+        # starting mpremote could let the shoe restart mid-pull, its boot's records after the copy and before the
+        # receipt (seen on a loaded machine: a J-TAMPER "records cut at the end" on an honest shoe).
+        listed, kept_listed, signs = ast.literal_eval(mpremote(port, "exec", _LISTING % (JOURNAL, JOURNAL))
+                                                      .strip().splitlines()[-1])
         names = [n for n in listed if n.endswith(".sbj")]
         _destination(names, dest, force)
         # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.
-        mpremote(port, "exec", "from firmware.remote import checkpoint\ncheckpoint()")
-        if CHECKPOINT_FILE not in listed:
-            listed = ast.literal_eval(mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % JOURNAL)
-                                      .strip().splitlines()[-1])
-        args = []
-        for name in names + [n for n in listed if n == CHECKPOINT_FILE]:
-            args += ["+"] if args else []
-            args += ["fs", "cp", ":%s/%s" % (JOURNAL, name), str(dest / name)]
-        with progress.bar(len(names), "pull-log", unit="segment") as shown:
-            mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp ")))
-        kept = _pull_kept(port, dest)
+        args = ["exec", "from firmware.remote import checkpoint\ncheckpoint()"]
+        copies = [(JOURNAL, dest, names + ([CHECKPOINT_FILE] if signs or CHECKPOINT_FILE in listed else []))]
+        kept = []
+        for n, files in kept_listed:  # every journal the shoe kept aside (/journal.N/), as over the protocol
+            folder = dest / ("%s.%d" % (JOURNAL, n))
+            folder.mkdir(exist_ok=True)
+            kept.append(folder)
+            copies.append(("%s.%d" % (JOURNAL, n), folder, [f for f in files if f.endswith(".sbj")
+                                                             or f == CHECKPOINT_FILE]))
+        for folder, into, files in copies:
+            for name in files:
+                args += ["+", "fs", "cp", ":%s/%s" % (folder, name), str(into / name)]
         nonce = os.urandom(32)
-        said = mpremote(port, "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex())
+        args += ["+", "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex()]
+        with progress.bar(len(names), "pull-log", unit="segment") as shown:
+            said = mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp :%s/" % JOURNAL)))
         receipt = keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1]))
     except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     return _pulled(dest, names, receipt, out, as_json, kept)
-
-
-def _pull_kept(port, dest):
-    """Over mpremote: every journal the shoe kept aside (/journal.N/), its segments and checkpoints into
-    DEST/journal.N, as over the protocol; the folders written."""
-    said = mpremote(port, "exec", "from firmware.remote import kept_journals\nprint(kept_journals())")
-    kept = []
-    for n in ast.literal_eval(said.strip().splitlines()[-1]):
-        name = "%s.%d" % (JOURNAL, n)
-        listed = ast.literal_eval(mpremote(port, "exec", "import os\nprint(sorted(os.listdir(%r)))" % name)
-                                  .strip().splitlines()[-1])
-        folder = dest / name
-        folder.mkdir(exist_ok=True)
-        args = []
-        for file in [f for f in listed if f.endswith(".sbj") or f == CHECKPOINT_FILE]:
-            args += (["+"] if args else []) + ["fs", "cp", ":%s/%s" % (name, file), str(folder / file)]
-        if args:
-            mpremote(port, *args)
-        kept.append(folder)
-    return kept
 
 
 def _destination(segments, dest, force):
