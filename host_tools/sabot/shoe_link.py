@@ -21,7 +21,7 @@ from sabot.json_out import said
 from sabot.production_link import authenticated, production
 from sabot.receipt_files import keep_receipt
 from sabot.repl_settle import settled
-from sabot.shoe_status import in_fault
+from sabot.shoe_status import STATUS_ASKED, fault_in, in_fault
 
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
 
@@ -91,16 +91,16 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
         client = production(port)
         if client:
             return _pull_protocol(client, port, dest, force, out, as_json)
-        in_fault_said = in_fault(port)
+        # Two mpremote sessions: the shoe's state and what there is, then the checkpoint, the copies and the receipt
+        # in one. The controller stopped, a development Pico's watchdog resets it within 5 s: each session more
+        # spent on starting mpremote could let the shoe restart mid-pull, its boot's records after the copy and
+        # before the receipt (seen on a loaded machine: a J-TAMPER "records cut at the end" on an honest shoe).
+        lines = mpremote(port, "exec", STATUS_ASKED, "+", "exec", _LISTING % (JOURNAL, JOURNAL)).strip().splitlines()
+        in_fault_said = fault_in(port, json.loads(lines[-2]))
         if in_fault_said:
             resume(port)
             return _failed("pull-log", in_fault_said + "; nothing pulled")
-        # Two mpremote sessions: what there is, then the checkpoint, the copies and the receipt in one. The
-        # controller stopped, a development Pico's watchdog resets it within 5 s: each session more spent on
-        # starting mpremote could let the shoe restart mid-pull, its boot's records after the copy and before the
-        # receipt (seen on a loaded machine: a J-TAMPER "records cut at the end" on an honest shoe).
-        listed, kept_listed, signs = ast.literal_eval(mpremote(port, "exec", _LISTING % (JOURNAL, JOURNAL))
-                                                      .strip().splitlines()[-1])
+        listed, kept_listed, signs = ast.literal_eval(lines[-1])
         names = [n for n in listed if n.endswith(".sbj")]
         _destination(names, dest, force)
         # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.

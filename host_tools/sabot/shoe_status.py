@@ -16,7 +16,7 @@ CHANGING = {
 }
 
 
-_STATUS = ("from firmware.runtime import Runtime\nfrom firmware.remote import status\nimport json\n"
+STATUS_ASKED = ("from firmware.runtime import Runtime\nfrom firmware.remote import status\nimport json\n"
            "print(json.dumps(status(Runtime.current.shell) if Runtime.current else None))")
 
 
@@ -25,7 +25,7 @@ def in_fault(port, client=None):
     element's, or unusable), or None: asked over the protocol (client) or over mpremote (a development shoe whose
     controller is not running says nothing)."""
     from sabot.protocol import ProtocolError, Refused
-    from sabot.shoe_link import ask, fault
+    from sabot.shoe_link import ask
 
     if client:
         try:
@@ -33,7 +33,14 @@ def in_fault(port, client=None):
         except (ProtocolError, Refused) as e:
             raise DeviceError(str(e)) from None
     else:
-        now = ask(port, _STATUS)
+        now = ask(port, STATUS_ASKED)
+    return fault_in(port, now)
+
+
+def fault_in(port, now):
+    """in_fault's line for a status already read (now: its JSON, None when the controller is not running)."""
+    from sabot.shoe_link import fault
+
     if not now or not now.get("broken"):
         return None  # journalling: an alarm raised is the journal's to say, not a fault of the shoe's
     return fault(port, dict(now, fault=now.get("alarms", 0)))
@@ -55,7 +62,7 @@ def status_command(port, out=sys.stdout):
             finally:
                 client.link.close()
         else:
-            now = ask(port, _STATUS)
+            now = ask(port, STATUS_ASKED)
             if now:
                 resume(port)
     except DeviceError as e:
