@@ -103,15 +103,24 @@ class Pico:
         self.link.start()
         threading.Thread(target=self._host_to_usb, daemon=True).start()
         threading.Thread(target=self._usb_to_host, daemon=True).start()
-        deadline = time.monotonic() + 30
-        while not os.path.exists(self.control_path):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise PicoError("the emulator did not start (exit %s)" % self.process.poll())
-            time.sleep(0.05)
-        self._socket = socket.socket(socket.AF_UNIX)
-        self._socket.connect(self.control_path)
+        self._socket = self._control_socket(time.monotonic() + 30)
         threading.Thread(target=self._read, daemon=True).start()
         return self
+
+    def _control_socket(self, deadline):
+        """The emulator's control socket, once it listens: node binds the path (the file appears) a moment before
+        it listens, and a loaded machine can look in between (refused: try again)."""
+        while True:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise PicoError("the emulator did not start (exit %s)" % self.process.poll())
+            if os.path.exists(self.control_path):
+                control = socket.socket(socket.AF_UNIX)
+                try:
+                    control.connect(self.control_path)
+                    return control
+                except ConnectionRefusedError:
+                    control.close()
+            time.sleep(0.05)
 
     def _host_to_usb(self):
         """The pty's bytes to the emulator's USB. A read of the pty's master fails (EIO) while a program that had
