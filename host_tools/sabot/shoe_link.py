@@ -17,12 +17,14 @@ from firmware.format.checkpoint import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
 from sabot.device import DeviceError, no_device
+from sabot.journalfile import Unusable, load_segments
 from sabot.json_out import said
 from sabot.production_link import authenticated, production
 from sabot.receipt_files import keep_receipt
 from sabot.repl_settle import settled
 from sabot.shoe_status import STATUS_ASKED, fault_in, in_fault
 
+PULL_ATTEMPTS = 3  # pulls over mpremote before a shoe that keeps writing meanwhile is an error
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
 
 
@@ -91,40 +93,66 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
         client = production(port)
         if client:
             return _pull_protocol(client, port, dest, force, out, as_json)
-        # Two mpremote sessions: the shoe's state and what there is, then the checkpoint, the copies and the receipt
-        # in one. The controller stopped, a development Pico's watchdog resets it within 5 s: each session more
-        # spent on starting mpremote could let the shoe restart mid-pull, its boot's records after the copy and
-        # before the receipt (seen on a loaded machine: a J-TAMPER "records cut at the end" on an honest shoe).
-        lines = mpremote(port, "exec", STATUS_ASKED, "+", "exec", _LISTING % (JOURNAL, JOURNAL)).strip().splitlines()
-        in_fault_said = fault_in(port, json.loads(lines[-2]))
-        if in_fault_said:
-            resume(port)
-            return _failed("pull-log", in_fault_said + "; nothing pulled")
-        listed, kept_listed, signs = ast.literal_eval(lines[-1])
-        names = [n for n in listed if n.endswith(".sbj")]
-        _destination(names, dest, force)
-        # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.
-        args = ["exec", "from firmware.remote import checkpoint\ncheckpoint()"]
-        copies = [(JOURNAL, dest, names + ([CHECKPOINT_FILE] if signs or CHECKPOINT_FILE in listed else []))]
-        kept = []
-        for n, files in kept_listed:  # every journal the shoe kept aside (/journal.N/), as over the protocol
-            folder = dest / ("%s.%d" % (JOURNAL, n))
-            folder.mkdir(exist_ok=True)
-            kept.append(folder)
-            copies.append(("%s.%d" % (JOURNAL, n), folder, [f for f in files if f.endswith(".sbj")
-                                                             or f == CHECKPOINT_FILE]))
-        for folder, into, files in copies:
-            for name in files:
-                args += ["+", "fs", "cp", ":%s/%s" % (folder, name), str(into / name)]
-        nonce = os.urandom(32)
-        args += ["+", "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex()]
-        with progress.bar(len(names), "pull-log", unit="segment") as shown:
-            said = mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp :%s/" % JOURNAL)))
-        receipt = keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1]))
-    except (DeviceError, ValueError, SyntaxError, IndexError, OSError) as e:
+        for attempt in range(PULL_ATTEMPTS):
+            pulled = _pull_mpremote(port, dest, force or attempt > 0)
+            if isinstance(pulled, int):
+                return pulled
+            names, receipt, kept = pulled
+            end = _copied_end(dest, names)
+            if end >= receipt["seq"]:
+                break
+            # The shoe wrote records between the copy and its receipt (a development Pico's watchdog restarts a
+            # controller stopped too long, its boot's records after the copy): the copy is short of what the receipt
+            # vouches for, and would verify as records cut at the end. Pulled again, over this pull's own files.
+            print("sabot pull-log: the shoe wrote records during the pull (its journal ends at seq %d, the receipt "
+                  "names %d: a restart meanwhile); pulling again" % (end, receipt["seq"]), file=sys.stderr)
+        else:
+            raise DeviceError("the shoe wrote records during each of %d pulls (is it restarting?); the last pull's "
+                              "files are in %s, short of its receipt" % (PULL_ATTEMPTS, dest))
+    except (DeviceError, ValueError, SyntaxError, IndexError, OSError, Unusable) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     return _pulled(dest, names, receipt, out, as_json, kept)
+
+
+def _pull_mpremote(port, dest, force):
+    """One pull over mpremote: (segment names, receipt, kept journals' folders), or the exit code of a shoe in fault.
+    Two sessions: the shoe's state and what there is, then the checkpoint, the copies and the receipt in one. The
+    controller stopped, a development Pico's watchdog resets it within 5 s: each session more spent on starting
+    mpremote could let the shoe restart mid-pull."""
+    lines = mpremote(port, "exec", STATUS_ASKED, "+", "exec", _LISTING % (JOURNAL, JOURNAL)).strip().splitlines()
+    in_fault_said = fault_in(port, json.loads(lines[-2]))
+    if in_fault_said:
+        resume(port)
+        return _failed("pull-log", in_fault_said + "; nothing pulled")
+    listed, kept_listed, signs = ast.literal_eval(lines[-1])
+    names = [n for n in listed if n.endswith(".sbj")]
+    _destination(names, dest, force)
+    # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.
+    args = ["exec", "from firmware.remote import checkpoint\ncheckpoint()"]
+    copies = [(JOURNAL, dest, names + ([CHECKPOINT_FILE] if signs or CHECKPOINT_FILE in listed else []))]
+    kept = []
+    for n, files in kept_listed:  # every journal the shoe kept aside (/journal.N/), as over the protocol
+        folder = dest / ("%s.%d" % (JOURNAL, n))
+        folder.mkdir(exist_ok=True)
+        kept.append(folder)
+        copies.append(("%s.%d" % (JOURNAL, n), folder, [f for f in files if f.endswith(".sbj")
+                                                         or f == CHECKPOINT_FILE]))
+    for folder, into, files in copies:
+        for name in files:
+            args += ["+", "fs", "cp", ":%s/%s" % (folder, name), str(into / name)]
+    nonce = os.urandom(32)
+    args += ["+", "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex()]
+    with progress.bar(len(names), "pull-log", unit="segment") as shown:
+        said = mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp :%s/" % JOURNAL)))
+    return names, keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1])), kept
+
+
+def _copied_end(dest, names):
+    """The seq of the last whole record the copied segments hold (the last segment's seq before it and its frames),
+    read as the verifier does (sabot.journalfile)."""
+    last = load_segments([dest / n for n in names])[-1]
+    return last.seq_before + (len(last.data) - last.format.header_size) // last.format.frame_size
 
 
 def _destination(segments, dest, force):
