@@ -215,7 +215,11 @@ class Trust:
             if key_id is None or last_ms is None or _element_id(gone.get("public_key")) != key_id.hex():
                 continue
             when = _utc(gone.get("replaced"))
-            if when is None or moment(last_ms) <= when + RETIRED_LEEWAY:
+            if when is None:  # vouched for, yet no date to hold the journal against: said, never passed over
+                return [Finding("K-REGISTRY", 0, "the registry %s records sabot %d's element key id %s replaced "
+                                "with no readable date (%r): whether its journal runs past the replacement cannot be "
+                                "said" % (self.path, sabot, key_id.hex(), gone.get("replaced")))]
+            if moment(last_ms) <= when + RETIRED_LEEWAY:
                 continue
             return [Finding("K-REGISTRY", 0, "a journal of sabot %d's element key id %s, which the registry %s records "
                             "replaced on %s by key id %s, runs to %s: a retired element still signing" % (

@@ -72,3 +72,14 @@ def test_the_replacing_element_is_not_said_retired_and_a_registry_nobody_vouches
     status, said = verified(folder, shoes)
     assert status == 1 and "personne ne le garantit" in said and RETIRED not in said, said
     assert json.loads(shoes.read_text())["replaced"][0]["by"] == stranger
+
+
+@pytest.mark.req("K-REGISTRY", "H-VERIFY")
+def test_a_vouched_replacement_with_no_readable_date_is_a_finding_not_passed_over(shoe, tmp_path):  # noqa: F811
+    folder, _, number, own, stranger, signers = shoe
+    trusted = (signers["casino"][1],)
+    shoes = replaced_registry(tmp_path, number, own, stranger, "last tuesday", signers)
+    status, said = verified(folder, shoes, *trusted)
+    assert status == 1 and "K-REGISTRY" in said and "remplacé sans date lisible ('last tuesday')" in said, said
+    status, _, err = ingested(folder, shoes, tmp_path, *trusted)
+    assert status == 1 and "K-REGISTRY" in err, err

@@ -173,6 +173,9 @@ MESSAGES_FR = tuple((re.compile(pattern), french) for pattern, french in (
      r"replaced on (?P<when>\S+) by key id (?P<new>[\w?]+), runs to (?P<end>\S+): a retired element",
      "un journal de l'élément du sabot n° %(n)s d'identifiant %(old)s, que le registre %(path)s dit remplacé le "
      "%(when)s par l'identifiant %(new)s, court jusqu'au %(end)s : un élément retiré qui signe encore"),
+    (r"^the registry (?P<path>\S+) records sabot (?P<n>\d+)'s element key id (?P<old>\w+) replaced with no readable "
+     r"date \((?P<date>.*)\)", "le registre %(path)s dit l'élément du sabot n° %(n)s d'identifiant %(old)s remplacé "
+     "sans date lisible (%(date)s) : on ne peut dire si son journal court au-delà du remplacement"),
     (r"^the clock set more than a day ahead without --force", "l'horloge avancée de plus d'un jour sans --force : le "
      "sabot le refuse"),
     (r"^an authority record", "un enregistrement de changement d'autorité incomplet ou inconnu"),
