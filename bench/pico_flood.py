@@ -15,6 +15,7 @@ import time
 
 from bench.report import figure, skipped
 from firmware import protocol as p
+from firmware.format import commands as c
 
 COUPS = 8
 # A longer deal under the same flood: its coups' ends drain the ring into littlefs (a block's worth every dozen coups
@@ -34,14 +35,14 @@ NAMES = ("pico.flood.longest_pass_ms", "pico.flood.watchdog_resets", "pico.flood
 
 def eleven_challenges():
     """Eleven firmware challenges, each a new seed, in one 495-byte write (45 bytes a frame)."""
-    return b"".join(p.frame(p.C_FIRMWARE, n, os.urandom(32) + b"\0\0") for n in range(11))
+    return b"".join(p.frame(c.C_FIRMWARE, n, os.urandom(32) + b"\0\0") for n in range(11))
 
 
 def flood_bytes(size=FLOOD):
     """size bytes of well-framed requests, expensive and cheap mixed: a challenge, receipts, chunks, status; whole
     frames only."""
-    block = b"".join((p.frame(p.C_FIRMWARE, 1, bytes(32) + b"\0\0"), p.frame(p.C_RECEIPT, 2, bytes(16)),
-                      p.frame(p.C_CHUNK, 3, bytes(8) + b"\xfc\x01"), p.frame(p.C_STATUS, 4)))
+    block = b"".join((p.frame(c.C_FIRMWARE, 1, bytes(32) + b"\0\0"), p.frame(c.C_RECEIPT, 2, bytes(16)),
+                      p.frame(c.C_CHUNK, 3, bytes(8) + b"\xfc\x01"), p.frame(c.C_STATUS, 4)))
     return block * max(1, size // len(block))
 
 

@@ -5,10 +5,24 @@ shoe issued, used once. The codec (Framer, frame) serves both ends; Protocol is 
 its clock (ticks in ms) and its random source, and answering through firmware/remote.py's functions. No machine
 import: the board feeds it the bytes it reads and sends what it writes."""
 
-import json
-import struct
-
 from firmware.compat import const
+from firmware.format.commands import (
+    ARGS,
+    AUTHENTICATED,
+    C_CASINO_KEY,
+    C_FIRMWARE,
+    CHEAP,
+    E_AUTH,
+    E_BUSY,
+    E_CHALLENGE,
+    E_INTERNAL,
+    E_LENGTH,
+    E_NO_KEY,
+    E_UNKNOWN,
+    E_VERSION,
+    OK,
+    fits,
+)
 from firmware.frames import (  # noqa: F401 - the codec, re-exported: host and tests take it from here
     ANSWER,
     CHALLENGE_MS,
@@ -27,44 +41,7 @@ from firmware.frames import (  # noqa: F401 - the codec, re-exported: host and t
     authenticator,
     frame,
 )
-from firmware.mac import Key
 from firmware.ticks import ticks_diff
-
-# Commands (docs/protocol.md). Reads: below 0x40, never authenticated. 0x40 and above change the shoe's state: the
-# authenticator ends their payload.
-C_STATUS = const(0x01)
-C_CHALLENGE = const(0x02)
-C_SEGMENTS = const(0x10)
-C_CHUNK = const(0x11)
-C_RECEIPT = const(0x12)
-C_ENROL = const(0x20)
-C_FIRMWARE = const(0x21)
-C_SEANCE_OPEN = const(0x40)
-C_SEANCE_CLOSE = const(0x41)
-C_CLOCK_SET = const(0x42)
-C_CASINO_KEY = const(0x43)
-C_NUMBER_SET = const(0x44)
-C_CLOCK_FORCE = const(0x45)  # the clock set more than a day ahead of the journal's last record (`clock set --force`)
-AUTHENTICATED = const(0x40)
-
-# Statuses: an answer's first payload byte (docs/protocol.md's table, its words in host_tools/sabot/protocol.py).
-# E_VERSION to E_AUTH refuse a malformed, unknown or unauthenticated request: they are counted.
-OK = const(0)
-E_VERSION = const(1)
-E_UNKNOWN = const(2)
-E_LENGTH = const(3)
-E_ARGUMENT = const(4)
-E_NO_KEY = const(5)
-E_CHALLENGE = const(6)
-E_AUTH = const(7)
-E_REFUSED = const(8)
-E_FAULT = const(9)
-E_BEHIND = const(10)
-E_NOT_FOUND = const(11)
-E_NO_ELEMENT = const(12)
-E_NO_MANIFEST = const(13)
-E_INTERNAL = const(14)
-E_BUSY = const(15)  # the pass's expensive request, or its cheap ones, already answered: ask again (a flood's answer)
 
 # What one pass of the loop answers at most (docs/protocol.md, "One pass, bounded"): one expensive request (a read of
 # the journal, a receipt, the firmware challenge, the element, a state-changing command), CHEAP_MAX cheap ones
@@ -89,9 +66,6 @@ EV_BURST = const(19)
 # opening made passes of 423 ms when the receipt was signed in one.
 SLOW_PASS_MS = const(50)
 
-_SEGMENTS_PAGE = const(63)  # (4 + 4)-byte entries after the status and the count: 1 + 2 + 63 * 8 = 507 bytes
-_CHUNK_MAX = const(508)  # a chunk's bytes after the status, a payload within PAYLOAD_MAX
-
 
 class Protocol:
     """The shoe's side: feed() the bytes read, write(bytes) sends each answer. casino: the casino's Key enrolled at
@@ -115,6 +89,7 @@ class Protocol:
         self.refused = 0  # well-framed requests refused: unknown, malformed, unauthenticated
         self.nonce = None
         self.nonce_at = 0
+        self.used_nonce = None  # the challenge the last state-changing command was checked against
         self.restart = False
         self.spent = False  # this pass's expensive request answered (or a challenge's slice hashed)
         self.cheap = 0  # this pass's cheap answers
@@ -146,7 +121,7 @@ class Protocol:
         if job is not None:
             self.spent = True
             try:
-                answer = job[0](job[3])
+                answer = job[0](self, job[3])
             except Exception:  # noqa: BLE001 - as _frame(): the request fails, answered so, the gate locked
                 self.shell.gate.close()
                 answer = E_INTERNAL, b""
@@ -194,7 +169,7 @@ class Protocol:
         if command & ANSWER:
             self.framer.bad += 1  # an answer, another shoe's or echoed: answering it could ping-pong for ever
             return
-        if command in _CHEAP or command not in _READS and command not in _WRITES or view[1] != VERSION:
+        if command in CHEAP or command not in ARGS or view[1] != VERSION:
             if self.cheap >= CHEAP_MAX:
                 self._busy(command, seq)
                 return
@@ -211,10 +186,7 @@ class Protocol:
             return
         payload = bytes(view[HEADER:])
         try:
-            if command & AUTHENTICATED:
-                status, data = self._authenticated(command, seq, payload)
-            else:
-                status, data = self._read(command, payload, seq)
+            status, data = self._carried_out(command, seq, payload)
         except Exception:  # noqa: BLE001 - a command that failed answers so, the gate locked; never the REPL's
             self.shell.gate.close()
             status, data = E_INTERNAL, b""
@@ -229,202 +201,35 @@ class Protocol:
         cached = self.cached
         return cached is not None and len(view) == HEADER + 34 and bytes(view[HEADER:HEADER + 32]) == cached[0]
 
-    def _read(self, command, payload, seq=0):
-        size = len(payload)
-        if command == C_STATUS and size == 0:
-            from firmware import remote
+    def _carried_out(self, command, seq, payload):
+        """The command's handler (firmware/commands.py) on its arguments, a state-changing one's once its tag is
+        checked against the challenge issued last, which is then spent whatever the outcome."""
+        from firmware.commands import HANDLERS
 
-            files = self.files
-            if files is None:  # the flash's directories, read once: only a restart changes what they say
-                files = self.files = (remote.other_journal(), remote.kept_journals())
-            answer = remote.status(self.shell, files[0])
-            answer["protocol"] = VERSION
-            answer["casino"] = _key_id(self.casino)
-            answer["code"] = self.enrolment is not None and self.casino is None  # a first enrolment awaits its code
-            answer["kept"] = files[1]
-            answer.update(self.counters())
-            return OK, _json(answer)
-        if command == C_CHALLENGE and size == 0:
-            self.nonce = self.random(NONCE_SIZE)
-            self.nonce_at = self.now()
-            return OK, self.nonce
-        if command == C_SEGMENTS and (size == 2 or size == 4):  # then the kept journal's number, 0 the journal's
-            return self._segments(payload[0] | payload[1] << 8, _kept(payload, 2))
-        if command == C_CHUNK and (size == 10 or size == 12):
-            segment, offset, count = struct.unpack("<IIH", payload[:10])
-            return self._chunk(segment, offset, count, _kept(payload, 10))
-        if command == C_RECEIPT and NONCE_SIZE <= size <= 32:
-            from firmware import receipt
-
-            points = self.shell.checkpoints
-            if points is None or points.element is None:
-                return OK, receipt.receipt(self.shell.journal, payload).encode()
-            self.job = [self._signed, command, seq, receipt.Signing(self.shell.journal, payload, points)]
-            return None, b""  # answered by work(), once the element has signed
-        if command == C_ENROL and size == 0:
-            if self.element is None:
-                return E_NO_ELEMENT, b""
-            from firmware.checkpoints import journal_key
-
-            try:  # X || Y, the chip's own signing key when it has one, whatever the flash's files say: the registry's
-                return OK, journal_key(self.element)[1]
-            except OSError:  # the element did not answer
-                return E_NO_ELEMENT, b""
-        if command == C_FIRMWARE and size == 34:
-            return self._firmware(payload[:32], payload[32] | payload[33] << 8, command, seq)
-        return (E_LENGTH if command in _READS else E_UNKNOWN), b""
-
-    def _storage(self, kept):
-        """The journal's store, or a kept journal's files (journal.N, set aside by a new number: no ring's); None
-        when there is no such kept journal."""
-        if not kept:
-            return self.shell.journal.storage
-        from firmware import remote
-
-        return remote.kept_storage(kept)
-
-    def _segments(self, start, kept=0):
-        storage = self._storage(kept)
-        if storage is None:
-            return E_NOT_FOUND, b""
-        segments = storage.segments()
-        data = struct.pack("<H", len(segments))
-        for segment in segments[start:start + _SEGMENTS_PAGE]:
-            data += struct.pack("<II", segment, storage.size(segment))
-        return OK, data
-
-    def _chunk(self, segment, offset, count, kept=0):
-        if segment == 0:
-            return self._checkpoints(offset, count, kept)
-        storage = self._storage(kept)
-        if storage is None or segment not in storage.segments():
-            return E_NOT_FOUND, b""
-        if count > _CHUNK_MAX:
-            return E_ARGUMENT, b""
-        size = storage.size(segment)
-        if offset > size:
-            return E_ARGUMENT, b""
-        with storage.reader(segment) as stream:
-            skip = offset  # the ring's reader rebuilds frames as it goes: it reads forward only
-            while skip:
-                got = len(stream.read(min(skip, 256)))
-                if not got:
-                    break
-                skip -= got
-            return OK, stream.read(min(count, size - offset))
-
-    def _checkpoints(self, offset, count, kept=0):
-        """Segment 0: the journal's checkpoint file (firmware/checkpoints.py), or a kept journal's, read as a segment
-        is."""
-        points = self.shell.checkpoints
-        if points is None or count > _CHUNK_MAX:
-            return (E_NOT_FOUND if points is None else E_ARGUMENT), b""
-        path = points.path
-        if kept:
-            path = "%s.%d/%s" % (points.folder, kept, path.rpartition("/")[2])
-        try:
-            with open(path, "rb") as f:
-                f.seek(offset)
-                return OK, f.read(count)
-        except OSError:
-            return E_NOT_FOUND, b""
-
-    def _firmware(self, seed, index, command=C_FIRMWARE, seq=0):
-        """From the last answer when the seed is its; a production Pico's region a slice a pass (work(): the answer
-        then, no answer now); else the image's files at once, the answer kept for the next index."""
-        from firmware import identity
-
-        cached = self.cached
-        if cached is None or cached[0] != seed:
-            if identity.REGION is not None:
-                self.job = [self._hashed, command, seq, (identity.RegionMac(seed), index)]
-                return None, b""
-            try:
-                cached = self.cached = (bytes(seed), identity.answer(seed))
-            except (OSError, ValueError):
-                return E_NO_MANIFEST, b""
-        return self._page(cached[1], index)
-
-    def _hashed(self, state):
-        """A challenge's next slice hashed: its page once the region is."""
-        mac, index = state
-        mac.step()
-        if not mac.done():
-            return None
-        self.cached = (mac.seed, mac.answer())
-        return self._page(self.cached[1], index)
-
-    def _signed(self, signing):
-        """A receipt's element polled (a pass counts as 1 ms): its line once signed."""
-        line = signing.step(1)
-        return None if line is None else (OK, line.encode())
-
-    def _page(self, answer, index):
-        files = answer["files"]
-        if index < len(files):
-            return OK, _json({"count": len(files), "file": files[index]})
-        return OK, _json({"count": len(files), "overall": answer["overall"], "unlisted": len(answer["unlisted"]),
-                          "configuration": "production"})
-
-    def _authenticated(self, command, seq, payload):
-        """The tag checked against the challenge issued last, which is then spent whatever the outcome."""
-        nonce = self.nonce
-        self.nonce = None
-        if command not in _WRITES:
+        key = None
+        if command & AUTHENTICATED:
+            nonce = self.nonce
+            self.nonce = None
+            if command not in ARGS:
+                return E_UNKNOWN, b""
+            if not fits(command, len(payload) - TAG_SIZE):
+                return E_LENGTH, b""
+            key = self.casino
+            if key is None and command == C_CASINO_KEY:  # the first enrolment, at commissioning: under the code on
+                key = self.enrolment  # the shoe's label, never a stranger's key
+            if key is None:
+                return E_NO_KEY, b""
+            if nonce is None or ticks_diff(self.now(), self.nonce_at) > CHALLENGE_MS:
+                return E_CHALLENGE, b""
+            payload, tag = payload[:-TAG_SIZE], payload[-TAG_SIZE:]
+            if not _same(authenticator(key, nonce, command, seq, payload), tag):
+                return E_AUTH, b""
+            self.used_nonce = nonce  # a new casino key is unwrapped with it
+        elif command not in ARGS:
             return E_UNKNOWN, b""
-        if len(payload) != _WRITES[command] + TAG_SIZE:
+        elif not fits(command, len(payload)):
             return E_LENGTH, b""
-        args = payload[:-TAG_SIZE]
-        key = self.casino
-        first = key is None and command == C_CASINO_KEY
-        if first:  # the first enrolment, at commissioning: under the code on the shoe's label, never a stranger's key
-            key = self.enrolment
-        if key is None:
-            return E_NO_KEY, b""
-        if nonce is None or ticks_diff(self.now(), self.nonce_at) > CHALLENGE_MS:
-            return E_CHALLENGE, b""
-        if not _same(authenticator(key, nonce, command, seq, args), payload[-TAG_SIZE:]):
-            return E_AUTH, b""
-        from firmware import remote
-
-        if command == C_CASINO_KEY:  # the new key unwrapped under the current one (the code's, first): never in clear
-            args = bytes(a ^ b for a, b in zip(args, key.tag(WRAP + nonce, TAG_SIZE)))
-            refused = remote.enrol_casino(args, self.shell, key.id, self.casino and self.casino.id, first)
-            if refused:
-                return _refused(refused)
-            if first:
-                self.enrolment = None  # spent: one first enrolment per code
-            self.casino = Key(args)
-            return OK, _json({"casino": _key_id(self.casino), "by_key": _key_id(key)})
-        if command == C_NUMBER_SET:
-            sabot = args[0] | args[1] << 8
-            answer = remote.renumber(sabot, self.shell, key.id)
-            if "was" not in answer:
-                return _refused(answer)
-            answer["by_key"] = _key_id(key)
-            self.restart = answer["was"] != sabot or answer["kept"] is not None
-            return OK, _json(answer)
-        if command == C_CLOCK_SET or command == C_CLOCK_FORCE:
-            fields = struct.unpack("<IHBBBBB", args)
-            try:
-                _check_time(fields[1:])
-            except ValueError:
-                return E_ARGUMENT, b""
-            answer = remote.clock(self.shell, fields[0], fields[1:], self.board, key.id, command == C_CLOCK_FORCE)
-            self.restart = "set" in answer
-            if "behind" in answer:
-                return E_BEHIND, _json(answer)
-            return (OK, _json(answer)) if self.restart else _refused(answer)
-        table, by, length = struct.unpack("<HHB", args[:5])
-        try:
-            answer = remote.open_seance(self.shell, self.now(), table, bytes(args[5:5 + length]).decode(), by,
-                                        command == C_SEANCE_CLOSE)
-        except (ValueError, UnicodeError):
-            return E_ARGUMENT, b""
-        answer["by_key"] = _key_id(self.casino)
-        if "seq" in answer:
-            return OK, _json(answer)
-        return (E_REFUSED if "refused" in answer else E_FAULT), _json(answer)
+        return HANDLERS[command](self, command, payload, seq, key)
 
 
 def serve(runtime, protocol, received):
@@ -461,46 +266,9 @@ def serve(runtime, protocol, received):
             protocol.longest = took
 
 
-_CHEAP = (C_STATUS, C_CHALLENGE)
-_READS = (C_STATUS, C_CHALLENGE, C_SEGMENTS, C_CHUNK, C_RECEIPT, C_ENROL, C_FIRMWARE)
-# The arguments' size of each state-changing command: séance table, employee, the game's name's length and 16 bytes
-# for it; clock (forced or not): seconds since 2020, year, month, day, hour, minute, second; the casino's key (32
-# bytes); the sabot number (u16).
-_WRITES = {C_SEANCE_OPEN: 21, C_SEANCE_CLOSE: 21, C_CLOCK_SET: 11, C_CASINO_KEY: 32, C_NUMBER_SET: 2, C_CLOCK_FORCE: 11}
-
-
-def _refused(answer):
-    """A state-changing command the shoe did not carry out: refused (the controller's reason, or a clock too far
-    ahead), or in fault (nothing could be journalled)."""
-    return (E_REFUSED if "refused" in answer or "ahead" in answer else E_FAULT), _json(answer)
-
-
-def _kept(payload, at):
-    """The kept journal a read names after its fields (journal.N), 0 for the journal."""
-    return payload[at] | payload[at + 1] << 8 if len(payload) > at else 0
-
-
-def _check_time(fields):
-    year, month, day, hour, minute, second = fields
-    if not (2020 <= year <= 2099 and 1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60
-            and second < 60):
-        raise ValueError("time out of range")
-
-
 def _same(a, b):
     """Equal, in a time that does not say where they differ."""
     differ = len(a) ^ len(b)
     for x, y in zip(a, b):
         differ |= x ^ y
     return differ == 0
-
-
-def _key_id(key):
-    if key is None:
-        return None
-    return "".join("%02x" % b for b in key.id)
-
-
-def _json(answer):
-    return json.dumps(answer).encode()
-

@@ -70,10 +70,10 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
                 raise DeviceError("the shoe on %s holds casino key id %s: give it with --current FILE to change it"
                                   % (port, status["casino"]))
             done, answer = client.casino_key(was, own)
-            if done == protocol.p.E_AUTH and not status["casino"]:
+            if done == protocol.c.E_AUTH and not status["casino"]:
                 raise DeviceError("the shoe on %s refused the enrolment code %s: not the code on its label (nothing "
                                   "changed; type it again from the label)" % (port, code))
-            if done != protocol.p.OK:
+            if done != protocol.c.OK:
                 from sabot.authority import refusal
 
                 raise DeviceError(refusal(port, answer) if "refused" in answer else "the shoe refused the casino's "

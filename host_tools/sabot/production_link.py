@@ -4,7 +4,8 @@ whether a port has one, its state-changing commands under the casino's key, and 
 import os
 import time
 
-from firmware.protocol import C_STATUS, frame
+from firmware.format.commands import C_STATUS
+from firmware.frames import frame
 from sabot.device import DeviceError, no_device
 from sabot.repl_settle import settle
 
@@ -62,7 +63,7 @@ def authenticated(client, casino_key, command, act):
         raise DeviceError(str(e)) from None
     finally:
         client.link.close()
-    if status in (protocol.p.OK, protocol.p.E_REFUSED, protocol.p.E_FAULT, protocol.p.E_BEHIND):
+    if status in (protocol.c.OK, protocol.c.E_REFUSED, protocol.c.E_FAULT, protocol.c.E_BEHIND):
         return answer
     raise DeviceError("the shoe refused the command: %s" % protocol.Refused(status, answer))
 

@@ -10,25 +10,26 @@ import termios
 import time
 
 from firmware import protocol as p
+from firmware.format import commands as c
 
 # Each status's words, French first (docs/protocol.md's table).
 STATUSES = {
-    p.OK: ("fait", "done"),
-    p.E_VERSION: ("version du protocole inconnue", "unknown protocol version"),
-    p.E_UNKNOWN: ("commande inconnue", "unknown command"),
-    p.E_LENGTH: ("longueur invalide pour la commande", "wrong length for the command"),
-    p.E_ARGUMENT: ("valeur hors limites", "value out of range"),
-    p.E_NO_KEY: ("aucune clé du casino enrôlée", "no casino key enrolled"),
-    p.E_CHALLENGE: ("défi absent, expiré ou déjà utilisé", "no challenge, or expired, or used"),
-    p.E_AUTH: ("authentification refusée", "authenticator refused"),
-    p.E_REFUSED: ("refusé par le sabot", "refused by the shoe"),
-    p.E_FAULT: ("sabot en défaut : rien n'est journalisé", "the shoe is in fault: nothing journalled"),
-    p.E_BEHIND: ("l'heure reculerait derrière le journal", "the time would go back behind the journal"),
-    p.E_NOT_FOUND: ("segment inconnu", "no such segment"),
-    p.E_NO_ELEMENT: ("pas d'élément sécurisé", "no secure element"),
-    p.E_NO_MANIFEST: ("pas de manifeste de version", "no release manifest"),
-    p.E_INTERNAL: ("erreur interne, porte verrouillée", "internal error, gate locked"),
-    p.E_BUSY: ("sabot occupé, redemander", "the shoe is busy: ask again"),
+    c.OK: ("fait", "done"),
+    c.E_VERSION: ("version du protocole inconnue", "unknown protocol version"),
+    c.E_UNKNOWN: ("commande inconnue", "unknown command"),
+    c.E_LENGTH: ("longueur invalide pour la commande", "wrong length for the command"),
+    c.E_ARGUMENT: ("valeur hors limites", "value out of range"),
+    c.E_NO_KEY: ("aucune clé du casino enrôlée", "no casino key enrolled"),
+    c.E_CHALLENGE: ("défi absent, expiré ou déjà utilisé", "no challenge, or expired, or used"),
+    c.E_AUTH: ("authentification refusée", "authenticator refused"),
+    c.E_REFUSED: ("refusé par le sabot", "refused by the shoe"),
+    c.E_FAULT: ("sabot en défaut : rien n'est journalisé", "the shoe is in fault: nothing journalled"),
+    c.E_BEHIND: ("l'heure reculerait derrière le journal", "the time would go back behind the journal"),
+    c.E_NOT_FOUND: ("segment inconnu", "no such segment"),
+    c.E_NO_ELEMENT: ("pas d'élément sécurisé", "no secure element"),
+    c.E_NO_MANIFEST: ("pas de manifeste de version", "no release manifest"),
+    c.E_INTERNAL: ("erreur interne, porte verrouillée", "internal error, gate locked"),
+    c.E_BUSY: ("sabot occupé, redemander", "the shoe is busy: ask again"),
 }
 
 
@@ -101,7 +102,7 @@ class Client:
     def request(self, command, payload=b""):
         """The answer's data when its status is OK; Refused otherwise, ProtocolError without an answer."""
         status, data = self.ask(command, payload)
-        if status != p.OK:
+        if status != c.OK:
             raise Refused(status, data)
         return data
 
@@ -112,7 +113,7 @@ class Client:
         self.seq = (self.seq + 1) & 0xFFFF  # the same on a retry: an authenticator covers it
         while True:
             status, data = self._ask_once(command, payload, deadline)
-            if status != p.E_BUSY or self.clock() >= deadline:
+            if status != c.E_BUSY or self.clock() >= deadline:
                 return status, data
             time.sleep(0.05)
 
@@ -129,19 +130,19 @@ class Client:
 
     def authenticated(self, key, command, args):
         """A state-changing command: the shoe's challenge, then the command with its authenticator."""
-        nonce = self.request(p.C_CHALLENGE)
+        nonce = self.request(c.C_CHALLENGE)
         tag = p.authenticator(key, nonce, command, (self.seq + 1) & 0xFFFF, args)
         return self.ask(command, args + tag)
 
     def status(self):
-        return json.loads(self.request(p.C_STATUS))
+        return json.loads(self.request(c.C_STATUS))
 
     def segments(self, kept=0):
         """(segment, size) of every segment of the shoe's journal, the ring's undrained records counted; or of the
         journal it kept aside as journal.N (kept N)."""
         found, total = [], None
         while total is None or len(found) < total:
-            data = self.request(p.C_SEGMENTS, struct.pack("<H", len(found)) + _kept(kept))
+            data = self.request(c.C_SEGMENTS, struct.pack("<H", len(found)) + _kept(kept))
             total = struct.unpack_from("<H", data)[0]
             page = [struct.unpack_from("<II", data, at) for at in range(2, len(data), 8)]
             if not page and len(found) < total:
@@ -153,47 +154,47 @@ class Client:
         """A segment's bytes, chunk by chunk (segment 0: the checkpoint file), of the journal or a kept one."""
         data = b""
         while len(data) < size:
-            chunk = self.request(p.C_CHUNK, struct.pack("<IIH", segment, len(data), 508) + _kept(kept))
+            chunk = self.request(c.C_CHUNK, struct.pack("<IIH", segment, len(data), 508) + _kept(kept))
             if not chunk:
                 break
             data += chunk
         return data
 
     def receipt(self, nonce):
-        return json.loads(self.request(p.C_RECEIPT, nonce))
+        return json.loads(self.request(c.C_RECEIPT, nonce))
 
     def seance(self, key, table, game, by, close=False):
         """(status, answer) of a séance opened or closed."""
         name = game.encode()
         args = struct.pack("<HHB", table, by, len(name)) + name.ljust(16, b"\0")[:16]
-        return self._answered(self.authenticated(key, p.C_SEANCE_CLOSE if close else p.C_SEANCE_OPEN, args))
+        return self._answered(self.authenticated(key, c.C_SEANCE_CLOSE if close else c.C_SEANCE_OPEN, args))
 
     def set_clock(self, key, seconds, fields, force=False):
         """(status, answer) of the clock set; force: more than a day ahead of the journal's last record."""
-        return self._answered(self.authenticated(key, p.C_CLOCK_FORCE if force else p.C_CLOCK_SET,
+        return self._answered(self.authenticated(key, c.C_CLOCK_FORCE if force else c.C_CLOCK_SET,
                                                  struct.pack("<IHBBBBB", seconds, *fields)))
 
     def enrol(self):
         """The secure element's public key, X || Y (64 bytes): what the casino's registry records."""
-        return self.request(p.C_ENROL)
+        return self.request(c.C_ENROL)
 
     def casino_key(self, current, secret):
         """(status, answer) of the casino's key (secret, 32 bytes) enrolled under the current Key: the one the shoe
         holds, or a new shoe's enrolment code's (sabot/enrolment_code.py); the new key wrapped under it, never in
         clear on the cable."""
-        nonce = self.request(p.C_CHALLENGE)
+        nonce = self.request(c.C_CHALLENGE)
         wrapped = bytes(a ^ b for a, b in zip(secret, current.tag(p.WRAP + nonce, p.TAG_SIZE)))
-        tag = p.authenticator(current, nonce, p.C_CASINO_KEY, (self.seq + 1) & 0xFFFF, wrapped)
-        return self._answered(self.ask(p.C_CASINO_KEY, wrapped + tag))
+        tag = p.authenticator(current, nonce, c.C_CASINO_KEY, (self.seq + 1) & 0xFFFF, wrapped)
+        return self._answered(self.ask(c.C_CASINO_KEY, wrapped + tag))
 
     def set_number(self, key, sabot):
-        return self._answered(self.authenticated(key, p.C_NUMBER_SET, struct.pack("<H", sabot)))
+        return self._answered(self.authenticated(key, c.C_NUMBER_SET, struct.pack("<H", sabot)))
 
     def firmware(self, seed):
         """The firmware challenge's answer, page by page: as firmware/identity.py's answer, and the configuration."""
         files = []
         while True:
-            page = json.loads(self.request(p.C_FIRMWARE, seed + struct.pack("<H", len(files))))
+            page = json.loads(self.request(c.C_FIRMWARE, seed + struct.pack("<H", len(files))))
             if "file" not in page:
                 unlisted = ["%d file(s) that can run" % page["unlisted"]] if page["unlisted"] else []
                 return {"files": files, "overall": page["overall"], "unlisted": unlisted,

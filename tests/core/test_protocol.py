@@ -12,6 +12,7 @@ from boards.sim.scenario import parse
 from firmware import layout
 from firmware import protocol as p
 from firmware.events import EV_COUP_END
+from firmware.format import commands as c
 from firmware.games import CHEMIN_DE_FER
 from firmware.mac import Key
 from firmware.record_names import R_BURST
@@ -49,30 +50,30 @@ def _seance_args(table):
 @covers("P-AUTH", "S-IDENT")
 def test_a_seance_opens_under_the_casinos_key_and_its_frame_replayed_is_refused():
     shoe = _Shoe()
-    nonce = shoe.ask(p.C_CHALLENGE, 1)[1]
+    nonce = shoe.ask(c.C_CHALLENGE, 1)[1]
     args = _seance_args(TABLE_MAX)
-    request = p.frame(p.C_SEANCE_OPEN, 2, args + p.authenticator(CASINO, nonce, p.C_SEANCE_OPEN, 2, args))
+    request = p.frame(c.C_SEANCE_OPEN, 2, args + p.authenticator(CASINO, nonce, c.C_SEANCE_OPEN, 2, args))
     shoe.protocol.feed(request)
-    assert shoe.out[p.HEADER] == p.OK and shoe.board.shell.ctl.table == TABLE_MAX
+    assert shoe.out[p.HEADER] == c.OK and shoe.board.shell.ctl.table == TABLE_MAX
     seq = shoe.board.shell.journal.seq
     shoe.out[:] = b""
     shoe.protocol.feed(request)
-    assert shoe.out[p.HEADER] == p.E_CHALLENGE
+    assert shoe.out[p.HEADER] == c.E_CHALLENGE
     shoe.out[:] = b""
-    shoe.ask(p.C_CHALLENGE, 3)
+    shoe.ask(c.C_CHALLENGE, 3)
     shoe.protocol.feed(request)
-    assert shoe.out[p.HEADER] == p.E_AUTH and shoe.board.shell.journal.seq == seq
+    assert shoe.out[p.HEADER] == c.E_AUTH and shoe.board.shell.journal.seq == seq
 
 
 @covers("P-FUZZ", "P-FRAME", "S-FAILSAFE")
 def test_mutated_frames_change_nothing_and_never_open_the_gate():
     shoe = _Shoe()
-    nonce = shoe.ask(p.C_CHALLENGE, 1)[1]
+    nonce = shoe.ask(c.C_CHALLENGE, 1)[1]
     args = _seance_args(12)
-    valid = p.frame(p.C_SEANCE_OPEN, 2, args + p.authenticator(CASINO, b"another shoe's nonce", p.C_SEANCE_OPEN, 2,
+    valid = p.frame(c.C_SEANCE_OPEN, 2, args + p.authenticator(CASINO, b"another shoe's nonce", c.C_SEANCE_OPEN, 2,
                                                                 args))
-    corpus = (valid, p.frame(p.C_STATUS, 3), p.frame(p.C_CHUNK, 4, struct.pack("<IIH", 1, 0, 64)),
-              p.frame(p.C_CLOCK_SET, 5, bytes(11 + p.TAG_SIZE)), p.frame(p.C_SEGMENTS, 6, bytes(2)))
+    corpus = (valid, p.frame(c.C_STATUS, 3), p.frame(c.C_CHUNK, 4, struct.pack("<IIH", 1, 0, 64)),
+              p.frame(c.C_CLOCK_SET, 5, bytes(11 + p.TAG_SIZE)), p.frame(c.C_SEGMENTS, 6, bytes(2)))
     seq, releases = shoe.board.shell.journal.seq, shoe.board.gate.releases
     state = 12345
     for n in range(3000):
@@ -83,7 +84,7 @@ def test_mutated_frames_change_nothing_and_never_open_the_gate():
         if state & 0x10000:
             frame[-4:] = struct.pack("<I", crc32(frame[:-4]))  # past the CRC: the dispatcher's to refuse
         if n % 50 == 0:
-            shoe.protocol.feed(p.frame(p.C_CHALLENGE, n))
+            shoe.protocol.feed(p.frame(c.C_CHALLENGE, n))
         cut = (state >> 4) % len(frame)
         shoe.protocol.feed(bytes(frame[:cut]))
         shoe.protocol.feed(bytes(frame[cut:]))
@@ -91,7 +92,7 @@ def test_mutated_frames_change_nothing_and_never_open_the_gate():
         shoe.out[:] = b""
     assert nonce and shoe.board.shell.journal.seq == seq and shoe.board.gate.releases == releases
     shoe.board.clock.now += p.FRAME_TIMEOUT_MS + 1  # a frame left half sent is dropped
-    assert shoe.ask(p.C_STATUS, 1)[0] == p.OK
+    assert shoe.ask(c.C_STATUS, 1)[0] == c.OK
 
 
 def _statuses(out):
@@ -108,15 +109,15 @@ def _statuses(out):
 @covers("S-FAILSAFE", "P-FUZZ")
 def test_a_pass_answers_one_expensive_request_and_four_cheap_ones_the_rest_busy_counted_by_burst():
     shoe = _Shoe()
-    receipts = b"".join(p.frame(p.C_RECEIPT, n, bytes(16)) for n in range(11))  # eleven in one read
+    receipts = b"".join(p.frame(c.C_RECEIPT, n, bytes(16)) for n in range(11))  # eleven in one read
     shoe.protocol.feed(receipts)
-    assert _statuses(shoe.out) == [p.OK] + [p.E_BUSY] * 10
+    assert _statuses(shoe.out) == [c.OK] + [c.E_BUSY] * 10
     shoe.out[:] = b""
-    shoe.protocol.feed(b"".join(p.frame(p.C_STATUS, n) for n in range(6)))  # the next pass: a new budget
-    assert _statuses(shoe.out) == [p.OK] * 4 + [p.E_BUSY] * 2
+    shoe.protocol.feed(b"".join(p.frame(c.C_STATUS, n) for n in range(6)))  # the next pass: a new budget
+    assert _statuses(shoe.out) == [c.OK] * 4 + [c.E_BUSY] * 2
     assert shoe.protocol.busy == 12 and shoe.protocol.bursts == 1  # one burst
     shoe.out[:] = b""
-    assert shoe.ask(p.C_RECEIPT, 99, bytes(16))[0] == p.OK
+    assert shoe.ask(c.C_RECEIPT, 99, bytes(16))[0] == c.OK
 
 
 def _last_record(board):
@@ -127,7 +128,7 @@ def _last_record(board):
 
 def _burst(protocol, board):
     """Twenty statuses in one read: four answered, sixteen busy; then 2 s with none, the burst over."""
-    protocol.feed(b"".join(p.frame(p.C_STATUS, n) for n in range(20)))
+    protocol.feed(b"".join(p.frame(c.C_STATUS, n) for n in range(20)))
     board.clock.now += p.BURST_GAP_MS + 1
     protocol.work()
 

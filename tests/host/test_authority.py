@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol as p
 from firmware.events import EV_CARD, EV_SEANCE_CLOSE, REF_ALARM, REF_SEANCE_OPEN
+from firmware.format import commands as c
 from firmware.mac import Key
 from firmware.record_names import unpack_authority
 from firmware.records import AU_CLOCK_FORCED, AU_KEY, AU_NUMBER, R_AUTHORITY, R_CLEAR
@@ -60,28 +60,28 @@ def test_a_new_number_waits_for_the_seance_to_close_and_the_alarm_to_be_cleared_
     the forced card's journal is not set aside, the alarm not lost; once done, who asked and the numbers before and
     after are in the journal."""
     seq = shoe.board.shell.journal.seq
-    assert shoe.client.set_number(CASINO, 42) == (p.E_REFUSED, {"refused": REF_SEANCE_OPEN})  # table 3 is open
+    assert shoe.client.set_number(CASINO, 42) == (c.E_REFUSED, {"refused": REF_SEANCE_OPEN})  # table 3 is open
     _close(shoe)
     shoe.board.shell.handle(EV_CARD, 7, shoe.board.clock.ticks())  # a card pulled past the locked gate
     assert shoe.board.shell.ctl.alarms
     seq = shoe.board.shell.journal.seq
-    assert shoe.client.set_number(CASINO, 43) == (p.E_REFUSED, {"refused": REF_ALARM})
+    assert shoe.client.set_number(CASINO, 43) == (c.E_REFUSED, {"refused": REF_ALARM})
     assert json.loads((tmp_path / "config.json").read_text())["sabot"] == 1 and not shoe.protocol.restart
     assert shoe.board.shell.journal.seq == seq and shoe.board.shell.ctl.alarms  # nothing journalled, alarm stands
     shoe.board.press(10)  # EV_CLEAR: the supervisor's key
     assert shoe.board.shell.journal.body[0] == R_CLEAR and not shoe.board.shell.ctl.alarms
     status, answer = shoe.client.set_number(CASINO, 42)
-    assert status == p.OK and answer["was"] == 1 and shoe.protocol.restart
+    assert status == c.OK and answer["was"] == 1 and shoe.protocol.restart
     assert _changes(_pulled(shoe, tmp_path / "journal")) == [(AU_NUMBER, _id32(CASINO), 1, 42)]
 
 
 @pytest.mark.req("P-AUTHORITY", "P-ENROL")
 def test_the_casino_key_changes_only_with_no_seance_open_and_the_change_is_journalled_by_key_ids(shoe, tmp_path):
     new = bytes(range(200, 232))
-    assert shoe.client.casino_key(CASINO, new) == (p.E_REFUSED, {"refused": REF_SEANCE_OPEN})
+    assert shoe.client.casino_key(CASINO, new) == (c.E_REFUSED, {"refused": REF_SEANCE_OPEN})
     assert not (tmp_path / "keys").exists() and shoe.protocol.casino is CASINO  # the old key still rules
     _close(shoe)
-    assert shoe.client.casino_key(CASINO, new)[0] == p.OK
+    assert shoe.client.casino_key(CASINO, new)[0] == c.OK
     assert (tmp_path / "keys" / "casino.key").read_text().strip() == new.hex()
     assert _changes(_pulled(shoe, tmp_path / "journal")) == [(AU_KEY, _id32(CASINO), _id32(CASINO), _id32(Key(new)))]
 
@@ -91,10 +91,10 @@ def test_a_clock_more_than_a_day_ahead_is_refused_without_force_and_journalled_a
     """Issue 38: `clock set` to 2099 locked the casino out of setting the clock for good (never behind the journal)."""
     last = shoe.client.status()["seconds"]
     far = last + 2 * 86400
-    assert shoe.client.set_clock(CASINO, far, (2026, 12, 2, 8, 1, 0)) == (p.E_REFUSED, {"ahead": last})
+    assert shoe.client.set_clock(CASINO, far, (2026, 12, 2, 8, 1, 0)) == (c.E_REFUSED, {"ahead": last})
     assert shoe.clocks == [] and not shoe.protocol.restart
     status, answer = shoe.client.set_clock(CASINO, far, (2026, 12, 2, 8, 1, 0), force=True)
-    assert status == p.OK and answer == {"set": far, "forced": True} and shoe.clocks == [(2026, 12, 2, 8, 1, 0)]
+    assert status == c.OK and answer == {"set": far, "forced": True} and shoe.clocks == [(2026, 12, 2, 8, 1, 0)]
     (what, who, before, after), = _changes(_pulled(shoe, tmp_path / "journal"))
     assert (what, who, after) == (AU_CLOCK_FORCED, _id32(CASINO), far) and last <= before < far
 
@@ -102,7 +102,7 @@ def test_a_clock_more_than_a_day_ahead_is_refused_without_force_and_journalled_a
 @pytest.mark.req("P-AUTHORITY", "H-VERIFY", "H-EXPORT")
 def test_verify_names_each_authority_change_and_finds_one_the_shoe_would_have_refused(shoe, tmp_path):
     _close(shoe)
-    assert shoe.client.set_number(CASINO, 42)[0] == p.OK
+    assert shoe.client.set_number(CASINO, 42)[0] == c.OK
     shell = shoe.board.shell
     shell.handle(EV_CARD, 7, shoe.board.clock.ticks())  # forced: an alarm stands
     ctl = shell.ctl  # a journal the shoe could not have written: a new number under the alarm

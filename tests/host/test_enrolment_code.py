@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from firmware import protocol as p
+from firmware.format import commands as c
 from firmware.mac import Key
 from firmware.records import AU_KEY
 from sabot.enrolment_code import ALPHABET, code_secret, new_code, normalised
@@ -39,11 +39,11 @@ def test_the_first_key_taken_under_the_code_is_journalled_with_the_codes_id_and_
     shoe = Shoe(casino=None, enrolment=label)
     _close(shoe)
     stranger = bytes(range(7, 39))
-    assert shoe.client.casino_key(Key(stranger), stranger)[0] == p.E_AUTH  # as a first enrolment was before
-    assert shoe.client.casino_key(Key(code_secret(new_code())), stranger)[0] == p.E_AUTH  # another label's code
+    assert shoe.client.casino_key(Key(stranger), stranger)[0] == c.E_AUTH  # as a first enrolment was before
+    assert shoe.client.casino_key(Key(code_secret(new_code())), stranger)[0] == c.E_AUTH  # another label's code
     assert shoe.protocol.casino is None
     first = bytes(range(1, 33))
-    assert shoe.client.casino_key(label, first)[0] == p.OK
+    assert shoe.client.casino_key(label, first)[0] == c.OK
     assert _changes(_pulled(shoe, tmp_path / "journal")) == [(AU_KEY, _id32(label), 0, _id32(Key(first)))]
 
 

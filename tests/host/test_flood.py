@@ -10,6 +10,7 @@ import pytest
 
 from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
+from firmware.format import commands as c
 from firmware.record_names import R_BURST
 from firmware.records import BOOT_POWER, R_BOOT
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
@@ -25,13 +26,13 @@ FLOOD = 1 << 20
 
 def eleven_challenges():
     """Eleven firmware challenges, each a new seed, in one 495-byte write (45 bytes a frame)."""
-    return b"".join(p.frame(p.C_FIRMWARE, n, os.urandom(32) + b"\0\0") for n in range(11))
+    return b"".join(p.frame(c.C_FIRMWARE, n, os.urandom(32) + b"\0\0") for n in range(11))
 
 
 def flood_bytes(size=FLOOD):
     """size bytes of well-framed requests, expensive and cheap mixed: challenges, receipts, chunks, status."""
-    frames = (p.frame(p.C_FIRMWARE, 1, bytes(32) + b"\0\0"), p.frame(p.C_RECEIPT, 2, bytes(16)),
-              p.frame(p.C_CHUNK, 3, bytes(4) + bytes(4) + b"\xfc\x01"), p.frame(p.C_STATUS, 4))
+    frames = (p.frame(c.C_FIRMWARE, 1, bytes(32) + b"\0\0"), p.frame(c.C_RECEIPT, 2, bytes(16)),
+              p.frame(c.C_CHUNK, 3, bytes(4) + bytes(4) + b"\xfc\x01"), p.frame(c.C_STATUS, 4))
     block = b"".join(frames)
     return (block * (size // len(block) + 1))[:size]
 

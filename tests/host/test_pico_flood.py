@@ -6,7 +6,7 @@ minutes) for both tests; marked pico_long: make test-pico runs it, make test doe
 import pytest
 
 from bench.pico_flood import COUPS, flooded
-from firmware import protocol as p
+from firmware.format import commands as c
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.pico, pytest.mark.pico_long]
@@ -23,8 +23,8 @@ def test_a_flood_while_dealing_neither_resets_a_production_pico_nor_goes_unanswe
     assert [b["cause"] for b in flood["boots"]] == ["power"], flood  # no watchdog reset, no restart
     for part in ("eleven", "flood"):  # every request answered once, busy at worst: the USB never stalled
         assert len(flood["answered"][part]) == flood["asked"][part], (part, flood["asked"])
-    assert set(flood["answered"]["eleven"]) <= {p.OK, p.E_BUSY}
-    assert p.E_BUSY in flood["answered"]["flood"] and p.OK in flood["answered"]["flood"]  # served, and held off
+    assert set(flood["answered"]["eleven"]) <= {c.OK, c.E_BUSY}
+    assert c.E_BUSY in flood["answered"]["flood"] and c.OK in flood["answered"]["flood"]  # served, and held off
     status = flood["status"]
     assert status["busy"] > 0 and status["bursts"] >= 1 and not status["broken"], status
     # every coup dealt to its end (four cards at least; a draw beyond the tableau's refused), the gate late under

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from firmware.format.commands import C_CHUNK
 from tests.host.test_nuit import board, enrol
 from tests.host.test_pit import SABOT, PitProcess, live_board
 
@@ -104,7 +105,7 @@ class ReplayingCable(NoisyCable):
         from firmware import protocol as p
 
         command, seq, payload = view[2], view[3] | view[4] << 8, bytes(view[p.HEADER:])
-        if command == p.C_CHUNK | p.ANSWER:
+        if command == C_CHUNK | p.ANSWER:
             self.chunk_answers += 1
             replay = self.chunk_answers >= self.at and not self.garbled and self.previous not in (None, payload)
             genuine, payload = payload, (self.previous if replay else payload)

@@ -15,9 +15,9 @@ import pytest
 
 from boards.mcu.atecc import ATECC
 from boards.sim.element import SimElement, journal_key
-from firmware import protocol as p
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.events import EV_SEANCE_CLOSE
+from firmware.format import commands as c
 from firmware.mac import Key
 from sabot.enrolment_code import code_secret, new_code
 from sabot.production_link import production, restarted_production
@@ -180,21 +180,21 @@ def test_enrolment_reads_the_element_installs_a_first_casino_key_and_changes_it_
     write = shoe.link.write
     shoe.link.write = lambda data: (sent.append(bytes(data)), write(data))
     thief = bytes(range(50, 82))
-    assert client.casino_key(Key(thief), thief)[0] == p.E_AUTH  # a stranger's key, self-authenticated: refused
+    assert client.casino_key(Key(thief), thief)[0] == c.E_AUTH  # a stranger's key, self-authenticated: refused
     assert client.status()["code"] is True and client.status()["casino"] is None  # nothing taken, the code kept
     first = bytes(range(1, 33))
     status, answer = client.casino_key(label, first)
-    assert status == p.OK and answer == {"casino": Key(first).id.hex(), "by_key": label.id.hex()}
+    assert status == c.OK and answer == {"casino": Key(first).id.hex(), "by_key": label.id.hex()}
     assert (tmp_path / "keys" / "casino.key").read_text().strip() == first.hex()  # read again at each boot
     assert not (tmp_path / "keys" / "enrolment.key").exists() and client.status()["code"] is False  # spent
-    assert client.casino_key(label, thief)[0] == p.E_AUTH  # the label's code opens nothing any more
-    assert client.casino_key(Key(thief), thief)[0] == p.E_AUTH
+    assert client.casino_key(label, thief)[0] == c.E_AUTH  # the label's code opens nothing any more
+    assert client.casino_key(Key(thief), thief)[0] == c.E_AUTH
     second = bytes(range(200, 232))
-    assert client.casino_key(Key(first), second) == (p.OK, {"casino": Key(second).id.hex(),
+    assert client.casino_key(Key(first), second) == (c.OK, {"casino": Key(second).id.hex(),
                                                             "by_key": Key(first).id.hex()})
     assert not any(key in frame for frame in sent for key in (first, second))  # wrapped: never in clear
-    assert client.seance(Key(first), 12, "chemin_de_fer", 1)[0] == p.E_AUTH
-    assert client.seance(Key(second), 12, "chemin_de_fer", 1)[0] == p.OK
+    assert client.seance(Key(first), 12, "chemin_de_fer", 1)[0] == c.E_AUTH
+    assert client.seance(Key(second), 12, "chemin_de_fer", 1)[0] == c.OK
 
 
 @pytest.mark.req("P-ENROL", "S-IDENT")
@@ -203,10 +203,10 @@ def test_the_number_is_set_only_under_the_casinos_key_and_the_shoe_restarts_unde
     (tmp_path / "config.json").write_text(json.dumps({"board": "vboard", "sabot": 1}))
     shoe = Shoe()
     shoe.board.shell.handle(EV_SEANCE_CLOSE, 0, shoe.board.clock.ticks())  # a new number with no séance open
-    assert shoe.client.set_number(Key(bytes(32)), 42)[0] == p.E_AUTH
+    assert shoe.client.set_number(Key(bytes(32)), 42)[0] == c.E_AUTH
     assert json.loads((tmp_path / "config.json").read_text())["sabot"] == 1 and not shoe.protocol.restart
     status, answer = shoe.client.set_number(CASINO, 42)
-    assert status == p.OK and answer["sabot"] == 42 and answer["was"] == 1 and shoe.protocol.restart
+    assert status == c.OK and answer["sabot"] == 42 and answer["was"] == 1 and shoe.protocol.restart
     assert json.loads((tmp_path / "config.json").read_text())["sabot"] == 42
 
 

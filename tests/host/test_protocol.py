@@ -10,6 +10,7 @@ import pytest
 
 from boards.sim.element import SimElement
 from firmware import protocol as p
+from firmware.format import commands as c
 from firmware.mac import Key
 from sabot.protocol import Refused
 from sabot.shoe_link import DeviceError, mpremote
@@ -28,7 +29,7 @@ def shoe(tmp_path, monkeypatch):
 @pytest.mark.req("P-FRAME", "P-PULL", "J-TAMPER")
 def test_the_journal_pulled_over_the_protocol_is_the_shoes_byte_for_byte_with_its_receipt(shoe):
     client = shoe.client
-    assert client.seance(CASINO, 12, "chemin_de_fer", 4711)[0] == p.OK  # a second segment, per séance
+    assert client.seance(CASINO, 12, "chemin_de_fer", 4711)[0] == c.OK  # a second segment, per séance
     listed = client.segments()
     assert [s for s, _ in listed] == sorted(shoe.journal()) and len(listed) == 3
     assert {s: client.segment(s, size) for s, size in listed} == shoe.journal()
@@ -44,19 +45,19 @@ def test_the_journal_pulled_over_the_protocol_is_the_shoes_byte_for_byte_with_it
 def test_a_seance_opens_under_the_casinos_key_and_a_replayed_or_forged_command_changes_nothing(shoe):
     client = shoe.client
     status, answer = client.seance(CASINO, 12, "chemin_de_fer", 4711)
-    assert status == p.OK and answer["table"] == 12 and answer["by_key"] == CASINO.id.hex()
+    assert status == c.OK and answer["table"] == 12 and answer["by_key"] == CASINO.id.hex()
     sent = []
     write = shoe.link.write
     shoe.link.write = lambda data: (sent.append(bytes(data)), write(data))
-    assert client.seance(CASINO, 9, "chemin_de_fer", 1, close=True)[0] == p.OK
+    assert client.seance(CASINO, 9, "chemin_de_fer", 1, close=True)[0] == c.OK
     before, close = shoe.state(), sent[-1]
     write(close)  # the close, replayed as captured: its challenge was spent
-    assert shoe.link.read()[p.HEADER] == p.E_CHALLENGE
-    client.request(p.C_CHALLENGE)
+    assert shoe.link.read()[p.HEADER] == c.E_CHALLENGE
+    client.request(c.C_CHALLENGE)
     write(close)  # and under a fresh challenge it no longer authenticates
-    assert shoe.link.read()[p.HEADER] == p.E_AUTH
-    assert client.seance(Key(bytes(32)), 5, "chemin_de_fer", 1)[0] == p.E_AUTH  # another key
-    assert client.ask(p.C_SEANCE_OPEN, bytes(21 + p.TAG_SIZE))[0] == p.E_CHALLENGE  # no challenge asked
+    assert shoe.link.read()[p.HEADER] == c.E_AUTH
+    assert client.seance(Key(bytes(32)), 5, "chemin_de_fer", 1)[0] == c.E_AUTH  # another key
+    assert client.ask(c.C_SEANCE_OPEN, bytes(21 + p.TAG_SIZE))[0] == c.E_CHALLENGE  # no challenge asked
     assert shoe.state() == before
     assert client.status()["refused"] == 4
 
@@ -66,8 +67,8 @@ def test_a_shoe_without_the_casinos_key_accepts_no_command_and_answers_every_rea
     monkeypatch.chdir(tmp_path)
     shoe = Shoe(casino=None)
     before = shoe.state()
-    assert shoe.client.seance(CASINO, 12, "chemin_de_fer", 1)[0] == p.E_NO_KEY
-    assert shoe.client.set_clock(CASINO, 300000000, (2029, 7, 5, 12, 0, 0))[0] == p.E_NO_KEY
+    assert shoe.client.seance(CASINO, 12, "chemin_de_fer", 1)[0] == c.E_NO_KEY
+    assert shoe.client.set_clock(CASINO, 300000000, (2029, 7, 5, 12, 0, 0))[0] == c.E_NO_KEY
     assert shoe.state() == before and shoe.client.status()["casino"] is None
 
 
@@ -75,27 +76,27 @@ def test_a_shoe_without_the_casinos_key_accepts_no_command_and_answers_every_rea
 def test_the_clock_is_set_under_the_casinos_key_never_behind_the_journal_and_the_shoe_restarts(shoe):
     last = shoe.client.status()["seconds"]
     status, answer = shoe.client.set_clock(CASINO, last - 1, (2026, 11, 30, 7, 59, 59))
-    assert status == p.E_BEHIND and answer == {"behind": last} and not shoe.protocol.restart
-    assert shoe.client.set_clock(CASINO, last + 60, (2026, 13, 30, 8, 1, 0))[0] == p.E_ARGUMENT
+    assert status == c.E_BEHIND and answer == {"behind": last} and not shoe.protocol.restart
+    assert shoe.client.set_clock(CASINO, last + 60, (2026, 13, 30, 8, 1, 0))[0] == c.E_ARGUMENT
     assert shoe.clocks == []
-    assert shoe.client.set_clock(CASINO, last + 60, (2026, 11, 30, 8, 1, 0)) == (p.OK, {"set": last + 60,
+    assert shoe.client.set_clock(CASINO, last + 60, (2026, 11, 30, 8, 1, 0)) == (c.OK, {"set": last + 60,
                                                                                        "forced": False})
     assert shoe.clocks == [(2026, 11, 30, 8, 1, 0)] and shoe.protocol.restart
 
 
 @pytest.mark.req("P-FRAME")
 def test_garbage_a_broken_crc_an_overlong_length_and_an_unfinished_frame_are_skipped_and_counted(shoe):
-    good = p.frame(p.C_STATUS, 7)
+    good = p.frame(c.C_STATUS, 7)
     broken = bytearray(good)
     broken[-1] ^= 1
-    overlong = struct.pack("<BBBHH", p.MAGIC, p.VERSION, p.C_STATUS, 8, p.PAYLOAD_MAX + 1)
+    overlong = struct.pack("<BBBHH", p.MAGIC, p.VERSION, c.C_STATUS, 8, p.PAYLOAD_MAX + 1)
     shoe.protocol.feed(b"print(1)\r\n\x03\x01\x04" + bytes(broken) + overlong + good)
     answers = shoe.link.read()
-    assert answers[2] == p.C_STATUS | p.ANSWER and answers[3] == 7 and answers[p.HEADER] == p.OK
+    assert answers[2] == c.C_STATUS | p.ANSWER and answers[3] == 7 and answers[p.HEADER] == c.OK
     assert len(answers) == p.HEADER + struct.unpack_from("<H", answers, 5)[0] + p.CRC_SIZE  # one answer, no more
     shoe.protocol.feed(good[:5])
     shoe.board.advance(p.FRAME_TIMEOUT_MS + 1)
-    shoe.protocol.feed(p.frame(p.C_STATUS, 9))  # the half frame is dropped, the next one read
+    shoe.protocol.feed(p.frame(c.C_STATUS, 9))  # the half frame is dropped, the next one read
     assert shoe.link.read()[3] == 9
     status = shoe.client.status()
     assert status["bad_frames"] >= 4 and status["refused"] == 0
@@ -104,20 +105,20 @@ def test_garbage_a_broken_crc_an_overlong_length_and_an_unfinished_frame_are_ski
 @pytest.mark.req("P-FRAME")
 def test_unknown_commands_wrong_lengths_and_other_versions_are_answered_refused_and_counted(shoe):
     client = shoe.client
-    assert client.ask(0x33)[0] == p.E_UNKNOWN
-    assert client.ask(0x7F, bytes(40))[0] == p.E_UNKNOWN
-    shoe.protocol.feed(p.frame(p.C_STATUS | p.ANSWER, 4, b"\0"))  # an answer echoed back is never answered
+    assert client.ask(0x33)[0] == c.E_UNKNOWN
+    assert client.ask(0x7F, bytes(40))[0] == c.E_UNKNOWN
+    shoe.protocol.feed(p.frame(c.C_STATUS | p.ANSWER, 4, b"\0"))  # an answer echoed back is never answered
     assert shoe.link.read() == b""
-    assert client.ask(p.C_STATUS, b"x")[0] == p.E_LENGTH
-    assert client.ask(p.C_RECEIPT, bytes(8))[0] == p.E_LENGTH  # a nonce of at least 16 bytes
-    assert client.ask(p.C_CHUNK, struct.pack("<IIH", 99, 0, 10))[0] == p.E_NOT_FOUND
-    other = bytearray(p.frame(p.C_STATUS, 3))
+    assert client.ask(c.C_STATUS, b"x")[0] == c.E_LENGTH
+    assert client.ask(c.C_RECEIPT, bytes(8))[0] == c.E_LENGTH  # a nonce of at least 16 bytes
+    assert client.ask(c.C_CHUNK, struct.pack("<IIH", 99, 0, 10))[0] == c.E_NOT_FOUND
+    other = bytearray(p.frame(c.C_STATUS, 3))
     other[1] = 2
     other[-4:] = struct.pack("<I", __import__("binascii").crc32(other[:-4]))
     shoe.protocol.feed(bytes(other))
-    assert shoe.link.read()[p.HEADER] == p.E_VERSION
+    assert shoe.link.read()[p.HEADER] == c.E_VERSION
     with pytest.raises(Refused, match="no secure element"):
-        client.request(p.C_ENROL)  # until the element is fitted
+        client.request(c.C_ENROL)  # until the element is fitted
     assert client.status()["refused"] == 5
 
 

@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware import protocol as p
+from firmware.format import commands as c
 from tests.host.protocol_shoe import CASINO, Shoe
 
-COMMANDS = (p.C_STATUS, p.C_CHALLENGE, p.C_SEGMENTS, p.C_CHUNK, p.C_RECEIPT, p.C_ENROL, p.C_FIRMWARE,
-            p.C_SEANCE_OPEN, p.C_SEANCE_CLOSE, p.C_CLOCK_SET, p.C_CASINO_KEY, p.C_NUMBER_SET)
+COMMANDS = (c.C_STATUS, c.C_CHALLENGE, c.C_SEGMENTS, c.C_CHUNK, c.C_RECEIPT, c.C_ENROL, c.C_FIRMWARE,
+            c.C_SEANCE_OPEN, c.C_SEANCE_CLOSE, c.C_CLOCK_SET, c.C_CASINO_KEY, c.C_NUMBER_SET)
 
 
 class Watched:
@@ -67,10 +68,10 @@ def corpus():
     client.set_number(CASINO, 42)
     client.casino_key(CASINO, bytes(32))
     client.segments()
-    client.request(p.C_CHUNK, struct.pack("<IIH", 1, 0, 100))
+    client.request(c.C_CHUNK, struct.pack("<IIH", 1, 0, 100))
     client.receipt(bytes(16))
-    client.ask(p.C_ENROL)
-    client.ask(p.C_FIRMWARE, bytes(34))
+    client.ask(c.C_ENROL)
+    client.ask(c.C_FIRMWARE, bytes(34))
     return sent
 
 
@@ -104,7 +105,7 @@ def test_a_hundred_thousand_random_and_mutated_frames_change_nothing_and_never_o
     draw = random.Random(24)
     frames = corpus()
     watched = Watched()
-    challenge = p.frame(p.C_CHALLENGE, 1)
+    challenge = p.frame(c.C_CHALLENGE, 1)
     stream = bytearray()
     for n in range(100_000):
         if n % 7 == 0:
@@ -119,7 +120,7 @@ def test_a_hundred_thousand_random_and_mutated_frames_change_nothing_and_never_o
         if n % 5000 == 0:
             watched.shoe.board.clock.now += draw.randrange(0, 2 * p.FRAME_TIMEOUT_MS)  # half frames time out
     watched.feed(bytes(stream))
-    watched.feed(p.frame(p.C_STATUS, 1))  # still answering after all that
+    watched.feed(p.frame(c.C_STATUS, 1))  # still answering after all that
     watched.check()
     counters = watched.shoe.protocol.counters()
     assert watched.answers > 20_000 and counters["bad_frames"] > 20_000 and counters["refused"] > 5_000, counters
@@ -135,7 +136,7 @@ def test_well_framed_requests_of_any_command_and_payload_are_answered_and_change
     expected = 0
     for command, seq, payload, challenge_first in requests:
         if challenge_first:
-            watched.feed(p.frame(p.C_CHALLENGE, seq))
+            watched.feed(p.frame(c.C_CHALLENGE, seq))
             expected += 1
         data = p.frame(command, seq, payload)
         for at in range(0, len(data), piece):

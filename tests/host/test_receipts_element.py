@@ -198,6 +198,7 @@ def _verifies(fields, journal_end, counter, nonce=NONCE):
 def test_a_receipt_asked_over_the_cable_is_signed_over_passes_and_a_checkpoint_due_meanwhile_waits_for_the_chip(
         tmp_path):
     from firmware import protocol as p
+    from firmware.format import commands as c
     from tests.core.test_element import Bus, Clock
 
     board = SimBoard(FileStorage(str(tmp_path / "journal")))
@@ -222,7 +223,7 @@ def test_a_receipt_asked_over_the_cable_is_signed_over_passes_and_a_checkpoint_d
         return [a for a in answers if a[0] == 7]
 
     shoe.work()
-    shoe.feed(p.frame(p.C_RECEIPT, 7, NONCE))
+    shoe.feed(p.frame(c.C_RECEIPT, 7, NONCE))
     assert not answered()  # not answered in the pass that read it: the element is still at work
     passes = 0
     while not answered() and passes < 2000:
@@ -230,10 +231,10 @@ def test_a_receipt_asked_over_the_cable_is_signed_over_passes_and_a_checkpoint_d
         passes += 1
         if passes == 3:  # the controller's checkpoint (a blocking signature) lands while the receipt is being signed
             board.shell.checkpoints.write(journal, 5)
-        shoe.feed(p.frame(p.C_RECEIPT, 8, bytes(16)))  # another receipt meanwhile: busy, never a second job
+        shoe.feed(p.frame(c.C_RECEIPT, 8, bytes(16)))  # another receipt meanwhile: busy, never a second job
         shoe.work()
-    assert [a[:2] for a in answers if a[0] == 7] == [(7, p.OK)]
-    assert {a[1] for a in answers if a[0] == 8} == {p.E_BUSY}
+    assert [a[:2] for a in answers if a[0] == 7] == [(7, c.OK)]
+    assert {a[1] for a in answers if a[0] == 8} == {c.E_BUSY}
     fields = json.loads([a[2] for a in answers if a[0] == 7][0])
     assert passes == 3  # polled a pass at a time, until the checkpoint drove its run to its end first (one chip)
     assert fields["counter"] == counter and chip._counters[0] == counter + 1  # read before the checkpoint counted

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from firmware import protocol as p
+from firmware.format import commands as c
 from firmware.mac import Key
 from sabot.production_link import production
 from sabot.shoe_keys import shoe_secret
@@ -43,7 +43,7 @@ def test_two_shoes_of_one_casino_hold_different_keys_and_neither_holds_the_casin
         # A's key, read from A's flash, opens nothing on B; the casino's key file does, through sabot.
         client = production(boards[1].port)
         try:
-            assert client.set_number(Key(a), 7)[0] == p.E_AUTH
+            assert client.set_number(Key(a), 7)[0] == c.E_AUTH
             assert client.status()["sabot"] == 1
         finally:
             client.link.close()

@@ -11,7 +11,7 @@ import struct
 from pathlib import Path
 
 from firmware.format.checkpoint import FILE as CHECKPOINT_FILE
-from firmware.protocol import C_CHUNK
+from firmware.format.commands import C_CHUNK
 from firmware.storage import segment_name
 
 OVERLAP = 8  # bytes the copy already holds, read again at each read of a segment: they must not have changed
