@@ -18,12 +18,14 @@ from firmware.compat import const
 from firmware.journal import chained, header_chain
 from firmware.layout import BODY_AT, BODY_SIZE, CRC_RESIDUE, FRAME_SIZE, HEADER_SIZE, LINK_AT
 from firmware.lfs_blocks import block_room
+from firmware.ring_ends import ERASED_PAGE, find_ends, written
 from firmware.ring_entry import (
     ANCHOR_ENTRY,
     DELTA_FIXED,
     HEADER,
     HEADER_ENTRY,
     PAGE,
+    SECTOR,
     Entry,
     length,
     pack_anchor,
@@ -32,11 +34,9 @@ from firmware.ring_entry import (
     payload,
 )
 
-SECTOR = const(4096)
 DRAIN_PIECE = const(4)  # entries a loop's drain walks a pass (tidy(True)): some 10 ms on the emulated Pico, and writes
 DRAIN_BLOCKS = const(2)  # littlefs blocks a drain between coups fills: each drain commits the file's metadata
 LOW_ROOM = const(2048)  # the next sector is erased between coups once less than this is left in the current one
-_ERASED_PAGE = b"\xff" * PAGE
 _ZERO_BODY = bytes(BODY_SIZE)
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_ERASE = const(6)
@@ -52,7 +52,7 @@ class RingStorage:
         self.archive = archive
         self.sectors = flash.ioctl(_IOCTL_BLOCK_COUNT, 0)
         self.size_bytes = self.sectors * SECTOR
-        self._page = bytearray(_ERASED_PAGE)  # the image a program writes: made once, the card's path allocates none
+        self._page = bytearray(ERASED_PAGE)  # the image a program writes: made once, the card's path allocates none
         self._entry = bytearray(HEADER_ENTRY)
         view = memoryview(self._entry)
         self._checked = [view[:n] for n in range(DELTA_FIXED - 4, DELTA_FIXED - 3 + BODY_SIZE)]  # a CRC's bytes
@@ -67,7 +67,10 @@ class RingStorage:
         self._torn = 0  # bytes of an entry the power cut as it was programmed, found at power-up
         self._open = -1  # the segment an appender writes, and the offset of its next frame
         self._offset = 0
-        self._find_ends()
+        self.pos = 0  # where the next entry goes; tail: the oldest the archive lacks; room: pos's sector erased ahead
+        self.tail = 0
+        self.room = False
+        find_ends(self)  # firmware/ring_ends.py: the three, and the rest, read off the partition
 
     # Reading the partition.
 
@@ -86,7 +89,7 @@ class RingStorage:
             at = pos % PAGE
             if at == 0:
                 self.flash.readblocks(pos // SECTOR, page, pos % SECTOR)
-                if page == _ERASED_PAGE:
+                if page == ERASED_PAGE:
                     return
             size = length(page, at)
             if size and crc32(checked[at:at + size]) == CRC_RESIDUE and entry.decode(at, rebuild):
@@ -94,80 +97,6 @@ class RingStorage:
             step = size if size else PAGE - at
             count -= step
             pos = self._next(pos, step)
-
-    def _first_key(self, sector):
-        """(segment, offset) of the sector's first anchor or header, or None when it holds none."""
-        for _, entry in self._walk(sector * SECTOR, SECTOR):
-            return entry.segment, entry.at
-        return None
-
-    def _written(self, start):
-        """Bytes of the sector from start up to its first erased page (the whole sector if none is)."""
-        page = bytearray(PAGE)
-        for at in range(0, SECTOR, PAGE):
-            self.flash.readblocks(start // SECTOR, page, at)
-            if page != _ERASED_PAGE:
-                continue
-            return at
-        return SECTOR
-
-    def _find_ends(self):
-        """At power-up: where the next entry goes, the body it is told against, and the first sector the archive
-        lacks entries of. Reads each sector's first entry, then the last sector's entries: bounded by the
-        partition's size, not the journal's length."""
-        firsts = [self._first_key(s) for s in range(self.sectors)]
-        head = -1
-        for s in range(self.sectors):
-            if firsts[s] is not None and (head < 0 or firsts[s] > firsts[head]):
-                head = s
-        self.erased = 0  # a sector ahead may have been cut while being erased: erased again before use
-        if head < 0:
-            self.pos = 0
-            self.room = False
-            self.tail = 0
-            return
-        start = head * SECTOR
-        written = self._written(start)
-        end = start
-        for pos, entry in self._walk(start, written):
-            self._base[:] = entry.frame.body
-            end = self._next(pos, length(entry.page, pos % PAGE))
-        self._torn = self._torn_after(end, firsts)
-        self._anchored = True
-        self.pos = start + written if written < SECTOR else self._next(start, SECTOR)
-        self.room = self.pos % SECTOR != 0  # the sector pos is in was erased before its first entry: its rest is too
-        drained = self._archived()
-        tail = head
-        for _ in range(self.sectors - 1):
-            before = (tail - 1) % self.sectors
-            if firsts[tail] <= drained or firsts[before] is None or firsts[before] >= firsts[tail]:
-                break
-            tail = before
-        self.tail = tail * SECTOR
-        self.waiting = 0
-        first = -1
-        for pos, entry in self.undrained():
-            if first < 0:
-                first = pos
-            self.waiting += payload(entry.kind)
-        self.tail = first if first >= 0 else self.pos
-
-    def _torn_after(self, end, firsts):
-        """Bytes programmed after the last intact entry, which ends at end: an entry the power cut while it was
-        programmed, in the rest of end's page or in the next one, where an entry that did not fit went (unless that
-        starts a sector that holds entries of its own, an older lap's)."""
-        at = end % PAGE
-        torn = self._programmed(end - at, at) if at else 0
-        following = self._next(end - at, PAGE) if at else end
-        if following % SECTOR or firsts[following // SECTOR] is None:
-            torn += self._programmed(following, 0)
-        return torn
-
-    def _programmed(self, start, at):
-        """Bytes of the page at start, from at on, that are not erased."""
-        page = bytearray(PAGE)
-        self.flash.readblocks(start // SECTOR, page, start % SECTOR)
-        return sum(1 for i in range(at, PAGE) if page[i] != 0xFF)
 
     def _archived(self):
         """(segment, size) of the archive's last segment: entries that end within it or before it are drained."""
@@ -214,7 +143,9 @@ class RingStorage:
         return size
 
     def reader(self, segment):
-        return _Reader(self, segment)
+        from firmware.ring_reader import Reader  # a pull's or a receipt's: never loaded on a card's path
+
+        return Reader(self, segment)
 
     def create(self, segment, data):
         """The header's entry, one page program, atomic as the archive's rename: whole and checked or torn; then any
@@ -268,9 +199,9 @@ class RingStorage:
         that journal whole in it, as the ring's entries are drained."""
         self.drain()
         for sector in range(self.sectors):
-            if self._written(sector * SECTOR):
+            if written(self, sector * SECTOR):
                 self._erase(sector)
-        self._find_ends()
+        find_ends(self)
         self.waiting = 0
         self._open = -1
 
@@ -452,68 +383,3 @@ class RingStorage:
         self.tail = tail
         if tail == self.pos:
             self.waiting = 0
-
-
-class _Reader:
-    """A segment's bytes: the archive's file, then the ring's entries after it, frames rebuilt."""
-
-    def __init__(self, ring, segment):
-        self.segment = segment
-        self.at = 0
-        archive = ring.archive
-        self.stored = archive.size(segment) if segment in archive.segments() else 0
-        self.file = archive.reader(segment) if self.stored else None
-        self.entries = ring.undrained(True)
-        self.entry = None  # (offset, payload bytes) of the ring entry being read
-
-    def read(self, count):
-        buf = bytearray(count)
-        return bytes(buf[:self.readinto(buf)])
-
-    def readinto(self, buf):
-        done = 0
-        while done < len(buf):
-            file = self.file
-            if file is not None and self.at < self.stored:
-                got = file.readinto(memoryview(buf)[done:done + min(len(buf) - done, self.stored - self.at)])
-                if not got:
-                    break
-            else:
-                got = self._from_ring(memoryview(buf)[done:])
-                if not got:
-                    break
-            done += got
-            self.at += got
-        return done
-
-    def _from_ring(self, out):
-        while self.entry is None or self.entry[0] + len(self.entry[1]) <= self.at:
-            found = None
-            for _, entry in self.entries:
-                if entry.segment == self.segment:
-                    found = entry
-                    break
-            if found is None:
-                return 0
-            if found.kind == HEADER:
-                data = bytes(found.header)
-            else:
-                data = bytes(found.frame.buf)
-            self.entry = (found.at, data)
-        offset, data = self.entry
-        if offset > self.at:
-            return 0
-        part = data[self.at - offset:self.at - offset + len(out)]
-        out[:len(part)] = part
-        return len(part)
-
-    def close(self):
-        if self.file:
-            self.file.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False

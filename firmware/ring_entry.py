@@ -12,6 +12,7 @@ from firmware.compat import const
 from firmware.journal import Frame, header_chain
 from firmware.layout import BODY_AT, BODY_SIZE, FRAME_SIZE, HEADER_SIZE, SEQ_AT
 
+SECTOR = const(4096)  # what one erase clears: the ring's unit of laps
 PAGE = const(256)  # what one program writes: the page's image, 0xFF (left as it is) but for the entry
 DELTA = const(0)  # a frame: the mask, the body bytes it names, CRC-32
 ANCHOR = const(1)  # a frame in full: segment, offset, seq (3, 3, 4 bytes), chain before it, body, CRC-32
