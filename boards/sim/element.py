@@ -27,8 +27,21 @@ import os
 import struct
 from hashlib import sha256
 
+from boards.sim import element_commands as commands
 from boards.sim import element_parts as parts
 from boards.sim import p256
+from boards.sim.element_commands import (
+    AWAKE,
+    CLOCKS,
+    COUNTER,
+    CRC_ERROR,
+    ECC_FAULT,
+    PARSE,
+    TIMES,
+    WATCHDOG,
+    crc16,
+    status,
+)
 
 DEVELOPMENT_SEED = sha256(b"sabot development element").digest()  # public, as the development key is
 REVISION = parts.REVISION_608B  # Info's answer for an ATECC608B
@@ -36,38 +49,12 @@ FORMAT = 2  # the state file: seed (32), MAGIC, FORMAT, configuration (128), key
 MAGIC = b"ATECCSIM"
 _LEGACY = "<32sIII"  # format 1 (44 bytes): seed, counter 0, counter 1, drawn; a Trust&GO
 _ENODEV, _EIO = 19, 5
-_OK, _PARSE, _ECC_FAULT, _EXECUTION, _AWAKE, _WATCHDOG, _CRC_ERROR = 0x00, 0x03, 0x05, 0x0F, 0x11, 0xEE, 0xFF
 _RESET, _SLEEP, _IDLE, _COMMAND = 0x00, 0x01, 0x02, 0x03  # word addresses
-_INFO, _RANDOM, _GENKEY, _NONCE, _SIGN, _COUNTER, _GENDIG = 0x30, 0x1B, 0x40, 0x16, 0x41, 0x24, 0x15  # opcodes
-_READ, _WRITE, _LOCK, _UPDATE_EXTRA = 0x02, 0x12, 0x17, 0x20
 _ASLEEP, _IDLING, _AWAKE_STATE = 0, 1, 2
 _BUFFER = 155  # the input buffer: bytes past it are not acknowledged
 _WAKE_US = 1500  # tWHI: the wake pulse's end to the first answer
 _WATCHDOG_US = (1300000, 13000000)  # ChipMode bit 2 clear / set (tWATCHDOG 0.7-1.7 s, and its long setting)
-# Execution times (ms), M0 / M1 / M2, from cryptoauthlib's calib_execution.c tables for the ATECC608
-_TIMES = {_INFO: (5, 5, 5), _RANDOM: (23, 23, 23), _GENKEY: (115, 215, 653), _NONCE: (20, 20, 20),
-          _SIGN: (115, 220, 665), _COUNTER: (25, 25, 25), _GENDIG: (25, 35, 35), _READ: (5, 5, 5), _WRITE: (45, 45, 45),
-          _LOCK: (35, 35, 35), _UPDATE_EXTRA: (10, 10, 10)}
-_CLOCKS = {0x00: 0, 0x28: 1, 0x68: 2}  # ChipMode bits 3-7 (the clock divider) -> column
-# TempKey's flags, as Sign in internal mode puts them in its message (cryptoauthlib's atcah_sign_internal_msg): bits
-# 0-3 the key id, 4 SourceFlag (1: a fixed input, 0: a random nonce), 5 GenDigData, 6 GenKeyData, 7 NoMacFlag
-_SOURCE_INPUT = 0x10
-_ZONE_COUNTER = 0x04  # GenDig's zone 4: a monotonic counter folded into TempKey (the 608's, GENDIG_ZONE_COUNTER)
 
-
-def crc16(data):
-    """The ATECC's CRC-16 (cryptoauthlib's atCRC: polynomial 0x8005, bits fed least significant first, register
-    from 0), computed as a register shifted right with the polynomial reversed (0xA001), the result reversed back."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = crc >> 1 ^ 0xA001 if crc & 1 else crc >> 1
-    reversed_crc = 0
-    for _ in range(16):
-        reversed_crc = reversed_crc << 1 | crc & 1
-        crc >>= 1
-    return reversed_crc
 
 
 def framed(payload):
@@ -75,10 +62,6 @@ def framed(payload):
     body = bytes((len(payload) + 3,)) + payload
     crc = crc16(body)
     return body + bytes((crc & 0xFF, crc >> 8))
-
-
-def _status(code):
-    return bytes((code,))
 
 
 def private_key(seed, slot, generation=1):
@@ -305,7 +288,7 @@ class ATECC608:
             self._ready_at += self._power_up_us if self._clock is not None else 0
             self._power_up_us = 0
         self._state, self._wake_at = _AWAKE_STATE, self._ready_at
-        self._out, self._at = framed(_status(_AWAKE)), 0
+        self._out, self._at = framed(status(AWAKE)), 0
 
     def _watchdog(self, now):
         if self._clock is not None and self._state == _AWAKE_STATE and now >= self._deadline():
@@ -330,22 +313,22 @@ class ATECC608:
         now = self._now()
         self._at = 0
         if len(packet) < 7 or packet[0] != len(packet) or crc16(packet[:-2]) != packet[-2] | packet[-1] << 8:
-            self._out = framed(_status(_CRC_ERROR))
+            self._out = framed(status(CRC_ERROR))
             return
         opcode, mode = packet[1], packet[2]
-        ms = _TIMES.get(opcode, (1, 1, 1))[_CLOCKS.get(self._config[19] & 0xF8, 0)]
+        ms = TIMES.get(opcode, (1, 1, 1))[CLOCKS.get(self._config[19] & 0xF8, 0)]
         if self.on_command is not None:
             self.on_command(now, opcode, ms)
         self._busy_until = now + self._us(ms)
         late = self._clock is not None and self._busy_until > self._deadline()
         if self._fault("watchdog", opcode, mode=mode) or late:
             self._busy_until = now
-            self._out = framed(_status(_WATCHDOG))  # not run: it would outlast the watchdog
+            self._out = framed(status(WATCHDOG))  # not run: it would outlast the watchdog
             return
         if self._fault("ecc_fault", opcode, mode=mode):
-            self._out = framed(_status(_ECC_FAULT))
+            self._out = framed(status(ECC_FAULT))
             return
-        jump = self._fault("counter_jump", opcode) if opcode == _COUNTER and packet[2] == 1 else None
+        jump = self._fault("counter_jump", opcode) if opcode == COUNTER and packet[2] == 1 else None
         if jump is not None and packet[3] in (0, 1) and self._counters[packet[3]] + jump.by <= 2097151:
             self._counters[packet[3]] += jump.by  # the EEPROM written more than once before the power went
             self._store_counters()
@@ -360,15 +343,10 @@ class ATECC608:
 
     def _execute(self, body):
         """A command's answer, for its packet (count to CRC, checked): its data, or a status byte."""
-        handler = _HANDLERS.get(body[1])
+        handler = commands.HANDLERS.get(body[1])
         if handler is None:
-            return _status(_PARSE)
+            return status(PARSE)
         return handler(self, body[2], body[3] | body[4] << 8, body[5:-2])
-
-    def _info(self, mode, param2, data):
-        if mode != 0 or param2 != 0 or data:
-            return _status(_PARSE)  # KeyValid, State and the other modes are not modelled
-        return bytes(self._config[4:8])
 
     def _random_bytes(self):
         if not self.locked()[0]:
@@ -377,27 +355,6 @@ class ATECC608:
         self._seeded = True
         self.save()
         return sha256(b"sabot element random\0" + self._seed + struct.pack("<I", self._drawn)).digest()
-
-    def _random(self, mode, param2, data):
-        if mode not in (0, 1) or param2 != 0 or data:
-            return _status(_PARSE)
-        return self._random_bytes()
-
-    def _nonce(self, mode, param2, data):
-        target = mode & 0xC0
-        if mode & 0x03 == 0x03:  # pass-through: the bytes given, as they are, to TempKey or the digest buffer
-            if param2 != 0 or len(data) != (64 if mode & 0x20 else 32) or target == 0xC0:
-                return _status(_PARSE)
-            if target == 0x40:
-                self._digest_buffer = bytes(data)
-            else:
-                self._tempkey = (bytes(data), _SOURCE_INPUT)
-            return _status(_OK)
-        if mode in (0, 1) and len(data) == 20:  # random: TempKey = SHA-256(RandOut, NumIn, 16, mode, 00)
-            out = self._random_bytes()
-            self._tempkey = (sha256(out + data + bytes((_NONCE, mode, 0))).digest(), 0)
-            return out
-        return _status(_PARSE)
 
     def _slot_config(self, slot):
         return self._config[20 + 2 * slot] | self._config[21 + 2 * slot] << 8
@@ -413,156 +370,9 @@ class ATECC608:
     def _slot_key(self, slot):
         return private_key(self._seed, slot, self._generations[slot])
 
-    def _genkey(self, mode, slot, data):
-        if mode not in (0x00, 0x04) or slot > 15 or data:
-            return _status(_PARSE)  # the digest and MAC modes are not modelled
-        config_locked, data_locked = self.locked()
-        if not config_locked or not self._private(slot):
-            return _status(_EXECUTION)
-        if mode == 0x04:
-            slot_locked = not self._config[88 + slot // 8] >> slot % 8 & 1
-            if data_locked and (not self._slot_config(slot) >> 13 & 1 or slot_locked):
-                return _status(_EXECUTION)  # a permanent key: no GenKey once the data zone is locked
-            self._generations[slot] = min(self._generations[slot] + 1, 255)
-            self.save()
-        elif not self._generations[slot] or not self._key_config(slot) & 2:
-            return _status(_EXECUTION)  # no key made yet, or PubInfo clear
-        return p256.public_key(self._slot_key(slot))
-
-    def _sign(self, mode, slot, data):
-        if mode & 0x1E or slot > 15 or data:
-            return _status(_PARSE)
-        config_locked, data_locked = self.locked()
-        if not (config_locked and data_locked and self._private(slot) and self._generations[slot]):
-            return _status(_EXECUTION)
-        if not mode & 0x80:
-            return self._sign_internal(mode, slot)
-        if not self._slot_config(slot) & 1:
-            return _status(_EXECUTION)  # external signatures not allowed with this key
-        if mode & 0x20:
-            message, self._digest_buffer = self._digest_buffer, None
-        else:
-            message = self._tempkey[0] if self._tempkey is not None else None
-            self._tempkey = None
-        if message is None or len(message) != 32:
-            return _status(_EXECUTION)  # nothing loaded to sign
-        return p256.sign(self._slot_key(slot), message)
-
-    def _sign_internal(self, mode, slot):
-        """Sign in internal mode: the chip's own message (atcah_sign_internal_msg's 55 bytes: TempKey, the command,
-        the configuration of the slot TempKey's key id names, TempKey's flags, the serial number's fixed bytes, or all
-        of it with mode bit 6, that slot's lock bit), its SHA-256 signed. The key must allow internal signatures
-        (SlotConfig bit 1) and, when its KeyConfig asks for a random nonce (ReqRandom), TempKey must come from one."""
-        if mode & 0x21:
-            return _status(_PARSE)  # for Verify's invalidation, from the digest buffer: not modelled
-        if not self._slot_config(slot) & 2:
-            return _status(_EXECUTION)  # internal signatures not allowed with this key
-        tempkey, self._tempkey = self._tempkey, None
-        if tempkey is None or self._key_config(slot) & 0x40 and tempkey[1] & _SOURCE_INPUT:
-            return _status(_EXECUTION)
-        value, flags = tempkey
-        of = flags & 0x0F
-        serial = self._config[0:4] + self._config[8:13]
-        message = bytearray(55)
-        message[0:32] = value
-        message[32:36] = bytes((_SIGN, mode, slot & 0xFF, slot >> 8))
-        message[36:40] = self._config[20 + 2 * of:22 + 2 * of] + self._config[96 + 2 * of:98 + 2 * of]
-        message[40] = flags
-        message[43] = serial[8]
-        message[48:50] = serial[0:2]
-        if mode & 0x40:
-            message[44:48] = serial[4:8]
-            message[50:52] = serial[2:4]
-        slot_locked = not (self._config[88] | self._config[89] << 8) >> of & 1
-        message[52] = 0x00 if slot_locked else 0x01
-        return p256.sign(self._slot_key(slot), sha256(bytes(message)).digest())
-
-    def _gendig(self, zone, which, data):
-        """GenDig into TempKey (atcah_gen_dig): zone 4 alone is modelled, a monotonic counter's value folded in,
-        SHA-256(32 zeros, opcode, zone, key id (2), SN[8], SN[0:1], 0, the counter (4, little-endian), 20 zeros,
-        TempKey). The flags after: key id 0, GenDigData 0, the nonce's SourceFlag kept."""
-        if zone != _ZONE_COUNTER or which not in (0, 1) or data:
-            return _status(_PARSE)  # the other zones: not modelled
-        if self._tempkey is None:
-            return _status(_EXECUTION)  # TempKey not valid: no nonce since the wake
-        value, flags = self._tempkey
-        serial = self._config[0:4] + self._config[8:13]
-        message = (bytes(32) + bytes((_GENDIG, zone, which, 0, serial[8], serial[0], serial[1], 0))
-                   + struct.pack("<I", self._counters[which]) + bytes(20) + value)
-        self._tempkey = (sha256(message).digest(), flags & _SOURCE_INPUT)
-        return _status(_OK)
-
     def _store_counters(self):
         self._config[52:60] = parts.counter_bytes(self._counters[0])
         self._config[60:68] = parts.counter_bytes(self._counters[1])
 
-    def _counter(self, mode, which, data):
-        if mode not in (0, 1) or which not in (0, 1) or data:
-            return _status(_PARSE)
-        if mode == 1:
-            if self._counters[which] >= 2097151:
-                return _status(_EXECUTION)
-            self._counters[which] += 1
-            self._store_counters()
-            self.save()
-        return struct.pack("<I", self._counters[which])
 
-    def _read(self, zone, address, data):
-        size = 32 if zone & 0x80 else 4
-        if zone & 0x7F or data:
-            return _status(_EXECUTION if zone & 0x03 in (1, 2) else _PARSE)  # OTP, data: not modelled
-        start = (address >> 3 & 0x03) * 32 + (address & 0x07) * 4
-        if start + size > 128 or size == 32 and address & 0x07:
-            return _status(_PARSE)
-        return bytes(self._config[start:start + size])
-
-    def _write(self, zone, address, data):
-        size = 32 if zone & 0x80 else 4
-        if zone & 0x7F:
-            return _status(_EXECUTION)  # OTP, data zone, encrypted writes: not modelled
-        if len(data) != size:
-            return _status(_PARSE)
-        start = (address >> 3 & 0x03) * 32 + (address & 0x07) * 4
-        if self.locked()[0] or start < 16 or start + size > 128 or start < 88 and start + size > 84 or \
-                size == 32 and address & 0x07:
-            return _status(_EXECUTION)  # locked; the serial number and revision; UserExtra and the lock bytes
-        self._config[start:start + size] = data
-        self._counters = [parts.counter_value(self._config[52:60]), parts.counter_value(self._config[60:68])]
-        self.save()
-        return _status(_OK)
-
-    def _lock(self, mode, summary, data):
-        zone = mode & 0x03
-        if mode & 0x40 or zone == 3 or data:
-            return _status(_PARSE)
-        config_locked, data_locked = self.locked()
-        if zone == 0:
-            if config_locked or not mode & 0x80 and crc16(self._config) != summary:
-                return _status(_EXECUTION)
-            self._config[87] = parts.LOCKED
-        elif zone == 1:
-            if not config_locked or data_locked or not mode & 0x80:  # the data zone's CRC: not modelled
-                return _status(_EXECUTION)
-            self._config[86] = parts.LOCKED
-        else:
-            slot = mode >> 2 & 0x0F
-            if not data_locked or not self._key_config(slot) & 0x20 or not mode & 0x80:
-                return _status(_EXECUTION)
-            self._config[88 + slot // 8] &= ~(1 << slot % 8) & 0xFF
-        self.save()
-        return _status(_OK)
-
-    def _update_extra(self, mode, value, data):
-        if mode not in (0, 1) or data or value > 255:
-            return _status(_PARSE)
-        if not self.locked()[0] or self._config[84 + mode]:
-            return _status(_EXECUTION)  # once, after the configuration is locked
-        self._config[84 + mode] = value
-        self.save()
-        return _status(_OK)
-
-
-_HANDLERS = {_INFO: ATECC608._info, _RANDOM: ATECC608._random, _NONCE: ATECC608._nonce, _GENKEY: ATECC608._genkey,
-             _SIGN: ATECC608._sign, _GENDIG: ATECC608._gendig, _COUNTER: ATECC608._counter, _READ: ATECC608._read,
-             _WRITE: ATECC608._write, _LOCK: ATECC608._lock, _UPDATE_EXTRA: ATECC608._update_extra}
 SimElement = ATECC608  # the name the boards and tests have always used
