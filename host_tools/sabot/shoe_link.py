@@ -202,16 +202,29 @@ def _pull_protocol(client, port, dest, force, out, as_json=False):
             return _failed("pull-log", said + "; nothing pulled")
         listed = client.segments()
         _destination(listed, dest, force)
-        _pull_journal(client, dest, listed)
-        nonce = os.urandom(32)
-        receipt = keep_receipt(dest, port, nonce, client.receipt(nonce))
+        pulled = {}
+        for _ in range(PULL_ATTEMPTS):
+            _pull_journal(client, dest, listed, pulled=pulled)
+            nonce = os.urandom(32)
+            receipt = keep_receipt(dest, port, nonce, client.receipt(nonce))
+            end = _copied_end(dest, [segment_name(segment) for segment, _ in listed])
+            if end >= receipt["seq"]:
+                break
+            # A shoe in service journals while it is pulled (a card, a séance): the receipt, asked after the copy,
+            # names records the copy lacks, and would verify as a journal cut at the end. What grew is pulled again.
+            print("sabot pull-log: the shoe journalled records during the pull (the copy ends at seq %d, the "
+                  "receipt names %d); pulling what grew" % (end, receipt["seq"]), file=sys.stderr)
+            listed = client.segments()
+        else:
+            raise DeviceError("the shoe journalled records during each of %d pulls; the last pull's files are in "
+                              "%s, short of its receipt: pull again between coups" % (PULL_ATTEMPTS, dest))
         kept = []
         for n in client.status().get("kept", ()):  # the journals a new number set aside: every one pulled
             folder = dest / ("journal.%d" % n)
             folder.mkdir(exist_ok=True)
             _pull_journal(client, folder, client.segments(n), n)
             kept.append(folder)
-    except (DeviceError, ProtocolError, Refused, OSError, ValueError) as e:
+    except (DeviceError, ProtocolError, Refused, OSError, ValueError, Unusable) as e:
         print("sabot pull-log: error: %s" % e, file=sys.stderr)
         return 2
     finally:
@@ -219,15 +232,19 @@ def _pull_protocol(client, port, dest, force, out, as_json=False):
     return _pulled(dest, [segment_name(segment) for segment, _ in listed], receipt, out, as_json, kept)
 
 
-def _pull_journal(client, folder, listed, kept=0):
+def _pull_journal(client, folder, listed, kept=0, pulled=None):
     """A journal's segments (listed: (segment, size)) and its checkpoint file into folder, over the protocol: the
-    shoe's journal, or the one it kept aside as journal.N (kept N)."""
+    shoe's journal, or the one it kept aside as journal.N (kept N). pulled: {segment: size} this pull copied already,
+    kept up to date; a segment still of that size is not read again (a segment only grows)."""
     from firmware.storage import segment_name
     from sabot.protocol import Refused
 
+    pulled = {} if pulled is None else pulled
     with progress.bar(len(listed), "pull-log", unit="segment") as shown:
         for segment, size in listed:
-            (folder / segment_name(segment)).write_bytes(client.segment(segment, size, kept))
+            if pulled.get(segment) != size:
+                (folder / segment_name(segment)).write_bytes(client.segment(segment, size, kept))
+                pulled[segment] = size
             shown.update(1)
     try:
         points = client.segment(0, 1 << 30, kept)  # segment 0: the checkpoint file, read to its end

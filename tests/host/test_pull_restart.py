@@ -63,3 +63,32 @@ def test_a_shoe_writing_during_every_pull_is_an_error_not_a_pull(tmp_path, mpy_b
     err = capsys.readouterr().err
     assert "sabot pull-log: error: the shoe wrote records during each of 3 pulls" in err
     assert out.getvalue() == ""
+
+
+@pytest.mark.req("J-TAMPER", "H-VERIFY", "P-PULL")
+def test_a_production_shoe_journalling_during_its_pull_has_what_grew_pulled_again_and_verifies_clean(
+        tmp_path, mpy_build, monkeypatch, capsys):
+    from firmware.mac import Key
+    from sabot import protocol
+    from tests.host.test_production import casino_board
+
+    board, casino = casino_board(tmp_path)
+    real = protocol.Client.receipt
+    asked = []
+
+    def receipt(self, nonce):
+        if not asked:  # the casino opens a séance while the technician pulls: a record after the copy
+            assert self.seance(Key(bytes.fromhex(casino.read_text())), 5, "chemin_de_fer", 7)[0] == 0
+        asked.append(nonce)
+        return real(self, nonce)
+
+    monkeypatch.setattr(protocol.Client, "receipt", receipt)
+    try:
+        assert shoe_link.pull_log(board.port, tmp_path / "journal", out=io.StringIO()) == 0
+    finally:
+        board.close()
+    assert len(asked) == 2 and "pulling what grew" in capsys.readouterr().err
+    kinds = [r.fields[TYPE] for r in Reader(load_segments([tmp_path / "journal"]), None)]
+    assert R_SEANCE in kinds[-3:]  # the séance opened meanwhile (the protocol's own burst record may follow it)
+    verified = sabot("log", "verify", "--lang", "en", tmp_path / "journal", "--public-key", public_key_file(board))
+    assert verified.returncode == 0 and "result: clean" in verified.stdout, verified.stdout
