@@ -4,8 +4,10 @@ its MicroPython reports, by which `sabot deploy` knows a device; "drivers": the 
 holds besides its own (["mcu"], the shared drivers; the sim's build holds them, for the secure element's, and the
 virtual board: ["mcu", "vboard"]); "element": the secure element it is built with, {"part": its Microchip part
 number, "address": its 7-bit I2C address in hex} (boards/<board>/README.md's parts and wiring; the hardware boards'
-pins.py repeat the address as ELEMENT_ADDRESS, tests/host/test_board_pins.py holds them together). The Makefile,
-the type check, the bench, `sabot` and the tests read the list here.
+pins.py repeat the address as ELEMENT_ADDRESS, tests/host/test_board_pins.py holds them together); "image", for a
+board with no image of its own: the board whose image it runs in (the virtual board runs in the sim's: `sabot
+vboard`). The Makefile, the type check, the bench, `sabot` and the tests read the list here; names() is the boards
+built, each with its image.
 
 Standard library only: the Makefile runs it with the system's python3 before the venv exists:
 
@@ -28,17 +30,18 @@ def declared():
 
 
 def names():
-    return sorted(declared())
+    """The boards built, each with its image (not the boards that run in another's)."""
+    return sorted(name for name, board in declared().items() if "image" not in board)
 
 
 def hardware():
     """The boards built for a processor: type-checked against its MicroPython stubs, frozen by their manifest."""
-    return [name for name, board in sorted(declared().items()) if board["arch"]]
+    return [name for name in names() if declared()[name]["arch"]]
 
 
 def platforms():
     """{sys.platform: board}: what a device's MicroPython says it is."""
-    return {board["platform"]: name for name, board in sorted(declared().items())}
+    return {declared()[name]["platform"]: name for name in names()}
 
 
 def folders(name):
@@ -62,7 +65,7 @@ def main(argv):
     if argv in (["names"], ["hardware"]):
         print(" ".join(names() if argv[0] == "names" else hardware()))
         return 0
-    if len(argv) == 2 and argv[0] in ("march", "folders") and argv[1] in declared():
+    if len(argv) == 2 and argv[0] in ("march", "folders") and argv[1] in names():
         print(march(argv[1]) if argv[0] == "march" else " ".join(folders(argv[1])))
         return 0
     print("boards.py: no board %s: one of %s (a folder of boards/ with its %s)" % (

@@ -81,7 +81,7 @@ def vboard(scenario=None, fs=None, blank=False, build=None, out=sys.stdout, boar
     from boards.vboard.element_link import ENV, serve
 
     # its key and counters, never under fs; no clock: every command done at once (boards/vboard/element_link.py)
-    chip = SimElement.load(str(fs.parent / (fs.name + ".element")), part=element or board_element("sim")[0])
+    chip = SimElement.load(str(fs.parent / (fs.name + ".element")), part=element or board_element("vboard")[0])
 
     log = open(fs.parent / (fs.name + ".log"), "ab") if production else master  # its tracebacks: not on the line
 

@@ -13,14 +13,21 @@ from tests.conftest import ROOT
 @pytest.mark.req("H-FIRMWARE")
 def test_every_board_folder_declares_its_processor_and_platform_once():
     declared = boards.declared()
-    held = {driver for board in declared.values() for driver in board["drivers"]}
+    held = {driver for board in declared.values() if "image" not in board for driver in board["drivers"]}
     with_code = sorted(p.parent.name for p in (ROOT / "boards").glob("*/board.py"))
-    # boards/mcu, shared drivers, has no board.py and is no board; boards/vboard's start() runs in the sim's image
+    # boards/mcu, shared drivers, has no board.py and is no board; boards/vboard's start() runs in the sim's image,
+    # which its board.json names: every folder with a board.py declares itself, the one that runs in another's too
+    assert sorted(declared) == with_code
     assert [name for name in with_code if name not in held] == boards.names()
     assert sorted(boards.platforms().values()) == boards.names()  # no two boards answer the same sys.platform
     for name, board in declared.items():
-        assert sorted(board) == ["arch", "drivers", "element", "platform"], name
-        assert all((ROOT / folder).is_dir() for folder in boards.folders(name)), name
+        keys = {"arch", "drivers", "element", "platform"}
+        assert set(board) == (keys | {"image"} if "image" in board else keys), name
+        assert all((ROOT / "boards" / folder).is_dir() for folder in board["drivers"]), name
+        if "image" in board:  # a board in another's image: the image holds its folder and the drivers it needs
+            image = declared[board["image"]]
+            assert name in image["drivers"] and set(board["drivers"]) <= set(image["drivers"]) | {board["image"]}
+            assert board["platform"] == image["platform"], name
     assert boards.hardware() == [name for name in boards.names() if (ROOT / "boards" / name / "manifest.py").exists()]
 
 
