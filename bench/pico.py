@@ -9,6 +9,7 @@ import statistics
 import time
 
 from bench.report import figure, skipped
+from sabot.mpremote_link import mpremote, resume
 from sabot.pico import (
     GATE,
     IMAGE_DIR,
@@ -23,7 +24,6 @@ from sabot.pico import (
     open_seance,
     steps,
 )
-from sabot.shoe_link import mpremote, resume
 
 NAMES = ("pico.gate_close_us.median", "pico.gate_close_us.max", "pico.cycles_per_card", "pico.heap_free_after_shoe",
          "pico.erases_per_card.ring", "pico.erases_per_card.littlefs", "pico.slower_than_real_time",

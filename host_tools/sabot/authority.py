@@ -8,32 +8,11 @@ import datetime
 import os
 import sys
 
-from firmware.events import REF_ALARM, REF_SEANCE_OPEN
-from firmware.format import words
 from sabot.device import DeviceError
 from sabot.json_out import said, state
+from sabot.mpremote_link import ask, restart, restarted, resume
 from sabot.production_link import authenticated, production, restarted_production
-from sabot.shoe_link import EPOCH, _failed, _utc, ask, fault, restart, restarted, resume
-
-_REFUSED = {
-    REF_ALARM: ("une alarme ou un défaut est levé : un superviseur le lève d'abord (la clé du superviseur)",
-                "an alarm or fault stands: a supervisor clears it first"),
-    REF_SEANCE_OPEN: ("une séance est ouverte : la fermer d'abord (sabot seance close)",
-                      "a séance is open: close it first (sabot seance close)"),
-}
-
-
-def refusal(port, answer):
-    """What a shoe that refused an authority change says, French first; nothing changed on it."""
-    if "ahead" in answer:
-        last = _utc(answer["ahead"])
-        return ("le sabot sur %s refuse une heure à plus d'un jour après le dernier enregistrement de son journal "
-                "(%s) : vérifiez l'horloge du poste ; --force pour la forcer (journalisé comme forcé) ; rien n'a "
-                "changé / refused: more than a day ahead of the journal's last record (%s): check the "
-                "workstation's clock, or --force" % (port, last, last))
-    code = answer["refused"]
-    fr, en = _REFUSED.get(code, (words.said(words.REFUSALS, code, words.FR), words.said(words.REFUSALS, code)))
-    return "le sabot sur %s refuse : %s ; rien n'a changé / refused: %s; nothing changed" % (port, fr, en)
+from sabot.shoe_said import EPOCH, failed, fault, refusal, utc
 
 
 def _other_element(registry, public, sabot):
@@ -69,7 +48,7 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None, 
         if "was" not in answer:
             if not client:
                 resume(port)
-            return _failed("number set", refusal(port, answer) if "refused" in answer else fault(port, answer))
+            return failed("number set", refusal(port, answer) if "refused" in answer else fault(port, answer))
         if answer["was"] == sabot and not answer["kept"]:
             if not client:
                 resume(port)
@@ -87,7 +66,7 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None, 
         print("sabot number set: error: %s" % e, file=sys.stderr)
         return 2
     if now["broken"] or now["alarms"] or now["sabot"] != sabot:
-        return _failed("number set", fault(port, dict(now, fault=now["alarms"])))
+        return failed("number set", fault(port, dict(now, fault=now["alarms"])))
     kept = answer["kept"] and "; the journal of sabot %d (key id %s) kept on the shoe in /%s/, a new one begun" % (
         answer["other"]["sabot"], answer["other"]["key"], answer["kept"])
     if as_json:
@@ -139,21 +118,21 @@ def clock_command(port, at=None, out=sys.stdout, casino_key=None, as_json=False,
             if not client:
                 resume(port)
             if "behind" in answer:
-                return _failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
-                    port, _utc(seconds), _utc(answer["behind"])))
-            return _failed("clock set", refusal(port, answer) if "refused" in answer or "ahead" in answer
+                return failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
+                    port, utc(seconds), utc(answer["behind"])))
+            return failed("clock set", refusal(port, answer) if "refused" in answer or "ahead" in answer
                            else fault(port, answer))
         now = _restarted(client, port)
     except DeviceError as e:
         print("sabot clock set: error: %s" % e, file=sys.stderr)
         return 2
     if now["broken"] or now["alarms"]:
-        return _failed("clock set", fault(port, dict(now, fault=now["alarms"])))
+        return failed("clock set", fault(port, dict(now, fault=now["alarms"])))
     forced = ("; FORCÉE : plus d'un jour en avant du journal, journalisée comme forcée / forced: more than a day "
               "ahead, journalled so" if answer.get("forced") else "")
     if as_json:
-        return said(out, "clock set", port=port, set=_utc(seconds), forced=bool(answer.get("forced")),
-                    restarted=dict(state(now), time=_utc(now["seconds"])))
+        return said(out, "clock set", port=port, set=utc(seconds), forced=bool(answer.get("forced")),
+                    restarted=dict(state(now), time=utc(now["seconds"])))
     out.write("the shoe on %s set to %s; it restarted: boot record %d at %s%s\n" % (
-        port, _utc(seconds), now["seq"], _utc(now["seconds"]), forced))
+        port, utc(seconds), now["seq"], utc(now["seconds"]), forced))
     return 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sabot.boards import names, platforms
 from sabot.device import DeviceError
-from sabot.shoe_link import mpremote
+from sabot.mpremote_link import mpremote
 
 MANIFEST = "manifest.json"  # a release bundle's (firmware/identity.py)
 

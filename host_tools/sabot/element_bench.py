@@ -31,7 +31,7 @@ def address(text):
 def provision(port, at=GENERIC_ADDRESS, out=sys.stdout):
     """Provision the element at address at of the development shoe on port: 0 done, 2 refused (the reason on
     stderr)."""
-    from sabot.shoe_link import ask
+    from sabot.mpremote_link import ask
 
     try:
         client = production(port)

@@ -76,7 +76,7 @@ else:
 def install(port):
     """A new code written to the development shoe on port (the factory's bench, over mpremote), its key only; the
     code for its label, or None when the shoe already holds a code or a casino key (never overwritten)."""
-    from sabot.shoe_link import mpremote
+    from sabot.mpremote_link import mpremote
 
     code = new_code()
     said = mpremote(port, "exec", INSTALL % key_text(code))

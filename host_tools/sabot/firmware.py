@@ -13,7 +13,8 @@ from pathlib import Path
 
 from firmware.identity import FLASH, MANIFEST
 from firmware.version import VERSION
-from sabot.shoe_link import DeviceError, mpremote
+from sabot.device import DeviceError
+from sabot.mpremote_link import mpremote
 from sabot.shoe_status import in_fault
 
 _SKIP = {MANIFEST, "config.json"}  # the shoe's own files, never the release's

@@ -10,11 +10,12 @@ import sys
 
 from firmware.mac import Key
 from sabot import csvout
+from sabot.device import DeviceError
 from sabot.enrolment_code import code_secret, install, write_label
 from sabot.journalfile import Unusable
 from sabot.json_out import said
+from sabot.mpremote_link import element_key_of
 from sabot.shoe_keys import shoe_secret
-from sabot.shoe_link import DeviceError, element_key_of
 from sabot.verify import read_key
 
 
@@ -74,7 +75,7 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
                 raise DeviceError("the shoe on %s refused the enrolment code %s: not the code on its label (nothing "
                                   "changed; type it again from the label)" % (port, code))
             if done != protocol.c.OK:
-                from sabot.authority import refusal
+                from sabot.shoe_said import refusal
 
                 raise DeviceError(refusal(port, answer) if "refused" in answer else "the shoe refused the casino's "
                                   "key: %s" % protocol.Refused(done, answer))

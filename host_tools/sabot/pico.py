@@ -347,7 +347,7 @@ def commission(board, folder, sabot=42, table=3):
     """What a technician does to a new Pico that has the image: config.json (with a card reader), the DS3231 set
     with the board's set_clock (a stopped clock keeps the controller from starting, so sabot's clock set cannot);
     then a power cycle. No key: the secure element holds its own."""
-    from sabot.shoe_link import mpremote
+    from sabot.mpremote_link import mpremote
 
     config = Path(folder) / "config.json"
     config.write_text(json.dumps({"board": "rpi_pico", "sabot": sabot, "table": table, "game": "chemin_de_fer",

@@ -25,7 +25,7 @@ def factory(flash, files=None, log=None):
     tests' planted code). Its flash then takes the production image as a UF2 drop, the filesystem kept (Pico(flash)
     does). The code."""
     from sabot.enrolment_code import PUT, key_text, new_code, write_label
-    from sabot.shoe_link import mpremote
+    from sabot.mpremote_link import mpremote
 
     code = new_code()
     writes = {"config.json": json.dumps(FACTORY_CONFIG), "keys/enrolment.key": key_text(code)}
@@ -75,7 +75,7 @@ def serve(scenario=None, flash=None, blank=False, out=sys.stdout, development=Fa
     signal.signal(signal.SIGTERM, stop_on_terminate)
     try:
         if new and development and not blank:
-            from sabot.shoe_link import mpremote
+            from sabot.mpremote_link import mpremote
 
             mpremote(board.port, "exec", "import json\nwith open('config.json', 'w') as f:\n"
                      "    json.dump({'board': 'rpi_pico', 'sabot': 1}, f)")

@@ -1,77 +1,28 @@
-"""The technician's link to a shoe: pull the journal, open and close séances, set its number and clock (deploy.py
-copies a build); through mpremote to a development shoe, through the protocol to a production one
-(production_link.py)."""
+"""The technician's link to a shoe: pull the journal, open and close séances (authority.py sets its number and
+clock, deploy.py copies a build); through mpremote to a development shoe (mpremote_link.py), through the protocol to a
+production one (production_link.py)."""
 
 import ast
-import datetime
 import json
 import os
-import signal
-import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from firmware.format import words
 from firmware.format.checkpoint import FILE as CHECKPOINT_FILE
 from firmware.records import EMPLOYEE_MAX, TABLE_MAX
 from sabot import progress
-from sabot.device import DeviceError, no_device
+from sabot.device import DeviceError
 from sabot.journalfile import Unusable, load_segments
 from sabot.json_out import said
+from sabot.mpremote_link import ask, mpremote, resume
 from sabot.production_link import authenticated, production
 from sabot.receipt_files import keep_receipt
-from sabot.repl_settle import settled
+from sabot.shoe_said import failed, fault
 from sabot.shoe_status import STATUS_ASKED, fault_in, in_fault
 
 PULL_ATTEMPTS = 3  # pulls over mpremote before a shoe that keeps writing meanwhile is an error
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
-
-
-NOT_A_SHOE = ("neither a production shoe's protocol nor a development shoe's REPL answered: is it the shoe's port? "
-              "(a production shoe takes pull-log, seance, number, clock, key enrol, firmware verify and status alone; "
-              "deploy and element provision are for a development shoe)")
-
-
-def mpremote(port, *args, timeout=300, each_line=None):
-    """Run mpremote on the device at port without resetting it (`resume`): a soft reset would stop a shoe,
-    and ends the unix port behind a virtual board. A Python exception on the device becomes one line."""
-    if not os.path.exists(port):
-        raise no_device(port)
-    command = [str(Path(sys.executable).parent / "mpremote"), "connect", port, "resume", *args]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as done:
-        timer = threading.Timer(timeout, done.kill)
-        timer.start()
-        try:
-            stdout = []
-            for line in done.stdout:  # as it comes, for a caller that shows progress
-                stdout.append(line)
-                if each_line:
-                    each_line(line)
-            stderr = done.stderr.read()
-            done.wait()
-        finally:
-            timer.cancel()
-    stdout = "".join(stdout)
-    if done.returncode == -signal.SIGKILL:
-        raise DeviceError("no answer from %s within %d s: %s" % (port, timeout, NOT_A_SHOE))
-    said = (stderr + stdout).strip()
-    if "failed to access" in said:
-        raise DeviceError("%s is held by another program (a terminal, a serial monitor): close it and try again"
-                          % port)
-    if "could not enter raw repl" in said:
-        raise DeviceError("%s: %s" % (port, NOT_A_SHOE))
-    if done.returncode or "Traceback (most recent call last)" in stdout:
-        raise DeviceError(device_error(said) or "mpremote failed on %s" % port)
-    return stdout
-
-
-def device_error(said):
-    """The one line that says what went wrong on the device: an exception's last line, or mpremote's."""
-    lines = [line.strip() for line in said.splitlines() if line.strip()]
-    if any(line.startswith("Traceback") for line in lines):
-        return "the shoe answered: " + lines[-1]
-    return lines[-1] if lines else ""
 
 
 # What a pull over mpremote copies: the journal's files, each kept journal's (journal.N) with its files, and whether
@@ -124,7 +75,7 @@ def _pull_mpremote(port, dest, force):
     in_fault_said = fault_in(port, json.loads(lines[-2]))
     if in_fault_said:
         resume(port)
-        return _failed("pull-log", in_fault_said + "; nothing pulled")
+        return failed("pull-log", in_fault_said + "; nothing pulled")
     listed, kept_listed, signs = ast.literal_eval(lines[-1])
     names = [n for n in listed if n.endswith(".sbj")]
     _destination(names, dest, force)
@@ -199,7 +150,7 @@ def _pull_protocol(client, port, dest, force, out, as_json=False):
     try:
         said = in_fault(port, client)
         if said:
-            return _failed("pull-log", said + "; nothing pulled")
+            return failed("pull-log", said + "; nothing pulled")
         listed = client.segments()
         _destination(listed, dest, force)
         pulled = {}
@@ -254,55 +205,6 @@ def _pull_journal(client, folder, listed, kept=0, pulled=None):
         (folder / CHECKPOINT_FILE).write_bytes(points)
 
 
-def ask(port, code):
-    """Run firmware/remote.py's code on the shoe: its one-line JSON answer."""
-    said = mpremote(port, "exec", code).strip().splitlines()
-    try:
-        return json.loads(said[-1])
-    except (ValueError, IndexError):
-        raise DeviceError("the shoe on %s answered %r, not what this sabot's firmware answers: deploy it" % (
-            port, said[-1] if said else "")) from None
-
-
-def element_key_of(port):
-    """A development shoe's number and its element's public key (hex, None when no element answers)."""
-    return ask(port, "from firmware.remote import element_key\nelement_key()")
-
-
-_RESTART = "import machine\ngetattr(machine, 'reset', getattr(machine, 'soft_reset', None))()"
-
-
-def restart(port):
-    """Restart the shoe (a reset): it boots into service again, gate locked first, its journal recovered. Its reboot
-    ends in the raw REPL, whose banner may come after the next mpremote's own Ctrl-A: settled before that one."""
-    mpremote(port, "exec", "--no-follow", _RESTART)
-    settled(port)
-
-
-def resume(port):
-    mpremote(port, "exec", "--no-follow", "from firmware.remote import resume\nresume()")
-
-
-def restarted(port):
-    """The shoe's state after a restart (its boot record), and serving again."""
-    state = ask(port, "from firmware.remote import state\nstate()")
-    resume(port)
-    return state
-
-
-def fault(port, answer):
-    """What a shoe in fault says: why it journalled nothing, and the act that mends it."""
-    other = answer.get("other")
-    if other:
-        return ("the shoe on %s is in fault and journalled nothing: its journal is sabot %d's under key id %s, not "
-                "the shoe's as configured; `sabot number set --port %s N` begins its own journal (that one kept)"
-                % (port, other["sabot"], other["key"], port))
-    names = [words.said(words.ALARMS, code, words.ID) for code in sorted(words.ALARMS)
-             if answer.get("fault", 0) >> code - 1 & 1]
-    return "the shoe on %s is in fault (%s) and journalled nothing%s" % (
-        port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
-
-
 def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=None, as_json=False):
     """Open or close a séance on a running shoe: a production shoe over its protocol, under the casino's key; a
     development shoe's loop interrupted, handed the séance, started again. Says the record the shoe wrote, or fails
@@ -330,7 +232,7 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
         out.write("seance %d closed at table %d, record %d: it was open\n" % (
             ended["seance"], ended["table"], ended["seq"]))
     if "seq" not in answer:
-        return _failed("seance", "the shoe on %s refused: %s" % (port, words.said(words.REFUSALS, answer["refused"]))
+        return failed("seance", "the shoe on %s refused: %s" % (port, words.said(words.REFUSALS, answer["refused"]))
                        if "refused" in answer else fault(port, answer))
     if as_json:
         return said(out, "seance " + action, port=port, sabot=shoe.get("sabot"), seance=answer["seance"],
@@ -341,17 +243,3 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
         "; the employee who assigned it not given (--by): journalled as 0, not given" if action == "open" and not by
         else ""))
     return 0
-
-
-def _failed(command, message):
-    print("sabot %s: error: %s" % (command, message), file=sys.stderr)
-    return 1
-
-
-EPOCH = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)  # the journal's times count from it
-
-
-def _utc(seconds):
-    return (EPOCH + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-

@@ -24,8 +24,8 @@ def in_fault(port, client=None):
     """The one line that says the shoe on port is in fault (it journals nothing: its journal another number's or
     element's, or unusable), or None: asked over the protocol (client) or over mpremote (a development shoe whose
     controller is not running says nothing)."""
+    from sabot.mpremote_link import ask
     from sabot.protocol import ProtocolError, Refused
-    from sabot.shoe_link import ask
 
     if client:
         try:
@@ -39,7 +39,7 @@ def in_fault(port, client=None):
 
 def fault_in(port, now):
     """in_fault's line for a status already read (now: its JSON, None when the controller is not running)."""
-    from sabot.shoe_link import fault
+    from sabot.shoe_said import fault
 
     if not now or not now.get("broken"):
         return None  # journalling: an alarm raised is the journal's to say, not a fault of the shoe's
@@ -50,7 +50,8 @@ def status_command(port, out=sys.stdout):
     """Exit 0 with the shoe's state in one line, 1 when it is in fault (said on stderr), 2 when it cannot be
     reached."""
     from sabot import protocol
-    from sabot.shoe_link import _utc, ask, fault, resume
+    from sabot.mpremote_link import ask, resume
+    from sabot.shoe_said import fault, utc
 
     try:
         client = production(port)
@@ -75,7 +76,7 @@ def status_command(port, out=sys.stdout):
               else "no seance open") if "table" in now else "its seance unknown (an older firmware)"
     casino = "; casino key id %s" % now["casino"] if now.get("casino") else ""
     out.write("the shoe on %s: %s, sabot %d, %s; its journal's last record %d at %s%s\n" % (
-        port, "production" if client else "development", now["sabot"], seance, now["seq"], _utc(now["seconds"]),
+        port, "production" if client else "development", now["sabot"], seance, now["seq"], utc(now["seconds"]),
         casino))
     if now.get("broken") or now.get("alarms"):
         print("sabot status: error: %s" % fault(port, dict(now, fault=now.get("alarms", 0))), file=sys.stderr)

@@ -136,6 +136,19 @@ def test_no_circle_among_the_imports_a_module_runs_as_it_loads():
 
 
 @pytest.mark.req("H-SIM")
+def test_no_circle_either_with_the_imports_inside_functions():
+    """Issue 34: a module that imports another inside a function, which imports it back, is a circle too (it only
+    runs later): the transports (mpremote_link.py, production_link.py) and what both say (shoe_said.py) sit below the
+    commands that use them."""
+    top, inner = import_graph()
+    both = {name: set(top.get(name, ())) | set(inner.get(name, ())) for name in set(top) | set(inner)}
+    for name in list(both):
+        for other in both[name]:
+            both.setdefault(other, set())
+    assert cycles(both) == []
+
+
+@pytest.mark.req("H-SIM")
 def test_the_sim_board_and_the_virtual_board_import_each_other_not_even_inside_a_function():
     """The circle sim board -> virtual board -> runner -> sim board is gone: the board convention's start() is the
     virtual board's, not the sim board's model."""

@@ -153,12 +153,12 @@ class _Answered:
 @pytest.mark.req("P-NOREPL")
 def test_a_port_that_answers_neither_the_protocol_nor_a_repl_is_said_so_never_as_a_missing_raw_repl(
         tmp_path, monkeypatch, capsys):
-    from sabot import shoe_link
+    from sabot import mpremote_link
     from sabot.cli import main
 
     master, slave = os.openpty()  # a serial port with nothing behind it that speaks
     try:
-        monkeypatch.setattr(shoe_link.subprocess, "Popen", _Answered)
+        monkeypatch.setattr(mpremote_link.subprocess, "Popen", _Answered)
         assert main(["pull-log", "--port", os.ttyname(slave), str(tmp_path / "journal")]) == 2
     finally:
         os.close(master)
