@@ -211,8 +211,10 @@ class Trust:
         return found
 
     def _retired(self, sabot, key_id, last_ms):
+        if key_id is None or last_ms is None:
+            return []  # no journal's key or end given: a registry checked alone
         for gone in replaced(self.held, sabot):
-            if key_id is None or last_ms is None or _element_id(gone.get("public_key")) != key_id.hex():
+            if _element_id(gone.get("public_key")) != key_id.hex():
                 continue
             when = _utc(gone.get("replaced"))
             if when is None:  # vouched for, yet no date to hold the journal against: said, never passed over
