@@ -10,8 +10,7 @@ import sys
 
 from sabot.device import DeviceError
 from sabot.json_out import said, state
-from sabot.mpremote_link import ask, restart, restarted, resume
-from sabot.production_link import authenticated, production, restarted_production
+from sabot.shoe_links import reach
 from sabot.shoe_said import EPOCH, failed, fault, refusal, utc
 
 
@@ -31,33 +30,28 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None, 
     the registry holds under another element is refused first, unless replace."""
     updated = None
     try:
-        client = production(port)
-        if client:
-            public = _public_key(client)
-            others = _other_element(registry, public, sabot)
-            if others and not replace:
-                client.link.close()
-                print("sabot number set: erreur : le registre %s tient déjà le sabot %d sous un autre élément (clé "
-                      "publique %s…) : deux sabots ne portent pas un numéro ; un autre numéro, ou --replace si ce "
-                      "sabot remplace l'autre (consigné au registre) / the registry already holds sabot %d under "
-                      "another element" % (registry, sabot, others[0]["public_key"][:16], sabot), file=sys.stderr)
-                return 2
-            answer = authenticated(client, casino_key, "number set", lambda c, key: c.set_number(key, sabot))
-        else:
-            answer = ask(port, "from firmware.remote import number\nnumber(%d)" % sabot)
+        link = reach(port, casino_key)
+        public = link.element_key()
+        others = _other_element(registry, public, sabot)
+        if others and not replace:
+            link.close()
+            print("sabot number set: erreur : le registre %s tient déjà le sabot %d sous un autre élément (clé "
+                  "publique %s…) : deux sabots ne portent pas un numéro ; un autre numéro, ou --replace si ce "
+                  "sabot remplace l'autre (consigné au registre) / the registry already holds sabot %d under "
+                  "another element" % (registry, sabot, others[0]["public_key"][:16], sabot), file=sys.stderr)
+            return 2
+        answer = link.number(sabot)
         if "was" not in answer:
-            if not client:
-                resume(port)
+            link.done()
             return failed("number set", refusal(port, answer) if "refused" in answer else fault(port, answer))
         if answer["was"] == sabot and not answer["kept"]:
-            if not client:
-                resume(port)
+            link.done()
             if as_json:
                 return said(out, "number set", port=port, sabot=sabot, was=sabot, changed=False)
             out.write("the shoe on %s is already sabot %d: nothing changed\n" % (port, sabot))
             return 0
-        now = _restarted(client, port)
-        if client and public and registry and os.path.exists(registry):
+        now = link.restarted()
+        if public and registry and os.path.exists(registry):
             from sabot.keys import renumbered
 
             renumbered(registry, public, sabot, replaced=others)
@@ -79,25 +73,6 @@ def number_command(port, sabot, out=sys.stdout, casino_key=None, registry=None, 
     return 0
 
 
-def _restarted(client, port):
-    """The shoe's state once it has restarted after the command: a production shoe restarts by itself; a development
-    one is restarted over mpremote."""
-    if client:
-        return restarted_production(port)
-    restart(port)
-    return restarted(port)
-
-
-def _public_key(client):
-    """The shoe's element's public key, None without one."""
-    from sabot.protocol import ProtocolError, Refused
-
-    try:
-        return client.enrol()
-    except (Refused, ProtocolError):
-        return None
-
-
 def clock_command(port, at=None, out=sys.stdout, casino_key=None, as_json=False, force=False):
     """Set the shoe's clock (its DS3231; the virtual board's) to the workstation's UTC time, then restart it: its
     boot record is stamped by the clock set. Refused when it would put the journal's times back, or more than a day
@@ -107,22 +82,16 @@ def clock_command(port, at=None, out=sys.stdout, casino_key=None, as_json=False,
     fields = at.timetuple()[:6]
     seconds = int((at - EPOCH).total_seconds())
     try:
-        client = production(port)
-        if client:
-            answer = authenticated(client, casino_key, "clock set", lambda c, key: c.set_clock(
-                key, seconds, fields, force=force))
-        else:
-            answer = ask(port, "from firmware.remote import set_clock\nset_clock(%d, %d, %d, %d, %d, %d, %d, %r)" % (
-                seconds, *fields, force))
+        link = reach(port, casino_key)
+        answer = link.clock(seconds, fields, force)
         if "set" not in answer:
-            if not client:
-                resume(port)
+            link.done()
             if "behind" in answer:
                 return failed("clock set", "the shoe on %s refused %s: its journal's last record is at %s, later" % (
                     port, utc(seconds), utc(answer["behind"])))
             return failed("clock set", refusal(port, answer) if "refused" in answer or "ahead" in answer
                            else fault(port, answer))
-        now = _restarted(client, port)
+        now = link.restarted()
     except DeviceError as e:
         print("sabot clock set: error: %s" % e, file=sys.stderr)
         return 2

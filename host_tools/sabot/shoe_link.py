@@ -15,9 +15,10 @@ from sabot import progress
 from sabot.device import DeviceError
 from sabot.journalfile import Unusable, load_segments
 from sabot.json_out import said
-from sabot.mpremote_link import ask, mpremote, resume
-from sabot.production_link import authenticated, production
+from sabot.mpremote_link import mpremote, resume
+from sabot.production_link import production
 from sabot.receipt_files import keep_receipt
+from sabot.shoe_links import reach
 from sabot.shoe_said import failed, fault
 from sabot.shoe_status import STATUS_ASKED, fault_in, in_fault
 
@@ -214,16 +215,10 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
             TABLE_MAX, EMPLOYEE_MAX), file=sys.stderr)
         return 2
     try:
-        client = production(port)
-        if client:
-            shoe = client.status() if as_json else {}
-            answer = authenticated(client, casino_key, "seance", lambda c, key: c.seance(
-                key, table, game, by, close=action == "close"))
-        else:
-            shoe = ask(port, "from firmware.remote import state\nstate()") if as_json else {}
-            answer = ask(port, "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (
-                table, game, by, action == "close"))
-            resume(port)
+        link = reach(port, casino_key)
+        shoe = link.status() if as_json else {}
+        answer = link.seance(table, game, by, action == "close")
+        link.done()
     except DeviceError as e:
         print("sabot seance: error: %s" % e, file=sys.stderr)
         return 2
