@@ -107,7 +107,7 @@ def test_a_seance_opened_over_the_open_one_closes_that_one_first_journalled_and_
 @pytest.mark.req("P-NOREPL", "P-AUTH")
 def test_an_interrupted_clock_set_says_the_shoe_may_have_applied_it_and_sabot_status_shows_it(
         tmp_path, mpy_build, monkeypatch, capsys):
-    from sabot import authority
+    from sabot import shoe_links
     from sabot.cli import main
 
     board = enrolled_board(tmp_path)
@@ -116,7 +116,7 @@ def test_an_interrupted_clock_set_says_the_shoe_may_have_applied_it_and_sabot_st
         def ctrl_c(port):
             raise KeyboardInterrupt  # the technician's Ctrl-C while the shoe restarts under its new time
 
-        monkeypatch.setattr(authority, "restarted_production", ctrl_c)
+        monkeypatch.setattr(shoe_links, "restarted_production", ctrl_c)
         capsys.readouterr()
         assert main(["clock", "set", "--port", board.port, "--at", "2027-02-01T00:00:00", "--casino-key",
                      "casino.key", "--force"]) == 130
