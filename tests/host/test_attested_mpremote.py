@@ -105,8 +105,8 @@ def test_on_the_emulated_pico_the_rewrite_signed_again_by_its_element_fails_veri
     """The same rewrite on the emulated Pico's development image (the REPL BOOTSEL gives whoever holds the board):
     its element (the model on its emulated I2C bus) signs every entry again at the counter it has; verify names the
     entries that counter has passed. In make test-pico (minutes of emulation), the virtual board's in make test."""
+    from sabot.mpremote_link import mpremote
     from sabot.pico import IMAGE_DIR, Pico, commission, play, press
-    from sabot.shoe_link import mpremote
 
     if not (IMAGE_DIR / "firmware-dev.bin").exists():
         pytest.skip("no Pico image: make image BOARD=rpi_pico")

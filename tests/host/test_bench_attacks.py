@@ -264,9 +264,9 @@ def production_pull(flash, folder, before=None):
 def pico_attacked(where, code, before=None):
     """Before (dealt on the production image, its power cut mid-coup when it ends so), the development image over
     the production one and code at its REPL, then the production image again: what the REPL said, and the pull."""
+    from sabot.mpremote_link import mpremote
     from sabot.pico import Pico
     from sabot.production_link import restarted_production
-    from sabot.shoe_link import mpremote
 
     flash = where / "shoe.flash"
     if before:

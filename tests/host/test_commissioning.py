@@ -18,8 +18,8 @@ from firmware.mac import Key
 from firmware.records import BOOT_POWER, BOOT_RESTART, R_AUTHORITY, R_BOOT, R_SEANCE
 from firmware.version import VERSION
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
+from sabot.mpremote_link import mpremote
 from sabot.shoe_keys import shoe_secret
-from sabot.shoe_link import mpremote
 from sabot.verify import read_key
 from tests.conftest import ROOT
 from tests.host.test_vboard import VirtualBoard

@@ -13,7 +13,7 @@ from firmware.records import FAULT_FIRMWARE, R_ALARM, R_CARD, R_NO_MORE_BETS
 from firmware.version import VERSION
 from sabot.firmware import compare, expected_answer
 from sabot.journalfile import CODE, TYPE, Reader, load_segments
-from sabot.shoe_link import mpremote
+from sabot.mpremote_link import mpremote
 from tests.conftest import ROOT
 from tests.host.test_vboard import VirtualBoard
 

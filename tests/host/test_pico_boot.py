@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
+from sabot.mpremote_link import mpremote
 from sabot.pico import IMAGE_DIR, Pico
-from sabot.shoe_link import mpremote
 from sabot.vms import unix_port
 from tests.parallel import one_worker_at_a_time
 

@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from boards.sim import p256
 from boards.sim.element import SimElement
 from sabot.element import public_key, verifies
+from sabot.mpremote_link import mpremote
 from sabot.pico import Pico
-from sabot.shoe_link import mpremote
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 

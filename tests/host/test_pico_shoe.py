@@ -17,8 +17,8 @@ from firmware import cards
 from firmware.games import CHEMIN_DE_FER
 from firmware.records import R_CARD, R_RECOVERY, R_RELEASE
 from sabot.journalfile import CONDITION, TYPE, Reader, load_segments
+from sabot.mpremote_link import mpremote
 from sabot.pico import GATE, Pico, commission, deal_whole_shoe, erases, gate_closings, heap_low_water
-from sabot.shoe_link import mpremote
 from tests.conftest import ROOT
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)

@@ -11,8 +11,8 @@ import pytest
 
 from boards.sim.element import SimElement
 from firmware import records as rec
+from sabot.mpremote_link import ask, mpremote, resume
 from sabot.pico import Pico, commission, play
-from sabot.shoe_link import ask, mpremote, resume
 from tests.host.test_commissioning import EVERY_FILE, sabot
 from tests.host.test_element import _element
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)

@@ -12,8 +12,9 @@ from boards.sim.element import SimElement
 from firmware import protocol as p
 from firmware.format import commands as c
 from firmware.mac import Key
+from sabot.device import DeviceError
+from sabot.mpremote_link import mpremote
 from sabot.protocol import Refused
-from sabot.shoe_link import DeviceError, mpremote
 from tests.conftest import SCENARIOS
 from tests.host.protocol_shoe import CASINO, Shoe
 from tests.host.test_element import _element

@@ -18,8 +18,8 @@ from boards.sim.element import SimElement
 from firmware import layout as fmt
 from firmware.devkey import DEVELOPMENT_KEY
 from sabot.journalfile import load_segments
+from sabot.mpremote_link import mpremote
 from sabot.receipts import chain_at
-from sabot.shoe_link import mpremote
 from tests.host.test_commissioning import sabot
 from tests.host.test_element import _element
 from tests.host.test_tamper_mpremote import board_files, play, pull, restart

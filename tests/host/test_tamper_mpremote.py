@@ -19,7 +19,7 @@ from firmware.controller import CLOSED, IDLE
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.format import checkpoint as cp
 from sabot.journalfile import CODE, SEQ, TYPE, Reader, load_segments
-from sabot.shoe_link import mpremote
+from sabot.mpremote_link import mpremote
 from tests.host.test_commissioning import MPREMOTE, run, sabot
 from tests.host.test_element import _element
 from tests.host.test_vboard import VirtualBoard

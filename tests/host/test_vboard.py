@@ -11,7 +11,7 @@ import boards.sim.runner
 from firmware.devkey import DEVELOPMENT_KEY
 from firmware.records import R_RELEASE
 from sabot.journalfile import TYPE, Reader, load_segments
-from sabot.shoe_link import mpremote
+from sabot.mpremote_link import mpremote
 from sabot.verify import check
 from tests.conftest import SCENARIOS
 
