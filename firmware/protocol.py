@@ -229,7 +229,10 @@ class Protocol:
             return E_UNKNOWN, b""
         elif not fits(command, len(payload)):
             return E_LENGTH, b""
-        return HANDLERS[command](self, command, payload, seq, key)
+        try:
+            return HANDLERS[command](self, command, payload, seq, key)
+        finally:
+            self.used_nonce = None  # spent with its command: no challenge kept past it
 
 
 def serve(runtime, protocol, received):
