@@ -36,6 +36,11 @@ print(repr([sorted(os.listdir(%r)), [[n, sorted(os.listdir('%s.%%d' %% n))] for 
             bool(shell and shell.checkpoints)]))"""
 
 
+# Before each step of a pull's long session: the watchdog fed (firmware/remote.py's feed), each step then has the
+# 5 s a development Pico's watchdog gives a stopped loop, where the whole session had them (a reset mid-copy hung it).
+_FED = "from firmware.remote import feed\nfeed()\n"
+
+
 def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
     """Copy the device's journal segments into dest (interrupting the running controller: the gate stays
     locked), with the shoe's receipt for them, its signed head under a fresh nonce (receipt.json), to verify
@@ -81,7 +86,7 @@ def _pull_mpremote(port, dest, force):
     names = [n for n in listed if n.endswith(".sbj")]
     _destination(names, dest, force)
     # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.
-    args = ["exec", "from firmware.remote import checkpoint\ncheckpoint()"]
+    args = ["exec", _FED + "from firmware.remote import checkpoint\ncheckpoint()"]
     copies = [(JOURNAL, dest, names + ([CHECKPOINT_FILE] if signs or CHECKPOINT_FILE in listed else []))]
     kept = []
     for n, files in kept_listed:  # every journal the shoe kept aside (/journal.N/), as over the protocol
@@ -92,9 +97,9 @@ def _pull_mpremote(port, dest, force):
                                                          or f == CHECKPOINT_FILE]))
     for folder, into, files in copies:
         for name in files:
-            args += ["+", "fs", "cp", ":%s/%s" % (folder, name), str(into / name)]
+            args += ["+", "exec", _FED, "+", "fs", "cp", ":%s/%s" % (folder, name), str(into / name)]
     nonce = os.urandom(32)
-    args += ["+", "exec", "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex()]
+    args += ["+", "exec", _FED + "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex()]
     with progress.bar(len(names), "pull-log", unit="segment") as shown:
         said = mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp :%s/" % JOURNAL)))
     return names, keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1])), kept
