@@ -119,7 +119,7 @@ def test_a_stopped_controller_is_reset_by_the_watchdog_and_serves_again_on_its_f
         assert int(said.strip()) > 0  # its journal recovered from the flash
 
 
-CUTS = int(os.environ.get("PICO_CUTS", "25"))  # make test-pico: 100
+CUTS = int(os.environ.get("PICO_CUTS", "10"))  # make test-pico: 100
 CUT_DRAWS = 5  # a round's dealer's requests: the cut falls among them, or in the boot before them
 
 
@@ -148,7 +148,7 @@ def releases(journal):
 
 @pytest.mark.req("J-DURABLE", "S-FAILSAFE")
 def test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record(image, tmp_path):  # noqa: F811
-    """PICO_CUTS cuts (25 by default, some 5 s each: make test's; make test-pico's 100) in one emulator: each a fresh
+    """PICO_CUTS cuts (10 by default, some 5 s each: make test's; make test-pico's 100) in one emulator: each a fresh
     chip booting on the same flash file."""
     with Pico(tmp_path / "shoe.flash", blank=True, development=True) as board:
         commission(board, tmp_path)
