@@ -385,12 +385,6 @@ def receipt(nonce_hex):
     print(signed_head(shell.journal, nonce, shell.checkpoints))
 
 
-def feed():
-    """The watchdog fed by a technician's mpremote between the steps of a long session (a pull's copies, a file at
-    a time): the loop it interrupted feeds it no more, and a development Pico resets 5 s later, mid-copy."""
-    _runtime().feed()
-
-
 def resume():
     """Serve again after a technician's command (run with mpremote exec --no-follow)."""
     _runtime().serve()

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from sabot.boards import names, platforms
 from sabot.device import DeviceError
-from sabot.mpremote_link import mpremote
+from sabot.mpremote_link import FEED, mpremote
 
 MANIFEST = "manifest.json"  # a release bundle's (firmware/identity.py)
+FED_EVERY = 4  # files copied between two feeds of the watchdog (a few KB each: well within its 5 s)
 
 
 def device_board(port):
@@ -74,8 +75,9 @@ def deploy(port, build, check_only=False, out=sys.stdout):
             make = "import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass" % (
                 folders,)
             args = ["exec", make]
-            for name in names:
-                args += ["+", "fs", "--no-verbose", "cp", str(build / name), ":" + name]
+            for i, name in enumerate(names):  # a running development Pico's watchdog fed: no reset mid-deploy
+                args += (["+", "exec", FEED] if i % FED_EVERY == 0 else []) + [
+                    "+", "fs", "--no-verbose", "cp", str(build / name), ":" + name]
             mpremote(port, *args)
         differ = check_build(port, build, out)
     except DeviceError as e:

@@ -18,6 +18,17 @@ NOT_A_SHOE = ("neither a production shoe's protocol nor a development shoe's REP
               "deploy and element provision are for a development shoe)")
 
 
+# The watchdog fed by a long session's steps, where a controller runs (its loop, which fed it, interrupted): a
+# development Pico resets 5 s after its loop stops, mid-copy. Through the running loop's own Runtime, not an import:
+# a shoe of an older firmware, or one half-deployed, is fed or left alone, never made to load a file.
+FEED = ("import sys\nr = sys.modules.get('firmware.runtime')\n"
+        "if r and r.Runtime.current:\n    r.Runtime.current.feed()\n")
+
+# The running controller's state (firmware/remote.py's status), None when no controller runs on the shoe.
+STATUS_ASKED = ("from firmware.runtime import Runtime\nfrom firmware.remote import status\nimport json\n"
+                "print(json.dumps(status(Runtime.current.shell) if Runtime.current else None))")
+
+
 def mpremote(port, *args, timeout=300, each_line=None):
     """Run mpremote on the device at port without resetting it (`resume`): a soft reset would stop a shoe,
     and ends the unix port behind a virtual board. A Python exception on the device becomes one line."""

@@ -15,12 +15,12 @@ from sabot import progress
 from sabot.device import DeviceError
 from sabot.journalfile import Unusable, load_segments
 from sabot.json_out import said
-from sabot.mpremote_link import mpremote, resume
+from sabot.mpremote_link import FEED, STATUS_ASKED, mpremote, resume
 from sabot.production_link import production
 from sabot.receipt_files import keep_receipt
 from sabot.shoe_links import reach
-from sabot.shoe_said import failed, fault
-from sabot.shoe_status import STATUS_ASKED, fault_in, in_fault
+from sabot.shoe_said import failed, fault, fault_in
+from sabot.shoe_status import in_fault
 
 PULL_ATTEMPTS = 3  # pulls over mpremote before a shoe that keeps writing meanwhile is an error
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
@@ -34,11 +34,6 @@ from firmware.runtime import Runtime
 shell = Runtime.current and Runtime.current.shell
 print(repr([sorted(os.listdir(%r)), [[n, sorted(os.listdir('%s.%%d' %% n))] for n in kept_journals()],
             bool(shell and shell.checkpoints)]))"""
-
-
-# Before each step of a pull's long session: the watchdog fed (firmware/remote.py's feed), each step then has the
-# 5 s a development Pico's watchdog gives a stopped loop, where the whole session had them (a reset mid-copy hung it).
-_FED = "from firmware.remote import feed\nfeed()\n"
 
 
 def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
@@ -85,8 +80,9 @@ def _pull_mpremote(port, dest, force):
     listed, kept_listed, signs = ast.literal_eval(lines[-1])
     names = [n for n in listed if n.endswith(".sbj")]
     _destination(names, dest, force)
-    # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end.
-    args = ["exec", _FED + "from firmware.remote import checkpoint\ncheckpoint()"]
+    # A signed checkpoint before the copy (firmware/remote.py), so that the pull holds one covering its end. Before each
+    # step the watchdog fed (FEED): each has the 5 s a development Pico's gives a stopped loop, not the whole session.
+    args = ["exec", FEED + "from firmware.remote import checkpoint\ncheckpoint()"]
     copies = [(JOURNAL, dest, names + ([CHECKPOINT_FILE] if signs or CHECKPOINT_FILE in listed else []))]
     kept = []
     for n, files in kept_listed:  # every journal the shoe kept aside (/journal.N/), as over the protocol
@@ -97,9 +93,9 @@ def _pull_mpremote(port, dest, force):
                                                          or f == CHECKPOINT_FILE]))
     for folder, into, files in copies:
         for name in files:
-            args += ["+", "exec", _FED, "+", "fs", "cp", ":%s/%s" % (folder, name), str(into / name)]
+            args += ["+", "exec", FEED, "+", "fs", "cp", ":%s/%s" % (folder, name), str(into / name)]
     nonce = os.urandom(32)
-    args += ["+", "exec", _FED + "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex()]
+    args += ["+", "exec", FEED + "from firmware.remote import receipt\nreceipt(%r)" % nonce.hex()]
     with progress.bar(len(names), "pull-log", unit="segment") as shown:
         said = mpremote(port, *args, each_line=lambda line: shown.update(line.startswith("cp :%s/" % JOURNAL)))
     return names, keep_receipt(dest, port, nonce, json.loads(said.strip().splitlines()[-1])), kept
@@ -221,7 +217,7 @@ def seance_command(port, action, table, game, by, out=sys.stdout, casino_key=Non
         return 2
     try:
         link = reach(port, casino_key)
-        shoe = link.status() if as_json else {}
+        shoe = (link.status() or {}) if as_json else {}
         answer = link.seance(table, game, by, action == "close")
         link.done()
     except DeviceError as e:

@@ -161,3 +161,21 @@ def test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record(image,
     assert opened <= released <= opened + CUTS  # each release durable before its gate opened (a cut may come between)
     assert dealt + uncertain == released  # a card, or the cut's uncertainty reported at the next boot
     assert [f for f in findings if f.id == "J-TAMPER"] == []
+
+
+@pytest.mark.pico_long
+@pytest.mark.req("H-FIRMWARE", "S-FAILSAFE")
+def test_a_running_development_pico_takes_a_whole_deploy_with_no_watchdog_reset_midway(dealt, tmp_path):
+    """mpremote stops the loop that fed the watchdog, which resets a development Pico 5 s later: the deploy's files
+    copied between its feeds (sabot.mpremote_link's FEED), a session longer than that is never cut by a reset."""
+    dist = tmp_path / "dist"
+    made = sabot("firmware", "dist", ROOT / "build" / "rpi_pico", "--board", "rpi_pico", "--out", dist)
+    assert made.returncode == 0, made.stderr
+    with Pico(dealt[0] / "shoe.flash", image=False, development=True) as board:
+        board.started()
+        began = board.now_us()
+        deployed = sabot("deploy", "--port", board.port, dist)
+        ended = board.now_us()
+        assert deployed.returncode == 0, deployed.stdout + deployed.stderr
+        assert [b for b in board.boots() if began < b["t_us"] < ended] == []
+    assert ended - began > 5_000_000, "the deploy outlasted no watchdog: the test proves nothing"
