@@ -14,8 +14,6 @@ from pathlib import Path
 from firmware.identity import FLASH, MANIFEST
 from firmware.version import VERSION
 from sabot.device import DeviceError
-from sabot.mpremote_link import mpremote
-from sabot.shoe_status import in_fault
 
 _SKIP = {MANIFEST, "config.json"}  # the shoe's own files, never the release's
 
@@ -149,24 +147,14 @@ def compare(answer, expected):
 
 def ask(port, seed):
     """The shoe's answer to a seed and its configuration: over the protocol a production shoe's, its image's; over
-    mpremote a development shoe's, whose REPL answered."""
-    from sabot import protocol
-    from sabot.production_link import production
+    mpremote a development shoe's, whose REPL answered (shoe_links.py)."""
+    from sabot.shoe_links import reach
 
-    client = production(port)
-    if client is None:
-        try:
-            said = in_fault(port)
-        except DeviceError:
-            said = None  # a shoe whose firmware cannot say its state: the challenge says what it runs
-        out = mpremote(port, "exec", "from firmware.identity import challenge\nchallenge(%r)" % seed.hex())
-        return dict(json.loads(out.strip().splitlines()[-1]), configuration="development", fault=said)
+    shoe = reach(port)
     try:
-        return dict(client.firmware(seed), fault=in_fault(port, client))
-    except (protocol.ProtocolError, protocol.Refused) as e:
-        raise DeviceError(str(e)) from None
+        return shoe.firmware(seed)
     finally:
-        client.link.close()
+        shoe.close()
 
 
 CONFIGURATIONS = {"production": "production", "development": "développement"}  # as an inspector reads them

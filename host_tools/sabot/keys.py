@@ -14,7 +14,7 @@ from sabot.device import DeviceError
 from sabot.enrolment_code import code_secret, install, write_label
 from sabot.journalfile import Unusable
 from sabot.json_out import said
-from sabot.mpremote_link import element_key_of
+from sabot.mpremote_link import element_key_of, resume
 from sabot.shoe_keys import shoe_secret
 from sabot.verify import read_key
 
@@ -146,6 +146,7 @@ def _held(held_id, public, old):
 def _enrol_development(port, registry, out, as_json=False):
     """A development shoe's enrolment over mpremote: its number and its element's public key, into the registry."""
     answer = element_key_of(port)
+    resume(port)  # its loop, which mpremote interrupted, started again: the shoe deals on after its enrolment
     if answer.get("public_key") is None:
         print("sabot key enrol: error: the shoe on %s cannot sign its journal: %s" % (
             port, answer.get("error", "no secure element answers")), file=sys.stderr)

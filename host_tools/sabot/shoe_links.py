@@ -4,8 +4,12 @@ mpremote (mpremote_link.py), its controller's loop interrupted by each call and 
 casino_key) gives the one that answers on port; the séance, number and clock commands (shoe_link.py, authority.py)
 call it and branch on nothing but what a shoe is (production: the casino's registry follows its number)."""
 
-from sabot.mpremote_link import ask, restart, restarted, resume
+import json
+
+from sabot.device import DeviceError
+from sabot.mpremote_link import STATUS_ASKED, ask, mpremote, restart, restarted, resume
 from sabot.production_link import authenticated, production, restarted_production
+from sabot.shoe_said import fault_in
 
 
 class ProtocolShoe:
@@ -14,13 +18,19 @@ class ProtocolShoe:
 
     production = True
 
-    def __init__(self, port, client, casino_key):
+    def __init__(self, port, client, casino_key=None):
         self.port = port
         self.client = client
         self.casino_key = casino_key
 
     def status(self):
-        return self.client.status()
+        """Its state (firmware/remote.py's status), read between its passes."""
+        from sabot.protocol import ProtocolError, Refused
+
+        try:
+            return self.client.status()
+        except (ProtocolError, Refused) as e:
+            raise DeviceError(str(e)) from None
 
     def element_key(self):
         """Its element's public key (bytes), None without one."""
@@ -30,6 +40,16 @@ class ProtocolShoe:
             return self.client.enrol()
         except (Refused, ProtocolError):
             return None
+
+    def firmware(self, seed):
+        """Its image's answer to the seed (firmware/identity.py), and its fault if it is in one."""
+        from sabot.protocol import ProtocolError, Refused
+
+        try:
+            answer = self.client.firmware(seed)
+        except (ProtocolError, Refused) as e:
+            raise DeviceError(str(e)) from None
+        return dict(answer, fault=fault_in(self.port, self.status()))
 
     def seance(self, table, game, by, close):
         return authenticated(self.client, self.casino_key, "seance",
@@ -62,10 +82,23 @@ class MpremoteShoe:
         self.port = port
 
     def status(self):
-        return ask(self.port, "from firmware.remote import state\nstate()")
+        """Its state, None when no controller runs on it (stopped before its loop, or never deployed)."""
+        return ask(self.port, STATUS_ASKED)
 
     def element_key(self):
         return None  # a development shoe's number is not the casino's registry's
+
+    def firmware(self, seed):
+        """The challenge its REPL answers (firmware/identity.py), its fault if it is in one; its loop started again."""
+        try:
+            now = self.status()
+        except DeviceError:
+            now = None  # a shoe whose firmware cannot say its state: the challenge says what it runs
+        said = mpremote(self.port, "exec", "from firmware.identity import challenge\nchallenge(%r)" % seed.hex())
+        if now:
+            self.done()
+        return dict(json.loads(said.strip().splitlines()[-1]), configuration="development",
+                    fault=fault_in(self.port, now))
 
     def seance(self, table, game, by, close):
         return ask(self.port, "from firmware.remote import seance\nseance(%d, %r, %d, close=%r)" % (

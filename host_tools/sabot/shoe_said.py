@@ -21,6 +21,14 @@ def fault(port, answer):
         port, ", ".join(names) or "journal", ": its journal is unusable" if answer.get("broken") else "")
 
 
+def fault_in(port, now):
+    """The line that says a shoe is in fault from its status (now: its JSON, None when no controller runs), or None:
+    in fault, it journals nothing (its journal another number's or element's, or unusable)."""
+    if not now or not now.get("broken"):
+        return None  # journalling: an alarm raised is the journal's to say, not a fault of the shoe's
+    return fault(port, dict(now, fault=now.get("alarms", 0)))
+
+
 def failed(command, message):
     print("sabot %s: error: %s" % (command, message), file=sys.stderr)
     return 1

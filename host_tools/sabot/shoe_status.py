@@ -5,7 +5,6 @@ and how to see whether it did."""
 import sys
 
 from sabot.device import DeviceError
-from sabot.production_link import production
 
 # The commands that change a shoe's state, and what `sabot status` shows of their effect.
 CHANGING = {
@@ -16,56 +15,30 @@ CHANGING = {
 }
 
 
-STATUS_ASKED = ("from firmware.runtime import Runtime\nfrom firmware.remote import status\nimport json\n"
-           "print(json.dumps(status(Runtime.current.shell) if Runtime.current else None))")
-
-
 def in_fault(port, client=None):
     """The one line that says the shoe on port is in fault (it journals nothing: its journal another number's or
     element's, or unusable), or None: asked over the protocol (client) or over mpremote (a development shoe whose
     controller is not running says nothing)."""
-    from sabot.mpremote_link import ask
-    from sabot.protocol import ProtocolError, Refused
+    from sabot.shoe_links import MpremoteShoe, ProtocolShoe
+    from sabot.shoe_said import fault_in
 
-    if client:
-        try:
-            now = client.status()
-        except (ProtocolError, Refused) as e:
-            raise DeviceError(str(e)) from None
-    else:
-        now = ask(port, STATUS_ASKED)
-    return fault_in(port, now)
-
-
-def fault_in(port, now):
-    """in_fault's line for a status already read (now: its JSON, None when the controller is not running)."""
-    from sabot.shoe_said import fault
-
-    if not now or not now.get("broken"):
-        return None  # journalling: an alarm raised is the journal's to say, not a fault of the shoe's
-    return fault(port, dict(now, fault=now.get("alarms", 0)))
+    return fault_in(port, (ProtocolShoe(port, client) if client else MpremoteShoe(port)).status())
 
 
 def status_command(port, out=sys.stdout):
     """Exit 0 with the shoe's state in one line, 1 when it is in fault (said on stderr), 2 when it cannot be
     reached."""
-    from sabot import protocol
-    from sabot.mpremote_link import ask, resume
+    from sabot.shoe_links import reach
     from sabot.shoe_said import fault, utc
 
     try:
-        client = production(port)
-        if client:
-            try:
-                now = client.status()
-            except (protocol.ProtocolError, protocol.Refused) as e:
-                raise DeviceError(str(e)) from None
-            finally:
-                client.link.close()
-        else:
-            now = ask(port, STATUS_ASKED)
-            if now:
-                resume(port)
+        shoe = reach(port)
+        try:
+            now = shoe.status()
+        finally:
+            shoe.close()
+        if now:
+            shoe.done()  # a development shoe's loop started again (a production one served the request meanwhile)
     except DeviceError as e:
         print("sabot status: error: %s" % e, file=sys.stderr)
         return 2
@@ -76,7 +49,7 @@ def status_command(port, out=sys.stdout):
               else "no seance open") if "table" in now else "its seance unknown (an older firmware)"
     casino = "; casino key id %s" % now["casino"] if now.get("casino") else ""
     out.write("the shoe on %s: %s, sabot %d, %s; its journal's last record %d at %s%s\n" % (
-        port, "production" if client else "development", now["sabot"], seance, now["seq"], utc(now["seconds"]),
+        port, "production" if shoe.production else "development", now["sabot"], seance, now["seq"], utc(now["seconds"]),
         casino))
     if now.get("broken") or now.get("alarms"):
         print("sabot status: error: %s" % fault(port, dict(now, fault=now.get("alarms", 0))), file=sys.stderr)

@@ -52,6 +52,11 @@ def test_a_new_pico_commissioned_as_the_readme_says_verifies_clean_with_its_elem
             assert done.returncode == 0, "\n".join(session) + "\nthe Pico's USB, last:\n" + bytes(
                 board.console[-2000:]).decode(errors="replace")
             said[" ".join(step.split()[:3])] = done.stdout
+            if step.split()[:2] in (["sabot", "key"], ["sabot", "firmware"]):  # it reads the shoe over mpremote
+                booted = len(board.boots())  # then resumes its loop: 6 s on, past the watchdog's 5 s, no reset
+                board.command("deal", steps=[{"wait_us": 6_000_000}])
+                assert len(board.boots()) == booted, "%s left the controller stopped: the watchdog reset the Pico" % (
+                    step,)
             if step.startswith("mpremote"):  # plugged in again with its config (README): its controller serves
                 board.command("power_cycle")
                 board.started(len(board.boots()) + 1)
