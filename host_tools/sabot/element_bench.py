@@ -12,7 +12,7 @@ its new address only then), and `sabot key enrol` reads the key."""
 import sys
 
 from sabot.device import DeviceError
-from sabot.production_link import production
+from sabot.shoe_links import reach
 
 GENERIC_ADDRESS = 0x60  # a generic ATECC608B as it ships (boards/mcu/atecc.py's GENERIC_ADDRESS)
 _PROVISION = """from firmware.remote import provision_element
@@ -34,9 +34,9 @@ def provision(port, at=GENERIC_ADDRESS, out=sys.stdout):
     from sabot.mpremote_link import ask
 
     try:
-        client = production(port)
-        if client is not None:
-            client.link.close()
+        shoe = reach(port)
+        if shoe.production:
+            shoe.close()
             raise DeviceError("the shoe on %s runs the production image: provision its element at the factory "
                               "bench, with the development image (boards/mcu/README.md)" % port)
         answer = ask(port, _PROVISION % at)

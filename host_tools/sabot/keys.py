@@ -44,14 +44,15 @@ def enrol(port, casino_key=None, registry=REGISTRY, current=None, out=sys.stdout
     the one-time code on its label, code; a change only under the current key, --current). A development shoe is
     read over mpremote and takes no casino key."""
     from sabot import protocol
-    from sabot.production_link import production
+    from sabot.shoe_links import reach
 
     client = None
     try:
         secret = read_key(casino_key) if casino_key else None
         key_id = Key(secret).id.hex() if secret else None
         old = read_key(current) if current else None
-        client = production(port, timeout=10.0)  # a shoe only just started, or dealing, answers once it serves
+        shoe = reach(port, timeout=10.0)  # a shoe only just started, or dealing, answers once it serves
+        client = shoe.client if shoe.production else None
         if client is None:
             if secret:
                 raise DeviceError("the shoe on %s is a development shoe (mpremote): it takes no casino key; enrol it "

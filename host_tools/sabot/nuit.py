@@ -123,18 +123,15 @@ def keep_receipt(journal, receipts_folder, sabot):
 def ask_state(port):
     """A production shoe's status over its protocol (its number, faults, alarms, casino key id), or None for a
     development shoe (pull-log reaches it over mpremote and says a fault itself)."""
-    from sabot.production_link import production
-    from sabot.protocol import ProtocolError, Refused
+    from sabot.shoe_links import reach
 
-    client = production(port, timeout=5.0)  # an emulated Pico on a loaded machine can take a few seconds
-    if client is None:
+    shoe = reach(port, timeout=5.0)  # an emulated Pico on a loaded machine can take a few seconds
+    if not shoe.production:
         return None
     try:
-        return client.status()
-    except (ProtocolError, Refused) as e:
-        raise DeviceError(str(e)) from None
+        return shoe.status()
     finally:
-        client.link.close()
+        shoe.close()
 
 
 def check_state(shoe, state, entry):

@@ -16,7 +16,6 @@ from sabot.device import DeviceError
 from sabot.journalfile import Unusable, load_segments
 from sabot.json_out import said
 from sabot.mpremote_link import FEED, STATUS_ASKED, mpremote, resume
-from sabot.production_link import production
 from sabot.receipt_files import keep_receipt
 from sabot.shoe_links import reach
 from sabot.shoe_said import failed, fault, fault_in
@@ -42,9 +41,9 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
     on the host."""
     dest = Path(dest)
     try:
-        client = production(port)
-        if client:
-            return _pull_protocol(client, port, dest, force, out, as_json)
+        shoe = reach(port)
+        if shoe.production:
+            return _pull_protocol(shoe.client, port, dest, force, out, as_json)
         for attempt in range(PULL_ATTEMPTS):
             pulled = _pull_mpremote(port, dest, force or attempt > 0)
             if isinstance(pulled, int):

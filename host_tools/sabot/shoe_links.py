@@ -1,8 +1,8 @@
 """A shoe the technician's commands reach, the same calls whichever its transport (issue 34): a production shoe over
 its protocol, each state-changing command under the casino's key (production_link.py), a development one through
 mpremote (mpremote_link.py), its controller's loop interrupted by each call and resumed by done(). reach(port,
-casino_key) gives the one that answers on port; the séance, number and clock commands (shoe_link.py, authority.py)
-call it and branch on nothing but what a shoe is (production: the casino's registry follows its number)."""
+casino_key) gives the one that answers on port: every command that reaches a shoe (pull-log, séance, number, clock,
+status, key enrol, firmware verify, element provision, nuit) asks it, and branches on nothing but what a shoe is."""
 
 import json
 
@@ -124,7 +124,8 @@ class MpremoteShoe:
         """Nothing held between calls."""
 
 
-def reach(port, casino_key=None):
-    """The shoe on port: a production one if its protocol answers, else a development one (mpremote's)."""
-    client = production(port)
+def reach(port, casino_key=None, timeout=1.5):
+    """The shoe on port: a production one if its protocol answers within timeout (production_link.production),
+    else a development one (mpremote's)."""
+    client = production(port, timeout=timeout)
     return ProtocolShoe(port, client, casino_key) if client else MpremoteShoe(port)
