@@ -19,7 +19,6 @@ from sabot.mpremote_link import FEED, STATUS_ASKED, mpremote, resume
 from sabot.receipt_files import keep_receipt
 from sabot.shoe_links import reach
 from sabot.shoe_said import failed, fault, fault_in
-from sabot.shoe_status import in_fault
 
 PULL_ATTEMPTS = 3  # pulls over mpremote before a shoe that keeps writing meanwhile is an error
 JOURNAL = "journal"  # on the device, beside the firmware (firmware/startup.py)
@@ -43,7 +42,7 @@ def pull_log(port, dest, force=False, out=sys.stdout, as_json=False):
     try:
         shoe = reach(port)
         if shoe.production:
-            return _pull_protocol(shoe.client, port, dest, force, out, as_json)
+            return _pull_protocol(shoe, port, dest, force, out, as_json)
         for attempt in range(PULL_ATTEMPTS):
             pulled = _pull_mpremote(port, dest, force or attempt > 0)
             if isinstance(pulled, int):
@@ -143,13 +142,15 @@ def _pulled(dest, names, receipt, out, as_json=False, kept=()):
     return 0
 
 
-def _pull_protocol(client, port, dest, force, out, as_json=False):
-    """pull-log over the protocol: every segment, chunk by chunk, and the receipt under a fresh nonce."""
+def _pull_protocol(shoe, port, dest, force, out, as_json=False):
+    """pull-log over the protocol (shoe: shoe_links' ProtocolShoe): every segment, chunk by chunk, and the receipt
+    under a fresh nonce."""
     from firmware.storage import segment_name
     from sabot.protocol import ProtocolError, Refused
 
+    client = shoe.client
     try:
-        said = in_fault(port, client)
+        said = fault_in(port, shoe.status())
         if said:
             return failed("pull-log", said + "; nothing pulled")
         listed = client.segments()

@@ -12,6 +12,16 @@ from sabot.production_link import authenticated, production, restarted_productio
 from sabot.shoe_said import fault_in
 
 
+def _answered(request, *args):
+    """A request's answer, the protocol's failure (no answer, a refusal) as a DeviceError: one line, exit 2."""
+    from sabot.protocol import ProtocolError, Refused
+
+    try:
+        return request(*args)
+    except (ProtocolError, Refused) as e:
+        raise DeviceError(str(e)) from None
+
+
 class ProtocolShoe:
     """A production shoe: its protocol; each state-changing call authenticated under the casino's key (its link then
     closed), and the shoe restarts by itself after a new number or clock."""
@@ -25,12 +35,7 @@ class ProtocolShoe:
 
     def status(self):
         """Its state (firmware/remote.py's status), read between its passes."""
-        from sabot.protocol import ProtocolError, Refused
-
-        try:
-            return self.client.status()
-        except (ProtocolError, Refused) as e:
-            raise DeviceError(str(e)) from None
+        return _answered(self.client.status)
 
     def element_key(self):
         """Its element's public key (bytes), None without one."""
@@ -43,13 +48,7 @@ class ProtocolShoe:
 
     def firmware(self, seed):
         """Its image's answer to the seed (firmware/identity.py), and its fault if it is in one."""
-        from sabot.protocol import ProtocolError, Refused
-
-        try:
-            answer = self.client.firmware(seed)
-        except (ProtocolError, Refused) as e:
-            raise DeviceError(str(e)) from None
-        return dict(answer, fault=fault_in(self.port, self.status()))
+        return dict(_answered(self.client.firmware, seed), fault=fault_in(self.port, self.status()))
 
     def seance(self, table, game, by, close):
         return authenticated(self.client, self.casino_key, "seance",

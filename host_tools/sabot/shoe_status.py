@@ -15,16 +15,6 @@ CHANGING = {
 }
 
 
-def in_fault(port, client=None):
-    """The one line that says the shoe on port is in fault (it journals nothing: its journal another number's or
-    element's, or unusable), or None: asked over the protocol (client) or over mpremote (a development shoe whose
-    controller is not running says nothing)."""
-    from sabot.shoe_links import MpremoteShoe, ProtocolShoe
-    from sabot.shoe_said import fault_in
-
-    return fault_in(port, (ProtocolShoe(port, client) if client else MpremoteShoe(port)).status())
-
-
 def status_command(port, out=sys.stdout):
     """Exit 0 with the shoe's state in one line, 1 when it is in fault (said on stderr), 2 when it cannot be
     reached."""
