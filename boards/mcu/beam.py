@@ -19,10 +19,12 @@ class BeamSensor:
         self._reader = reader  # a CardReader, or None when no reader is fitted
         self._stop_pin = stop_pin  # the stop-card detector, or None when none is fitted
         self._stop_active = stop_active
+        self.seen = 0  # the breaks this handler saw (the Pico's PIO count is checked against it: pio_gate.py)
 
     def on_break(self, _pin):
         """The interrupt handler (hard on the RP2040): attach the bound method once, at setup; it allocates nothing."""
         self._gate.close()
+        self.seen += 1
         card = UNKNOWN
         reader = self._reader
         if reader is not None:

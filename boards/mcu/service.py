@@ -32,12 +32,15 @@ _I2C_HZ = const(100000)  # the DS3231 and the secure element share the bus: the 
 class _Chores:
     """What the main loop does between events: read the card reader, drive the LED and the buzzer, sleep a little."""
 
-    def __init__(self, reader, indicator, buzzer):
+    def __init__(self, reader, indicator, buzzer, interlock=None):
         self._reader = reader
         self._indicator = indicator
         self._buzzer = buzzer
+        self._interlock = interlock  # the board's hardware count of the beam's breaks, or None
 
     def idle(self):
+        if self._interlock is not None:
+            self._interlock.check()
         if self._reader is not None:
             self._reader.poll()
         now = time.ticks_ms()
@@ -75,18 +78,22 @@ def _boot_cause(requested=None):
     return BOOT_WATCHDOG if cause == machine.WDT_RESET else BOOT_RESTART
 
 
-def start(config, pins, attach, ring_partition=None, beam_handler=None, board=None, requested=None):
+def start(config, pins, attach, ring_partition=None, beam_handler=None, board=None, requested=None, interlock=None):
     """Run the shoe until a technician stops it; the gate is locked on every way out (S-FAILSAFE). ring_partition
     gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py);
     beam_handler(on_break), the handler a board attaches to the beam in place of the shared one (the RP2040's shuts
     the gate in native code first). board: the production configuration, the board module whose set_clock the
     protocol's clock command calls: the loop serves the shoe's protocol on USB (serve_protocol) and returns only for
     the board to restart; the maintenance jumper then keeps the shoe stopped, silent, for good. requested(): whether
-    the last reset was a restart a command asked for (the board's record of it, read once)."""
+    the last reset was a restart a command asked for (the board's record of it, read once). interlock(): the
+    board's gate in hardware, where its chip has one (the RP2040's PIO: boards/rpi_pico/pio_gate.py): its gate, and
+    its count of the beam's breaks checked once a pass against the interrupt's."""
     import micropython
     from machine import UART, WDT, Pin
 
-    gate = Gate(Pin(pins.GATE, Pin.OUT, value=pins.GATE_LOCKED), pins.GATE_LOCKED)
+    hardware = interlock() if interlock is not None else None
+    gate = hardware.gate if hardware is not None else Gate(Pin(pins.GATE, Pin.OUT, value=pins.GATE_LOCKED),
+                                                           pins.GATE_LOCKED)
     # No KeyboardInterrupt until the loop serves: a technician's Ctrl-C (mpremote's, right after a restart) would
     # leave the boot half done, its journal half recovered and no controller for remote.py. MicroPython gives
     # Ctrl-C back at main.py's end (maintenance jumper, a fault below); a byte meanwhile, it waits in the input.
@@ -136,7 +143,9 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
             (pins.SEANCE, Button(events, EV_SEANCE, 0, pins.PRESSED)),
             (pins.CLEAR, Button(events, EV_CLEAR, 0, pins.PRESSED)),
         )
-        chores = _Chores(reader, indicator, buzzer)
+        if hardware is not None:
+            hardware.watch(beam, events)
+        chores = _Chores(reader, indicator, buzzer, hardware)
         watchdog = Watchdog(WDT, _WATCHDOG_MS)
         micropython.alloc_emergency_exception_buf(100)  # a traceback from an interrupt handler, should one fail
         # Interrupts last: everything their handlers touch exists by now, so a hard handler allocates nothing.

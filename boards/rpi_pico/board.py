@@ -30,8 +30,19 @@ def _beam_handler(on_break):
     return shut_first(on_break)
 
 
+def _interlock():
+    """The gate and the beam's count in PIO (pio_gate.py, frozen for the chip); None where there is no PIO (CPython,
+    with the drivers' tests' fake rp2 module): the gate is then the pin's (boards/mcu/gate.py). The emulated Pico's
+    tests show the PIO's (tests/host/test_pico_pio.py)."""
+    try:
+        from boards.rpi_pico.pio_gate import PioInterlock
+    except (ImportError, AttributeError):
+        return None
+    return PioInterlock()
+
+
 def start(config):
-    service.start(config, pins, _attach, journal_flash.partition, _beam_handler)
+    service.start(config, pins, _attach, journal_flash.partition, _beam_handler, interlock=_interlock)
 
 
 def production():
@@ -44,7 +55,7 @@ def production():
 
     identity.REGION = (FLASH_BASE, PROGRAM_BYTES)
     service.start(load_config(), pins, _attach, journal_flash.partition, _beam_handler, board=sys.modules[__name__],
-                  requested=_requested)
+                  requested=_requested, interlock=_interlock)
     from machine import mem32
 
     mem32[_SCRATCH] = _ASKED  # the loop returned: a command asked for the restart (its boot record says so)

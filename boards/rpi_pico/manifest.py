@@ -11,7 +11,7 @@ package("firmware", base_path="../..")
 module("boards/__init__.py", base_path="../..")
 package("boards/mcu", base_path="../..")
 package("boards/rpi_pico", files=("__init__.py", "board.py", "filesystem.py", "gate_irq.py", "journal_flash.py",
-                                   "pins.py"), base_path="../..")
+                                   "pins.py", "pio_gate.py", "pio_programs.py"), base_path="../..")
 
 # The board's own _boot.py (the filesystem beside the journal's ring), then a frozen boot.py and main.py that run in
 # place of any on the filesystem: the gate locked first, then the shoe; production's main.py never returns.

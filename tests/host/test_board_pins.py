@@ -61,10 +61,15 @@ def test_board_code_compiles_with_mpy_cross(folder, arch, tmp_path):
 
 @pytest.mark.req("S-FAILSAFE", "S-LOCK")
 def test_the_picos_native_beam_handler_drives_the_pin_maps_gate_pin_to_locked():
-    """boards/rpi_pico/gate_irq.py stores the gate's bit in GPIO_OUT_CLR, which drives a pin low: locked."""
+    """boards/rpi_pico/gate_irq.py has the gate's state machine execute `set pins, 0` (its SM0_INSTR) and stores the
+    gate's bit in GPIO_OUT_CLR, which drives a pin low: locked."""
     source = (ROOT / "boards" / "rpi_pico" / "gate_irq.py").read_text()
     assert pico_pins.GATE_LOCKED == 0
     assert "    sio[6] = 1 << %d  #" % pico_pins.GATE in source
+    gate = (ROOT / "boards" / "rpi_pico" / "pio_gate.py").read_text()
+    assert "rp2.StateMachine(0, one_card, set_base=machine.Pin(pins.GATE)" in gate  # PIO0's SM0 drives the gate
+    assert "    pio[54] = %s  # SM0_INSTR (0xD8)" % gate.split("_SET_LOCKED = const(")[1].split(")")[0] in source
+    assert 54 * 4 == 0xD8
 
 
 @pytest.mark.req("K-ELEMENT")
@@ -73,3 +78,44 @@ def test_the_element_address_the_firmware_uses_is_the_one_its_board_declares(boa
     part, address = element(board)
     assert PINS[board].ELEMENT_ADDRESS == address
     assert (part, address) == ("ATECC608B-TNGTLS", 0x35)  # Trust&GO: what a casino orders (boards/mcu/README.md)
+
+
+@pytest.mark.req("S-FAILSAFE", "S-LOCK")
+def test_the_picos_pio_gate_opens_shuts_and_senses_at_the_pin_maps_levels():
+    """boards/rpi_pico/pio_programs.py's programs are assembled with literals (an asm_pio body sees its own names
+    only): they are pins.py's levels, and pio_gate.py binds them to pins.py's pins."""
+    source = (ROOT / "boards" / "rpi_pico" / "pio_programs.py").read_text()
+    locked, broken = pico_pins.GATE_LOCKED, pico_pins.BEAM_BROKEN
+    assert "set(pins, %d)  # open" % (1 - locked) in source
+    assert "set(pins, %d)  # shut" % locked in source
+    assert "wait(%d, pin, 0)  # a card breaks the beam" % broken in source
+    assert "wait(%d, pin, 0)  # the mouth clear" % (1 - broken) in source
+    assert source.count("wait(%d, pin, 0)  # a break" % broken) == 1  # the count's
+    gate = (ROOT / "boards" / "rpi_pico" / "pio_gate.py").read_text()
+    assert "set_base=machine.Pin(pins.GATE), in_base=machine.Pin(pins.BEAM)" in gate
+
+
+@pytest.mark.req("S-FAILSAFE", "S-LOCK")
+def test_the_picos_pio_gate_executes_the_instructions_its_names_say(monkeypatch):
+    """The opcodes pio_gate.py writes into a state machine (no assembler in an interrupt handler), each as the rp2
+    port's own assembler (its frozen rp2.py, from the pinned source) encodes the instruction named beside it."""
+    rp2_py = ROOT / "build" / "src" / "micropython-1.28.0" / "ports" / "rp2" / "modules" / "rp2.py"
+    if not rp2_py.exists():
+        pytest.skip("no MicroPython source: make setup")
+    import types
+
+    for name, module in (("micropython", types.SimpleNamespace(const=lambda x: x)), ("_rp2", types.ModuleType("_rp2"))):
+        monkeypatch.setitem(sys.modules, name, module)
+    sys.modules["_rp2"].PIO = types.SimpleNamespace(OUT_LOW=2, OUT_HIGH=3, IN_LOW=0, IN_HIGH=1, SHIFT_LEFT=0,
+                                                    SHIFT_RIGHT=1, JOIN_NONE=0, JOIN_TX=1, JOIN_RX=2)
+    assembler = {"PIO": sys.modules["_rp2"].PIO}
+    exec(compile(rp2_py.read_text().replace("from _rp2 import *", ""), str(rp2_py), "exec"), assembler)  # noqa: S102
+    source = (ROOT / "boards" / "rpi_pico" / "pio_gate.py").read_text()
+    named = {}
+    for line in source.splitlines():
+        name, _, rest = line.partition(" = const(")
+        if name in ("_SET_LOCKED", "_PULL_NOBLOCK", "_MOV_ISR_NOT_X", "_PUSH_NOBLOCK"):
+            named[name] = (int(rest.split(")")[0], 16), rest.split("  # ")[1].split(":")[0])
+    assert len(named) == 4, named
+    for name, (opcode, instruction) in named.items():
+        assert assembler["asm_pio_encode"](instruction, 0) == opcode, name

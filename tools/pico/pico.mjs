@@ -253,6 +253,7 @@ let scratch = new Uint32Array(8);
 function boot(cause) {
   if (mcu) elapsedNs += mcu.clock.nanos;
   mcu = new RP2040();
+  running.clear();
   serving = false;
   mcu.logger = { debug() {}, info() {}, warn() {}, error: (c, m) => args.log && process.stderr.write(`${c}: ${m} (pc ${mcu.core.PC.toString(16)})\n`) };
   mcu.loadBootrom(new Uint32Array(bootrom.buffer, bootrom.byteOffset, bootrom.length >> 2));
@@ -298,6 +299,7 @@ function boot(cause) {
       if (pin === GATE && level === GATE_OPEN && cards.length) slide(cards.shift());
     });
   }
+  for (const pio of mcu.pio) clockPio(pio);
   for (const uart of mcu.uart) mendUart(uart);
   mcu.uart[0].onByte = () => {}; // the reader's TX line: unused
   attachDS3231(mcu.i2c[0]);
@@ -339,6 +341,60 @@ function mendUart(uart) {
   };
 }
 
+// The PIO blocks clocked with the core, one instruction a system clock cycle (the boards' programs run at clkdiv 1,
+// without delays: rp2040js 1.4.1 ignores both). rp2040js runs its PIO on a timer of its own, unrelated to the
+// simulated time, and steps the four machines of a block whether enabled or not; here only the enabled ones step,
+// in the run loop, as many cycles as the core's instruction took, even while the core is stalled in a flash erase
+// (stepFlashOp). A machine stalled on a WAIT, PULL or PUSH costs nothing: rp2040js re-checks it on the event that
+// can release it (an input's change, a FIFO written or read, an IRQ flag), and it steps again from there. A WAIT
+// whose condition already holds completes in its own cycle, as on the chip (rp2040js would take a second one).
+const running = new Set(); // the enabled machines that are not stalled
+function clockPio(pio) {
+  pio.run = () => {}; // the CTRL register's write no longer starts rp2040js's timer
+  const write = pio.writeUint32.bind(pio);
+  pio.writeUint32 = (offset, value) => { // the core's writes (an instruction executed, a FIFO, CTRL) show at once
+    write(offset, value);
+    for (const machine of pio.machines) watchMachine(machine);
+    pio.checkChangedPins();
+  };
+  for (const machine of pio.machines) {
+    const checkWait = machine.checkWait.bind(machine);
+    machine.checkWait = () => {
+      checkWait();
+      watchMachine(machine);
+    };
+  }
+}
+function watchMachine(machine) {
+  if (machine.enabled && !machine.waiting) running.add(machine);
+  else running.delete(machine);
+}
+function stepPio(cycles) {
+  for (let c = 0; c < cycles && running.size; c++) {
+    for (const machine of running) {
+      machine.step();
+      if (machine.waiting) machine.checkWait(); // a WAIT already satisfied: done in this cycle
+      else watchMachine(machine);
+    }
+    for (const pio of mcu.pio) pio.checkChangedPins();
+  }
+}
+
+// Simulated time passing while the core is held (a flash erase or program, interrupts off, the core in the ROM):
+// the inputs scheduled meanwhile come at their time, the PIO runs through it, the timers' alarms fire.
+function hold(ns) {
+  const end = nowNs() + ns;
+  while (schedule.length && schedule[0].tNs <= end) {
+    if (schedule[0].tNs > nowNs()) mcu.clock.tick(schedule[0].tNs - nowNs());
+    schedule.shift().action();
+    while (running.size) {
+      mcu.clock.tick(CYCLE_NS);
+      stepPio(1);
+    }
+  }
+  if (end > nowNs()) mcu.clock.tick(end - nowNs());
+}
+
 // The RP2040's ROM erases whole 4 KB sectors and programs whole 256-byte pages: its flash_range_erase and
 // flash_range_program take an offset and a count that are multiples of those, and silently do something else
 // with others. Here such a call stops the chip, named, as a bug in the image (bootrom.c).
@@ -362,8 +418,11 @@ function onBreak(code) {
     mcu.flash.fill(0xff, offset, offset + count);
     persist(offset, count);
     const blocks = blockSize === 65536 && offset % 65536 === 0 ? Math.floor(count / 65536) : 0;
-    mcu.clock.tick(blocks * timing.block64 + ((count - blocks * 65536) / SECTOR) * timing.sector);
-    emit({ ev: 'flash', op: 'erase', offset, count, t_us: nowNs() / 1000 });
+    const began = nowNs() / 1000;
+    const lasts = blocks * timing.block64 + ((count - blocks * 65536) / SECTOR) * timing.sector;
+    if (forcing.length && outputLevels.get(GATE) !== GATE_OPEN) forceDuring(forcing.shift(), began, lasts / 1000);
+    hold(lasts);
+    emit({ ev: 'flash', op: 'erase', offset, count, began_us: began, t_us: nowNs() / 1000 });
   } else if (code === BKPT.program) {
     const [offset, data, count] = [r[0], r[1], r[2]];
     for (let i = 0; i < count; i++) {
@@ -372,7 +431,7 @@ function onBreak(code) {
       mcu.flash[offset + i] = value;
     }
     persist(offset, count);
-    mcu.clock.tick(Math.ceil(count / PAGE) * timing.page);
+    hold(Math.ceil(count / PAGE) * timing.page);
   } else if (code === BKPT.noImage) {
     stopped = 'no image in flash: the ROM would wait for a UF2 over USB';
   } else if (code === BKPT.usbBoot) {
@@ -403,6 +462,34 @@ function heapAfterCollect() {
   emit({ ev: 'gc', free: free * 16, heap: end - start, t_us: nowNs() / 1000 });
 }
 
+// A cheat's cards pulled through the locked mouth while the core erases a sector (interrupts off: the GPIO's edges
+// coalesce into one): the `force` command (or a croupier's {force_in_erase} step) arms n cards for the next erase
+// that begins with the gate locked; they break and clear the beam at even intervals within it. The `forced` event
+// says when, and whether the gate was locked at each break.
+const forcing = []; // the counts armed, one an erase
+let forcedDue = 0; // the armed counts not yet forced, for the croupier's {forced} step
+function forceDuring(cards, beganUs, lastsUs) {
+  const spacing = lastsUs / (cards + 1);
+  const dark = Math.min(4000, spacing / 3);
+  const locked = [];
+  for (let k = 1; k <= cards; k++) {
+    at(beganUs + k * spacing, () => {
+      locked.push(outputLevels.get(GATE) !== GATE_OPEN);
+      setPin(BEAM, BROKEN);
+    });
+    at(beganUs + k * spacing + dark, () => {
+      setPin(BEAM, BROKEN ? 0 : 1);
+      if (k < cards) return;
+      forcedDue--;
+      emit({ ev: 'forced', cards, locked, erase_began_us: beganUs, erase_us: lastsUs, t_us: nowNs() / 1000 });
+      const then = afterForced;
+      afterForced = null;
+      if (then && !forcedDue) then();
+    });
+  }
+}
+let afterForced = null; // the croupier's next step once the forced cards due came
+
 // Cards waiting at the gate: when it opens, the first slides out, as a croupier's card does: the reader's line
 // (its identity, or none for a card the reader missed), then the beam broken and cleared again.
 const cards = [];
@@ -421,7 +508,9 @@ function slide(card) {
 // A croupier in simulated time (the `deal` command): steps run one after the other, each once the last one ended,
 // with no round trip to the host between them, so a whole shoe deals in a fixed simulated timeline. Steps:
 // {deck: [lines]} (the shoe's cards, in order), {power_cycle: true} (ends when the controller serves again),
-// {cut_in_us} (a power cut that long after, the next steps going on meanwhile), {served: true} (ends once the
+// {cut_in_us} (a power cut that long after, the next steps going on meanwhile), {force_in_erase: n} (n cards
+// pulled through the locked mouth during the next erase, the next steps going on meanwhile), {forced: true} (ends
+// once those came), {served: true} (ends once the
 // cuts due came and the controller serves since the last boot), {press: pin} (a button pressed gap_us after the last step ended
 // and held press_us), {press: pin, draw: true, read: bool} (the dealer's request with the deck's next card at the
 // gate: it ends when the card cleared the beam, or, the gate still shut no_card_us after the release, with the
@@ -457,6 +546,16 @@ function deal(command, done) {
         resetPending = 'power';
       });
       return next();
+    }
+    if (s.force_in_erase != null) { // a cheat's cards at the next erase with the gate locked; on meanwhile
+      forcing.push(s.force_in_erase);
+      forcedDue++;
+      return next();
+    }
+    if (s.forced) { // once the cheat's cards armed came
+      if (!forcedDue) return next();
+      afterForced = next;
+      return undefined;
     }
     if (s.served) { // once the cuts due came and the controller serves after the last boot
       if (serving && !cutsDue) return next();
@@ -507,9 +606,13 @@ function at(tUs, action) {
 function feedReader(bytes) {
   for (const b of Buffer.from(bytes)) mcu.uart[0].feedByte(b);
 }
+// An input's level reaches the chip's logic through its 2-flop synchroniser (RP2040 datasheet, 3.4.4 and 2.19.4):
+// two system clock cycles after the pin's edge, for the PIO and the GPIO interrupts alike.
+const SYNC_NS = 2 * CYCLE_NS;
 function setPin(pin, level) {
   inputLevels.set(pin, !!level);
-  mcu.gpio[pin].setInputValue(!!level);
+  const chip = mcu;
+  at((nowNs() + SYNC_NS) / 1000, () => { if (chip === mcu) mcu.gpio[pin].setInputValue(!!level); });
 }
 function handle(command) {
   const reply = (extra) => emit({ ev: 'reply', id: command.id, t_us: nowNs() / 1000, ...extra });
@@ -518,6 +621,7 @@ function handle(command) {
     uart: () => feedReader(Buffer.from(command.hex, 'hex')),
     card: () => cards.push({ read_us: 2000, break_us: 8000, dark_us: 4000, ...command }),
     uncard: () => cards.pop(),
+    force: () => { forcing.push(command.cards); forcedDue++; },
     power_cycle: () => { resetPending = 'power'; },
     cut: () => shutdown(0), // the power gone for good: the flash file is as the last operation left it
     time: () => {},
@@ -598,13 +702,14 @@ function run() {
       const clock = mcu.clock;
       let skip = clock.nextAlarm ? clock.nanosToNextAlarm : 1e6;
       if (schedule.length) skip = Math.min(skip, schedule[0].tNs - nowNs());
-      skip = Math.max(skip, CYCLE_NS);
+      skip = running.size ? CYCLE_NS : Math.max(skip, CYCLE_NS);
       if (!dealing) {
         if (idleNs <= 0) break;
         skip = Math.min(skip, idleNs);
         idleNs -= skip;
       }
       clock.tick(skip);
+      stepPio(1);
       i += skip / CYCLE_NS;
     } else {
       if (core.PC === gcReturn) heapAfterCollect();
@@ -612,6 +717,7 @@ function run() {
       const cycles = core.executeInstruction();
       activeCycles += cycles;
       mcu.clock.tick(cycles * CYCLE_NS);
+      if (running.size) stepPio(cycles);
     }
   }
   pumpUsb();
