@@ -129,19 +129,22 @@ test-clone: $(SETUP)
 	$(BIN)/python -m pytest -m clone tests/clone
 
 # The emulated Pico's tier alone (tests marked pico: tests/host/test_pico_*.py, pico_long's too), on the image of
-# `make image`, its power cuts at random instants 100 (make test's 10: CI's 25 minutes).
+# `make image`, its power cuts at random instants 100 and at the gate's moments (an opening, a beam edge, an erase)
+# 51 (make test's 10 and 6: CI's 25 minutes).
 test-pico: $(SETUP) $(NPM_SETUP)
 	@$(MAKE) --no-print-directory image BOARD=rpi_pico
-	PICO_CUTS=100 $(BIN)/python -m pytest -n $(WORKERS) -m pico tests/host
+	PICO_CUTS=100 PICO_MOMENT_CUTS=51 $(BIN)/python -m pytest -n $(WORKERS) -m pico tests/host
 
 # make test's samples taken whole, some 40 minutes on 2 cores: the double power cuts of the ring at every op of each
 # recovery after every 20th op of the shoe (make test: 17 first cuts, 24 ops of each recovery), three clean fleets of
-# 1,000 sabots (make test: one), the emulated Pico's power cuts 100 (make test: 10).
+# 1,000 sabots (make test: one), the emulated Pico's power cuts 100 at random and 51 at the gate's moments (make
+# test: 10 and 6).
 test-long: $(SETUP) $(NPM_SETUP)
 	@$(MAKE) --no-print-directory image BOARD=rpi_pico
-	SABOT_DOUBLE_CUTS=80 SABOT_FLEET_SEEDS=3 PICO_CUTS=100 $(BIN)/python -m pytest -n $(WORKERS) \
+	SABOT_DOUBLE_CUTS=80 SABOT_FLEET_SEEDS=3 PICO_CUTS=100 PICO_MOMENT_CUTS=51 $(BIN)/python -m pytest -n $(WORKERS) \
 		tests/host/test_ring_powercut.py tests/host/test_fleet_checks.py \
-		"tests/host/test_pico_shoe.py::test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record"
+		"tests/host/test_pico_shoe.py::test_power_cuts_at_random_instants_of_the_deal_lose_no_durable_record" \
+		tests/host/test_pico_pio.py
 
 # docs/conformance.md, the matrix of the last full run, kept with the sources.
 conformance: test

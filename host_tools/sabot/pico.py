@@ -34,16 +34,17 @@ class PicoError(Exception):
 @functools.cache
 def heap_watch(elf=IMAGE_DIR / "firmware.elf"):
     """The emulator's options for a `gc` event after each garbage collection (pico.mjs): gc_collect_end's address
-    and MP_STATE_MEM(area)'s, read from the image's debug information by gdb; none without gdb."""
+    and MP_STATE_MEM(area)'s, and gc_collect_start's (a collection's start, for the gate's events), read from the
+    image's debug information by gdb; none without gdb."""
     gdb = shutil.which("gdb")
     if gdb is None or not Path(elf).exists():
         return []
     said = subprocess.run([gdb, "-batch", "-ex", "print &gc_collect_end", "-ex", "print &mp_state_ctx.mem.area",
-                           str(elf)], capture_output=True, text=True).stdout
+                           "-ex", "print &gc_collect_start", str(elf)], capture_output=True, text=True).stdout
     found = re.findall(r"\) (0x[0-9a-f]+)", said)
-    if len(found) != 2:
+    if len(found) != 3:
         return []
-    return ["--gc-end", hex(int(found[0], 16) & ~1), "--heap-area", found[1]]
+    return ["--gc-end", hex(int(found[0], 16) & ~1), "--heap-area", found[1], "--gc-start", hex(int(found[2], 16) & ~1)]
 
 
 PRODUCTION, DEVELOPMENT = "firmware", "firmware-dev"  # the two images of make image, in IMAGE_DIR (.bin, .elf, .uf2)
@@ -229,13 +230,31 @@ WHOLE_SHOE = "game chemin_de_fer\nshoe seed=2026\nburn 1\n" + "no_more_bets\ndra
 
 
 def gate_closings(events):
-    """For each card that slid out: simulated µs from the beam's break to the gate's pin falling."""
+    """For each card that slid out: simulated µs from the beam's break to the gate's pin falling (the PIO's state
+    machine shuts it: boards/rpi_pico/pio_gate.py)."""
     closings = []
     for card in (e for e in events if e["ev"] == "card"):
-        broken = card["opened_us"] + BEAM_AFTER_OPEN_US
+        broken = _broken(card)
         closings.append(next(e["t_us"] for e in events if e["ev"] == "pin" and e["pin"] == GATE
                              and e["level"] == 0 and e["t_us"] >= broken) - broken)
     return closings
+
+
+def interrupt_closings(events, cards=None):
+    """For each card that slid out (or of cards): simulated µs from the beam's break to the interrupt path's own lock,
+    the beam's handler's `set pins, 0` written into the gate's state machine (boards/rpi_pico/gate_irq.py; the
+    emulator's `exec` events): what would shut the gate were the PIO's machine not there, the ESP32's path."""
+    locks = [e["t_us"] for e in events if e["ev"] == "exec" and e["pio"] == 0 and e["sm"] == 0]
+    closings = []
+    for card in cards if cards is not None else (e for e in events if e["ev"] == "card"):
+        broken = _broken(card)
+        closings.append(next(t for t in locks if t >= broken) - broken)
+    return closings
+
+
+def _broken(card):
+    """When the card broke the beam: the emulator says so, or (older events) 8 ms after the gate opened."""
+    return card.get("broken_us", card["opened_us"] + BEAM_AFTER_OPEN_US)
 
 
 def heap_low_water(events):

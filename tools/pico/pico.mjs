@@ -295,11 +295,15 @@ function boot(cause) {
       const level = mcu.gpio[pin].outputValue ? 1 : 0;
       if (outputLevels.get(pin) === level) return;
       outputLevels.set(pin, level);
-      emit({ ev: 'pin', pin, level, t_us: nowNs() / 1000 });
+      const event = { ev: 'pin', pin, level, t_us: nowNs() / 1000 };
+      if (pin === GATE) event.core = coreDoing();
+      emit(event);
+      if (pin === GATE && level === GATE_OPEN) moment('open');
       if (pin === GATE && level === GATE_OPEN && cards.length) slide(cards.shift());
     });
   }
   for (const pio of mcu.pio) clockPio(pio);
+  cacheXip(mcu);
   for (const uart of mcu.uart) mendUart(uart);
   mcu.uart[0].onByte = () => {}; // the reader's TX line: unused
   attachDS3231(mcu.i2c[0]);
@@ -349,11 +353,15 @@ function mendUart(uart) {
 // can release it (an input's change, a FIFO written or read, an IRQ flag), and it steps again from there. A WAIT
 // whose condition already holds completes in its own cycle, as on the chip (rp2040js would take a second one).
 const running = new Set(); // the enabled machines that are not stalled
+const [SM_INSTR, SM_STRIDE, SET_PINS_LOW] = [0xd8, 0x18, 0xe000]; // SM0_INSTR, the next machine's, set(pins, 0)
 function clockPio(pio) {
   pio.run = () => {}; // the CTRL register's write no longer starts rp2040js's timer
   const write = pio.writeUint32.bind(pio);
   pio.writeUint32 = (offset, value) => { // the core's writes (an instruction executed, a FIFO, CTRL) show at once
     write(offset, value);
+    if (value === SET_PINS_LOW && offset >= SM_INSTR && (offset - SM_INSTR) % SM_STRIDE === 0) {
+      emit({ ev: 'exec', pio: mcu.pio.indexOf(pio), sm: (offset - SM_INSTR) / SM_STRIDE, instr: value, t_us: nowNs() / 1000 });
+    }
     for (const machine of pio.machines) watchMachine(machine);
     pio.checkChangedPins();
   };
@@ -384,15 +392,75 @@ function stepPio(cycles) {
 // the inputs scheduled meanwhile come at their time, the PIO runs through it, the timers' alarms fire.
 function hold(ns) {
   const end = nowNs() + ns;
+  inFlashOp = true;
+  if (timedBreak && timedBreak.card.break_when === 'flash') {
+    const { card, opened } = timedBreak;
+    timedBreak = null;
+    at(nowNs() / 1000 + 1, () => breakBeam(card, opened, inFlashOp ? 'flash' : null));
+  }
   while (schedule.length && schedule[0].tNs <= end) {
     if (schedule[0].tNs > nowNs()) mcu.clock.tick(schedule[0].tNs - nowNs());
     schedule.shift().action();
+    if (resetPending) { // the power cut meanwhile: the chip stops in the operation
+      inFlashOp = false;
+      return;
+    }
     while (running.size) {
       mcu.clock.tick(CYCLE_NS);
       stepPio(1);
     }
   }
   if (end > nowNs()) mcu.clock.tick(end - nowNs());
+  inFlashOp = false;
+}
+
+// The XIP cache (RP2040 datasheet, 2.6.3.1): 16 KB, two-way set-associative, 8-byte lines, in front of the QSPI
+// flash at 0x10000000 (cached, allocating) and 0x11000000 (cached, not allocating; 0x12000000 and up bypass it).
+// rp2040js reads the flash as if it were SRAM, one cycle an access; here a miss stalls the core for the line's
+// fill, as the silicon does: the pico-sdk's boot2 for the Pico's W25Q080-class flash (boot2_w25q080.S) runs the SSI
+// in quad I/O continuous-read mode at clkdiv 2, so a fill is the address and mode bits on four lines (8 SCK), four
+// dummy clocks and 8 bytes on four lines (16 SCK): 28 SCK, 56 system cycles. The ROM's flash_range_erase and
+// flash_range_program flush the cache (flash_flush_cache) after each operation: so does the model. --xip-cache off
+// leaves rp2040js's flat flash (no model).
+const XIP_SETS = 1024; // 16 KB / 8-byte lines / 2 ways
+const XIP_MISS_CYCLES = 56;
+const xip = { on: args['xip-cache'] !== 'off', tags: new Int32Array(2 * XIP_SETS), lru: new Uint8Array(XIP_SETS),
+  stall: 0, hits: 0, misses: 0 };
+function flushXip() {
+  xip.tags.fill(-1);
+}
+function xipAccess(address) {
+  const region = address >>> 24;
+  if (region !== 0x10 && region !== 0x11) return;
+  const line = (address & 0xffffff) >>> 3;
+  const set = line & (XIP_SETS - 1);
+  const tag = line >>> 10;
+  const way = set << 1;
+  if (xip.tags[way] === tag) {
+    xip.lru[set] = 1;
+  } else if (xip.tags[way + 1] === tag) {
+    xip.lru[set] = 0;
+  } else {
+    xip.misses++;
+    xip.stall += XIP_MISS_CYCLES;
+    if (region === 0x11) return; // XIP_NOALLOC: looked up, never filled
+    const victim = xip.lru[set];
+    xip.tags[way + victim] = tag;
+    xip.lru[set] = victim ^ 1;
+    return;
+  }
+  xip.hits++;
+}
+function cacheXip(chip) {
+  flushXip();
+  if (!xip.on) return;
+  for (const name of ['readUint32', 'readUint16', 'readUint8']) {
+    const read = chip[name].bind(chip);
+    chip[name] = (address) => {
+      xipAccess(address >>> 0);
+      return read(address);
+    };
+  }
 }
 
 // The RP2040's ROM erases whole 4 KB sectors and programs whole 256-byte pages: its flash_range_erase and
@@ -409,6 +477,7 @@ function aligned(code, offset, count) {
 let stopped = null;
 function onBreak(code) {
   const r = mcu.core.registers;
+  const stall = xip.stall;
   if ((code === BKPT.erase || code === BKPT.program) && !aligned(code, r[0], code === BKPT.erase ? r[1] : r[2])) {
     return;
   }
@@ -421,7 +490,9 @@ function onBreak(code) {
     const began = nowNs() / 1000;
     const lasts = blocks * timing.block64 + ((count - blocks * 65536) / SECTOR) * timing.sector;
     if (forcing.length && outputLevels.get(GATE) !== GATE_OPEN) forceDuring(forcing.shift(), began, lasts / 1000);
+    moment('erase');
     hold(lasts);
+    flushXip();
     emit({ ev: 'flash', op: 'erase', offset, count, began_us: began, t_us: nowNs() / 1000 });
   } else if (code === BKPT.program) {
     const [offset, data, count] = [r[0], r[1], r[2]];
@@ -431,7 +502,9 @@ function onBreak(code) {
       mcu.flash[offset + i] = value;
     }
     persist(offset, count);
+    xip.stall = stall; // the emulator's reads of the page's data are not the core's
     hold(Math.ceil(count / PAGE) * timing.page);
+    flushXip();
   } else if (code === BKPT.noImage) {
     stopped = 'no image in flash: the ROM would wait for a UF2 over USB';
   } else if (code === BKPT.usbBoot) {
@@ -444,13 +517,26 @@ function onBreak(code) {
   }
 }
 
+// What the core is doing, for the gate's events: in a flash erase or program (held in the ROM, interrupts off), in
+// a garbage collection (from gc_collect_start's entry to gc_collect_end's return: --gc-start), in USB's interrupt
+// handler (USBCTRL_IRQ, exception 16 + 5), in another handler (its exception number), or none of those.
+let inFlashOp = false;
+let inGc = false;
+const USBCTRL_EXCEPTION = 16 + 5;
+function coreDoing() {
+  const exception = mcu.core.IPSR;
+  return { flash: inFlashOp, gc: inGc, usb: exception === USBCTRL_EXCEPTION, exception };
+}
+
 // The heap after each garbage collection (--gc-end, the address of the image's gc_collect_end, and --heap-area,
 // MP_STATE_MEM(area)'s: sabot/pico.py finds them in firmware.elf): the allocation table's free blocks counted
 // when gc_collect_end returns, as gc.mem_free() counts them, each a `gc` event.
 const gcEnd = args['gc-end'] ? Number(args['gc-end']) : -1;
+const gcStart = args['gc-start'] ? Number(args['gc-start']) : -1;
 let gcReturn = -1;
 function heapAfterCollect() {
   gcReturn = -1;
+  inGc = false;
   const area = Number(args['heap-area']);
   const [table, tableBytes] = [mcu.readUint32(area), mcu.readUint32(area + 4)];
   const [start, end] = [mcu.readUint32(area + 12), mcu.readUint32(area + 16)];
@@ -490,6 +576,14 @@ function forceDuring(cards, beganUs, lastsUs) {
 }
 let afterForced = null; // the croupier's next step once the forced cards due came
 
+// Power cuts timed to a moment (the croupier's {cut_when}): the gate's opening for a card ('open'), a card's beam
+// break ('break'), a flash erase's start ('erase'), delay_us after it; each hook fires once.
+const cutHooks = { open: [], break: [], erase: [] };
+function moment(kind) {
+  const hooks = cutHooks[kind];
+  while (hooks.length) hooks.shift()();
+}
+
 // Cards waiting at the gate: when it opens, the first slides out, as a croupier's card does: the reader's line
 // (its identity, or none for a card the reader missed), then the beam broken and cleared again.
 const cards = [];
@@ -497,18 +591,41 @@ function slide(card) {
   const t = nowNs() / 1000;
   card.slid = true;
   if (card.line != null) at(t + card.read_us, () => feedReader(card.line + '\n'));
-  at(t + card.break_us, () => setPin(BEAM, BROKEN));
-  at(t + card.break_us + card.dark_us, () => {
+  if (card.break_when) { // the card held at the mouth until the core is busy so (breakWhen), break_us at most
+    timedBreak = { card, opened: t };
+    at(t + card.break_us, () => { if (timedBreak && timedBreak.card === card) breakBeam(card, t, null); });
+  } else {
+    at(t + card.break_us, () => breakBeam(card, t, null));
+  }
+}
+function breakBeam(card, opened, busy) {
+  if (timedBreak && timedBreak.card === card) timedBreak = null;
+  const broken = nowNs() / 1000;
+  setPin(BEAM, BROKEN);
+  moment('break');
+  at(broken + card.dark_us, () => {
     setPin(BEAM, BROKEN ? 0 : 1);
-    emit({ ev: 'card', id: card.id, opened_us: t, t_us: nowNs() / 1000, cycles: activeCycles });
+    emit({ ev: 'card', id: card.id, opened_us: opened, broken_us: broken, busy, t_us: nowNs() / 1000,
+      cycles: activeCycles });
     if (card.cleared) card.cleared();
   });
+}
+// A card whose beam break waits for the core to be busy (the `card` command's break_when): in a flash erase or
+// program ('flash', a microsecond after it began), in a garbage collection ('gc') or in USB's interrupt handler
+// ('usb'), checked at each of the core's instructions; break_us after the gate opened it breaks anyway (busy null).
+let timedBreak = null;
+function breakWhen() {
+  const { card, opened } = timedBreak;
+  const doing = coreDoing();
+  if (doing[card.break_when]) breakBeam(card, opened, card.break_when);
 }
 
 // A croupier in simulated time (the `deal` command): steps run one after the other, each once the last one ended,
 // with no round trip to the host between them, so a whole shoe deals in a fixed simulated timeline. Steps:
 // {deck: [lines]} (the shoe's cards, in order), {power_cycle: true} (ends when the controller serves again),
-// {cut_in_us} (a power cut that long after, the next steps going on meanwhile), {force_in_erase: n} (n cards
+// {cut_in_us} (a power cut that long after, the next steps going on meanwhile), {cut_when: open|break|erase,
+// delay_us, within_us} (a cut delay_us after the gate's next opening, the next beam break or the next erase's
+// start, within_us at the latest: its `cut` event says whether it came at the moment), {force_in_erase: n} (n cards
 // pulled through the locked mouth during the next erase, the next steps going on meanwhile), {forced: true} (ends
 // once those came), {served: true} (ends once the
 // cuts due came and the controller serves since the last boot), {press: pin} (a button pressed gap_us after the last step ended
@@ -525,7 +642,7 @@ function deal(command, done) {
   const next = () => {
     if (step === steps.length) {
       dealing--;
-      return done({ ...result, cycles: activeCycles });
+      return done({ ...result, cycles: activeCycles, xip_hits: xip.hits, xip_misses: xip.misses });
     }
     const s = steps[step++];
     const t = nowNs() / 1000 + gap;
@@ -545,6 +662,20 @@ function deal(command, done) {
         cutsDue--;
         resetPending = 'power';
       });
+      return next();
+    }
+    if (s.cut_when) { // a power cut delay_us after the next such moment, within_us at the latest; on meanwhile
+      cutsDue++;
+      let done = false;
+      const cut = (hit) => {
+        if (done) return;
+        done = true;
+        cutsDue--;
+        resetPending = 'power';
+        emit({ ev: 'cut', when: s.cut_when, hit, t_us: nowNs() / 1000 });
+      };
+      cutHooks[s.cut_when].push(() => at(nowNs() / 1000 + (s.delay_us || 0), () => cut(true)));
+      at(nowNs() / 1000 + (s.within_us ?? 2e6), () => cut(false));
       return next();
     }
     if (s.force_in_erase != null) { // a cheat's cards at the next erase with the gate locked; on meanwhile
@@ -712,12 +843,22 @@ function run() {
       stepPio(1);
       i += skip / CYCLE_NS;
     } else {
+      if (timedBreak) breakWhen();
       if (core.PC === gcReturn) heapAfterCollect();
       else if (core.PC === gcEnd) gcReturn = core.registers[14] & ~1;
-      const cycles = core.executeInstruction();
+      else if (core.PC === gcStart) inGc = true;
+      const cycles = core.executeInstruction() + xip.stall;
+      xip.stall = 0;
       activeCycles += cycles;
-      mcu.clock.tick(cycles * CYCLE_NS);
-      if (running.size) stepPio(cycles);
+      const end = nowNs() + cycles * CYCLE_NS;
+      if (!running.size && !(schedule.length && schedule[0].tNs < end)) mcu.clock.tick(cycles * CYCLE_NS);
+      else { // an input due, or a machine running, within the instruction's cycles: each at its own cycle
+        for (let c = 0; c < cycles; c++) {
+          mcu.clock.tick(CYCLE_NS);
+          stepPio(1);
+          while (schedule.length && schedule[0].tNs <= nowNs()) schedule.shift().action(); // seen from the next
+        }
+      }
     }
   }
   pumpUsb();
