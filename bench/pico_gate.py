@@ -1,0 +1,59 @@
+"""The gate's close on the emulated Pico while its core is busy at the beam's edge (issue 36): the PIO's state
+machine shuts the gate on the edge whatever the core does. On the development image (its REPL), the loop stopped, the
+gate's state machine armed for a card held at the mouth until the core is busy (tools/pico/pico.mjs's `card`
+command, break_when): in a sector erase (interrupts off, the core in the ROM), in a garbage collection, in USB's
+interrupt handler while the REPL prints. The production image never erases with the gate armed (the housekeeping
+waits for no release pending, firmware/checkpoint_shell.py), has no REPL to make it, and its whole shoe is
+bench/pico.py's. Skipped without `make image BOARD=rpi_pico`."""
+
+from bench.report import figure, skipped
+from sabot.mpremote_link import FEED, mpremote
+from sabot.pico import GATE, IMAGE_DIR, Pico, commission, interrupt_closings
+
+NAMES = ("pico.gate_close_us.busy_core", "pico.gate_close_us.busy_core.interrupt")
+ARM = FEED + "import rp2\nrp2.StateMachine(0).put(1)\n"  # the gate's machine (boards/rpi_pico/pio_gate.py)
+# What keeps the core busy once armed, a card breaking the beam meanwhile: the ring's last sector erased (a scratch
+# Pico's), collections, prints over USB, each for up to 200 ms of the chip's time.
+BUSY = {
+    "flash": "import rp2\nrp2.Flash(start=896 * 1024 + 127 * 4096, len=4096).ioctl(6, 0)\n",
+    "gc": "import gc, time\nt = time.ticks_ms()\nwhile time.ticks_diff(time.ticks_ms(), t) < 200:\n    gc.collect()\n",
+    "usb": "import time\nt = time.ticks_ms()\nwhile time.ticks_diff(time.ticks_ms(), t) < 200:\n    print('x' * 60)\n",
+}
+WAIT_US = 100_000  # the card breaks the beam anyway this long after the gate opened
+
+
+def measure(ctx):
+    if not (IMAGE_DIR / "firmware-dev.bin").exists():
+        return {name: skipped("no Pico image: make image BOARD=rpi_pico") for name in NAMES}
+    folder = ctx.scratch("pico-gate")
+    with Pico(folder / "shoe.flash", blank=True, development=True) as board:
+        commission(board, folder)
+        for busy, script in BUSY.items():
+            card = board.command("card", line=None, break_when=busy, break_us=WAIT_US)["id"]
+            mpremote(board.port, "exec", ARM + script)
+            board.wait(lambda card=card: any(e["ev"] == "card" and e["id"] == card for e in board.events),
+                       timeout=300)
+        events = list(board.events)
+    cards = [e for e in events if e["ev"] == "card" and e.get("busy")]
+    if sorted(c["busy"] for c in cards) != sorted(BUSY):
+        return {name: skipped("the core was not busy so at a card's edge: %s" % [c.get("busy") for c in cards])
+                for name in NAMES}
+    pio = {c["busy"]: pio_close(events, c) for c in cards}
+    isr = dict(zip((c["busy"] for c in cards), interrupt_closings(events, cards)))
+    where = ("the development image on the emulated Pico (rp2040js 1.4.1, its PIO stepped with the core, the XIP "
+             "cache modelled), the loop stopped and the gate's state machine armed over mpremote, simulated")
+    return {
+        NAMES[0]: figure(round(max(pio.values()), 3), "us", "beam edge to the gate pin's fall by the PIO, worst of "
+                         "three edges, each while the core was busy: in a sector erase %.3f, a garbage collection "
+                         "%.3f, USB's interrupt handler %.3f; " % (pio["flash"], pio["gc"], pio["usb"]) + where),
+        NAMES[1]: figure(round(max(isr.values()), 1), "us", "beam edge to the interrupt path's own lock (the beam's "
+                         "handler's store into the gate's state machine, boards/rpi_pico/gate_irq.py) for the same "
+                         "edges: it waits for the erase's end (%.1f), runs within the collection (%.1f) and after "
+                         "USB's handler (%.1f); " % (isr["flash"], isr["gc"], isr["usb"]) + where),
+    }
+
+
+def pio_close(events, card):
+    """µs from the card's beam break to the gate pin's next fall."""
+    return next(e["t_us"] for e in events if e["ev"] == "pin" and e["pin"] == GATE and e["level"] == 0
+                and e["t_us"] >= card["broken_us"]) - card["broken_us"]
