@@ -69,10 +69,10 @@ ROWS = (
     ("`sabot report`, a million cards: s / peak MB / HTML bytes / PDF s",
      ("report.seconds", "report.peak_memory", "report.html_bytes", "report.pdf_seconds"),
      "~ its own process, the child's VmHWM"),
-    ("emulated Pico: beam to gate shut by the PIO, worst µs: a whole shoe / the core in an erase, a GC or USB's "
-     "handler; by the interrupt path alone, worst µs: a whole shoe / the same busy core",
-     ("pico.gate_close_us.max", "pico.gate_close_us.busy_core", "pico.gate_close_us.interrupt_max",
-      "pico.gate_close_us.busy_core.interrupt"),
+    ("emulated Pico: beam to gate shut by the PIO, worst µs: a whole shoe, development / production image / the "
+     "core in an erase, a GC or USB's handler; by the interrupt path alone, worst µs: a whole shoe / the same busy "
+     "core", ("pico.gate_close_us.max", "pico.gate_close_us.production_shoe", "pico.gate_close_us.busy_core",
+              "pico.gate_close_us.interrupt_max", "pico.gate_close_us.busy_core.interrupt"),
      "rp2040js with its PIO stepped with the core and the XIP cache modelled (16 KB, 2-way, flushed by each flash "
      "write: the interrupt's first edge after a record runs cold), simulated; budgets 1 µs (PIO) / 250 µs "
      "(interrupt, a whole shoe); the interrupt waits out an erase, the PIO does not"),
