@@ -27,7 +27,7 @@ _PULL_NOBLOCK = const(0x8080)  # pull(noblock): a word of the TX FIFO dropped (n
 _MOV_ISR_NOT_X = const(0xA0C9)  # mov(isr, invert(x)): the count
 _PUSH_NOBLOCK = const(0x8000)  # push(noblock)
 _TX_DEPTH = const(4)
-_IO_INTR = const(0x400140F0)  # IO_BANK0's INTR0: the GPIOs' raw interrupts, 4 bits a pin, 8 pins a register
+_IO_INTR = const(0x400140F0)  # IO_BANK0's INTR0: the GPIOs' raw interrupts, 4 bits a pin, 2 pins a byte
 _EDGE_LOW = const(4)  # a pin's EDGE_LOW bit (EDGE_HIGH is 8)
 
 
@@ -64,8 +64,10 @@ class PioInterlock:
         self._beam = None
         self._events = None
         self._offset = 0  # the hardware's count less the interrupt's when watch() began
-        self._intr = _IO_INTR + 4 * (pins.BEAM // 8)
-        self._edge = (_EDGE_LOW if pins.BEAM_BROKEN == 0 else 2 * _EDGE_LOW) << (4 * (pins.BEAM % 8))
+        # The byte of the beam's 4 bits, read alone: a 32-bit read of the register is an int of more than 30 bits
+        # whenever GPIO 23's latched bits are set, which a 32-bit VM allocates, a pass at a time for days.
+        self._intr = _IO_INTR + pins.BEAM // 2
+        self._edge = (_EDGE_LOW if pins.BEAM_BROKEN == 0 else 2 * _EDGE_LOW) << (4 * (pins.BEAM % 2))
 
     def watch(self, beam, events):
         """The beam's handler (its seen count) and the queue the cards it missed go to."""
@@ -92,7 +94,7 @@ class PioInterlock:
         state = machine.disable_irq()
         try:
             counted = self.counted()
-            pending = 1 if machine.mem32[self._intr] & self._edge else 0
+            pending = 1 if machine.mem8[self._intr] & self._edge else 0
             missed = counted - self._offset - beam.seen - pending
             if missed > 0:
                 for _ in range(missed):
