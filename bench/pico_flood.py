@@ -182,11 +182,6 @@ def measure(ctx):
 
 def gate_closes(events):
     """For each card that slid out: (µs from its beam break to the gate pin's fall, what the core was doing then)."""
-    from sabot.pico import GATE
+    from sabot.pico import gate_falls
 
-    falls = [e for e in events if e["ev"] == "pin" and e["pin"] == GATE and e["level"] == 0]
-    closes = []
-    for card in (e for e in events if e["ev"] == "card"):
-        fall = next(e for e in falls if e["t_us"] >= card["broken_us"])
-        closes.append((fall["t_us"] - card["broken_us"], fall["core"]))
-    return closes
+    return [(us, fall["core"]) for us, fall in gate_falls(events)]

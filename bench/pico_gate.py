@@ -10,7 +10,7 @@ image BOARD=rpi_pico`."""
 from bench.pico_flood import PATIENCE_US, gate_closes
 from bench.report import figure, skipped
 from sabot.mpremote_link import FEED, mpremote
-from sabot.pico import GATE, IMAGE_DIR, WHOLE_SHOE, Pico, commission, interrupt_closings, steps
+from sabot.pico import IMAGE_DIR, WHOLE_SHOE, Pico, commission, gate_falls, interrupt_closings, steps
 
 NAMES = ("pico.gate_close_us.busy_core", "pico.gate_close_us.busy_core.interrupt",
          "pico.gate_close_us.production_shoe")
@@ -50,7 +50,7 @@ def measure(ctx):
     if sorted(c["busy"] for c in cards) != sorted(BUSY):
         return {NAMES[2]: production, **{name: skipped("the core was not busy so at a card's edge: %s" % [
                 c.get("busy") for c in cards]) for name in NAMES[:2]}}
-    pio = {c["busy"]: pio_close(events, c) for c in cards}
+    pio = {c["busy"]: us for c, (us, _) in zip(cards, gate_falls(events, cards))}
     isr = dict(zip((c["busy"] for c in cards), interrupt_closings(events, cards)))
     where = ("the development image on the emulated Pico (rp2040js 1.4.1, its PIO stepped with the core, the XIP "
              "cache modelled), the loop stopped and the gate's state machine armed over mpremote, simulated")
@@ -80,9 +80,3 @@ def production_shoe(folder):
         scenario.write_text("seance table=1\n" + WHOLE_SHOE)
         board.command("deal", timeout=3600, steps=steps(scenario), no_card_us=PATIENCE_US)
         return list(board.events)
-
-
-def pio_close(events, card):
-    """µs from the card's beam break to the gate pin's next fall."""
-    return next(e["t_us"] for e in events if e["ev"] == "pin" and e["pin"] == GATE and e["level"] == 0
-                and e["t_us"] >= card["broken_us"]) - card["broken_us"]

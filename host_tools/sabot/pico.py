@@ -229,27 +229,34 @@ GATE, BEAM_AFTER_OPEN_US = pins.GATE, 8000  # the gate's pin; a card breaks the 
 WHOLE_SHOE = "game chemin_de_fer\nshoe seed=2026\nburn 1\n" + "no_more_bets\ndraw 6\n" * 64 + "no_more_bets\n"
 
 
+def gate_falls(events, cards=None):
+    """For each card that slid out (or of cards): (simulated µs from its beam break to the gate pin's next fall, that
+    fall's event: what the core was doing then). The PIO's state machine shuts it: boards/rpi_pico/pio_gate.py."""
+    falls = [e for e in events if e["ev"] == "pin" and e["pin"] == GATE and e["level"] == 0]
+    return _after_breaks(events, falls, cards)
+
+
 def gate_closings(events):
-    """For each card that slid out: simulated µs from the beam's break to the gate's pin falling (the PIO's state
-    machine shuts it: boards/rpi_pico/pio_gate.py)."""
-    closings = []
-    for card in (e for e in events if e["ev"] == "card"):
-        broken = _broken(card)
-        closings.append(next(e["t_us"] for e in events if e["ev"] == "pin" and e["pin"] == GATE
-                             and e["level"] == 0 and e["t_us"] >= broken) - broken)
-    return closings
+    """For each card that slid out: simulated µs from the beam's break to the gate's pin falling."""
+    return [us for us, _ in gate_falls(events)]
 
 
 def interrupt_closings(events, cards=None):
     """For each card that slid out (or of cards): simulated µs from the beam's break to the interrupt path's own lock,
     the beam's handler's `set pins, 0` written into the gate's state machine (boards/rpi_pico/gate_irq.py; the
     emulator's `exec` events): what would shut the gate were the PIO's machine not there, the ESP32's path."""
-    locks = [e["t_us"] for e in events if e["ev"] == "exec" and e["pio"] == 0 and e["sm"] == 0]
-    closings = []
-    for card in cards if cards is not None else (e for e in events if e["ev"] == "card"):
+    locks = [e for e in events if e["ev"] == "exec" and e["pio"] == 0 and e["sm"] == 0]
+    return [us for us, _ in _after_breaks(events, locks, cards)]
+
+
+def _after_breaks(events, marks, cards=None):
+    """For each card that slid out (or of cards): (µs from its beam break to the first of marks at or after it, it)."""
+    found = []
+    for card in cards if cards is not None else [e for e in events if e["ev"] == "card"]:
         broken = _broken(card)
-        closings.append(next(t for t in locks if t >= broken) - broken)
-    return closings
+        mark = next(m for m in marks if m["t_us"] >= broken)
+        found.append((mark["t_us"] - broken, mark))
+    return found
 
 
 def _broken(card):
