@@ -9,7 +9,7 @@ from bench.report import figure
 from bench.shoe_events import FULL_SHOE
 
 TOP_KB = 80  # the scan for the smallest heap starts here, where a whole shoe runs with room to spare
-HEAP_KB = 64  # the heap a whole shoe must run in: bench/budgets.json's heap.smallest_kb
+HEAP_KB = 65  # the heap a whole shoe must run in: bench/budgets.json's heap.smallest_kb
 BOTTOM_KB = 8
 
 

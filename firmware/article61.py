@@ -1,6 +1,6 @@
 """Article 61's casino day, for the shoe (firmware/ouverte.py) and the verifier alike. Apart from
 firmware/records.py: a shoe that never deals banque ouverte loads none of these names, and records.py's globals
-stay in a table of 73 slots rather than 97 (H-SIM: the sim's whole shoe in a 64 KB heap)."""
+stay in a table of 73 slots rather than 97 (H-SIM: the sim's whole shoe in a 65 KB heap)."""
 
 from firmware.compat import const
 

@@ -1,11 +1,10 @@
-"""The shoe's states and rules, as pure logic: events in, device commands and journal records out.
+"""The shoe's states and a card's path through them, as pure logic: events in, device commands and journal records
+out; the rules of the other inputs are firmware/rules.py's, the base class.
 
-Every change of the shoe's lasting state is a journal record, applied through _apply() both live and when
-the board replays the journal at power-up: the journal is the state, and nothing is known that it lacks.
-step() allocates nothing, so a board may run it right after its sensor interrupt has closed the gate.
+Every change of the shoe's lasting state is a journal record, applied through _apply() both live and when the board
+replays the journal at power-up: the journal is the state, and nothing is known that it lacks. step() allocates
+nothing, so a board may run it right after its sensor interrupt has closed the gate.
 """
-
-import struct
 
 from firmware import events as ev
 from firmware import games
@@ -13,7 +12,7 @@ from firmware import records as rec
 from firmware.cards import KINDS, STOP, UNKNOWN
 from firmware.compat import const
 from firmware.journal import pack_body
-from firmware.layout import BODY, BODY_SIZE, SNAPSHOT, SNAPSHOT_FIXED, SNAPSHOT_HANDS
+from firmware.layout import BODY_SIZE
 from firmware.records import (
     ALARM_FORCED,
     BURNED,
@@ -22,12 +21,10 @@ from firmware.records import (
     END_MAXIMUM,
     END_TABLEAU,
     F_FOREIGN_CARD,
-    F_SHORT_COUP,
     F_STOP_POSITION,
     FAULT_DOUBLE_FEED,
     FORCED,
     NORMAL,
-    R_ALARM,
     R_CARD,
     R_CLOSED,
     R_COUP_END,
@@ -35,36 +32,32 @@ from firmware.records import (
     R_LOAD,
     R_NO_MORE_BETS,
     R_RELEASE,
-    R_RESULT,
     R_SEANCE,
-    R_STAND,
     REL_BURN,
     REL_DEAL,
     REL_NONE,
     STOP_CARD,
-    pack_counts,
     pack_hand,
 )
-from firmware.tableau import NONE, OPTIONAL, Coup
+from firmware.rules import Rules, stop_position
+from firmware.tableau import NONE, Coup
 from firmware.ticks import ticks_diff
 
-# On the MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 64 KB), so the
-# protocol's names are read through firmware.events (ev.), and the records' names off the card path through
-# firmware.records (rec.); those the card path reads are imported, a global being cheaper than a module attribute.
+# The names a card's path reads are imported, a global being cheaper than a module attribute; the others are read as
+# ev. and rec.: on the MicroPython VM each imported name is one more global in the heap (H-SIM: a shoe in 65 KB).
 
 # Phases. The gate is locked in all but DEALING, and in DEALING too while any alarm is raised.
 IDLE = const(0)  # no shoe loaded
 BETS = const(1)  # bets open, or a coup paused by a fault or a power cut
 DEALING = const(2)  # coup open: card requests are honoured, one card per release
 CLOSED = const(3)  # the stop card's coup is over: no other coup until a new shoe (S-STOP)
-
-# Alarms no supervisor clears: the firmware's until a boot has found the approved files again (H-FIRMWARE), the
-# development key's never (a shoe needs its own key, and a journal of its own with it).
-_BOOT_CHECKED = const(0x140)  # 1 << FAULT_FIRMWARE - 1 | 1 << FAULT_DEVKEY - 1
 JAM_MS = const(3000)  # a release with no card by then is a jam (S-ONE)
 _SETTLE_MS = const(60)  # a second card this soon after a release's card came with it: double feed (S-ONE)
 _MAX_CMDS = const(8)
 _MAX_RECS = const(8)
+# The cable's burst answered busy (protocol.py's EV_BURST) journalled as record_names.py's R_BURST, by number.
+_EV_BURST = const(19)
+_R_BURST = const(23)
 
 # What an input needs of the shoe before its own rule, checked in this order after its argument, each with the reason
 # it is refused for (firmware/events.py's REF_*): first no release under way (REF_BUSY; a release request's own rule
@@ -72,20 +65,15 @@ _MAX_RECS = const(8)
 _CALM = const(1)  # no alarm or fault standing: REF_ALARM
 _SHOE = const(2)  # a shoe loaded (REF_NO_SHOE), not closed after its stop card's coup (S-STOP): REF_CLOSED
 _DEALING = const(4)  # a coup open for cards (S-LOCK): REF_LOCKED
-# A burst of requests on the cable answered busy (firmware/protocol.py's EV_BURST, 19) journalled as
-# firmware/record_names.py's R_BURST (23): numbers here, not names, which would be heap in the sim board's modules.
-_EV_BURST = const(19)
-_R_BURST = const(23)
 _NOT_DEALING = const(8)  # no coup open for cards: REF_IN_COUP
 _BETWEEN = const(16)  # no coup under way, even one paused by a fault or a power cut: REF_IN_COUP
 _IN_COUP = const(32)  # a coup under way: REF_NOT_IN_COUP
 _SEANCE = const(64)  # a séance open (S-IDENT): REF_NO_SEANCE
 _NO_SEANCE = const(128)  # no séance open (P-AUTHORITY): REF_SEANCE_OPEN
 
-# Each event's needs, by its number (firmware/events.py), a byte of the bits above, in one bytes constant (the same
-# table as bytes((_BETWEEN, ...)) built at import took 256 B more of a whole shoe's smallest heap: H-SIM). An event
-# with 0 is never refused for the shoe's state (a card has left whatever the state; a fault, the firmware's check, the
-# element and a tick are facts; a clear has its own rule).
+# Each event's needs by its number (firmware/events.py), a byte of the bits above in one bytes constant (the table
+# built at import took 256 B more of a shoe's smallest heap: H-SIM). An event with 0 is never refused for the shoe's
+# state (a card has left whatever the state; a fault, the firmware's check, the element and a tick are facts).
 _NEEDS = (
     b"\x00"
     b"\x00"  # EV_POWER_UP
@@ -110,7 +98,7 @@ _NEEDS = (
 )
 
 
-class Controller:
+class Controller(Rules):
     def __init__(self):
         self.cmds = bytearray(2 * _MAX_CMDS)
         self.n_cmds = 0
@@ -131,7 +119,7 @@ class Controller:
         self.coup_cards = 0
         self.position = 0  # cards out of the current shoe, the stop card included
         self.stop_seen = False
-        self._stop_at = _stop_position(self.game)  # where the stop card comes out (S-STOPPOS), set with the game
+        self._stop_at = stop_position(self.game)  # where the stop card comes out (S-STOPPOS), set with the game
         self.alarms = 0  # the alarms and faults raised, as bits: code n is 1 << n - 1; each clears by its own rule
         self._files_ok = False  # this boot's firmware check found the approved files (EV_FIRMWARE): not journalled
         self.releasing = REL_NONE
@@ -206,37 +194,7 @@ class Controller:
     def locked(self):
         return self.phase != DEALING or self.alarms != 0
 
-    def raised(self, code):
-        return self.alarms >> code - 1 & 1
-
-    def restore(self, body):
-        """Replay one journal record at power-up, before EV_POWER_UP."""
-        fields = struct.unpack(BODY, body)
-        self.seconds = fields[1]
-        self._apply(fields[0], fields[3], fields[4], fields[5], fields[6], fields[7], fields[8], fields[9],
-                    fields[10])
-
-    def snapshot(self, buf):
-        """The lasting state into buf (layout.SNAPSHOT_SIZE bytes), for a segment header."""
-        struct.pack_into(SNAPSHOT, buf, 0, self.seance, self.table, self.taille, self.tailles_in_seance, self.game,
-                         self.coup, self.in_coup, self.coup_cards, self.position, self.stop_seen, self.alarms,
-                         self.phase, self.releasing)
-        buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS] = self.counts
-        self.hands.save(buf, SNAPSHOT_HANDS)
-        if self.ouverte is not None:
-            self.ouverte.restate = True  # a segment's header: the snapshot has no room for Article 61's day
-
-    def load_snapshot(self, buf):
-        (self.seance, self.table, self.taille, self.tailles_in_seance, self.game, self.coup, in_coup,
-         self.coup_cards, self.position, stop_seen, self.alarms, self.phase, self.releasing) = struct.unpack_from(
-            SNAPSHOT, buf, 0)
-        self.in_coup = bool(in_coup)
-        self.stop_seen = bool(stop_seen)
-        self.counts[:] = buf[SNAPSHOT_FIXED:SNAPSHOT_HANDS]
-        self.hands.load(buf, SNAPSHOT_HANDS, self.game != games.CHEMIN_DE_FER)
-        self._stop_at = _stop_position(self.game)
-
-    # Inputs.
+    # A card's path: its release's request, the card, the timers.
 
     def _on_tick(self):
         if self.releasing and ticks_diff(self.now, self._release_at) >= JAM_MS:
@@ -244,113 +202,6 @@ class Controller:
             self._raise(rec.FAULT_JAM)
         elif self._card_at >= 0 and ticks_diff(self.now, self._card_at) >= _SETTLE_MS:
             self._card_at = -1  # closed by the timer: no wrap of the ticks can reopen it
-
-    def _on_coup_end(self):
-        if self._admits(ev.EV_COUP_END):
-            self._end_coup(rec.END_BUTTON)
-
-    def _on_clear(self):
-        alarms = self.alarms
-        if not alarms:
-            return self._refuse(ev.REF_NO_ALARM)
-        kept = alarms & _BOOT_CHECKED
-        if self._files_ok:
-            kept &= ~(1 << rec.FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
-        if kept == alarms:
-            return self._refuse(ev.REF_FIRMWARE)  # H-FIRMWARE: no key switch makes unapproved firmware deal
-        for code in range(1, rec.ALARM_MAX + 1):
-            if (alarms & ~kept) >> code - 1 & 1:
-                self._emit(rec.R_CLEAR, 0, 0, 0, code)
-
-    def _on_seance(self, arg):
-        if not self._admits(ev.EV_SEANCE):
-            return
-        employee = rec.seance_employee(arg)
-        game = rec.seance_game(arg)
-        rank = 0
-        if game == games.DEUX_TABLEAUX_OUVERTE:  # Article 61: two séances a day, separated by the dinner
-            rank = self._day().opening(game, self.seconds, self.break_min)
-            if rank < 0:
-                return self._refuse(-rank)
-        self._emit(R_SEANCE, game, rec.employee_low(employee), rec.employee_high(employee),
-                   rec.seance_table(arg))  # Article 58
-        if rank:
-            self._emit(rec.R_OUVERTE, 0, self.break_min, 0, rank)
-
-    def _on_bank(self, event, arg):
-        """Article 61: "en cas de concurrence, la banque est adjugée par tirage au sort": the candidates, then the
-        draw, whose arg is the board's hardware random value; the journal keeps both, so anyone can redo it."""
-        if not self._admits(event):
-            return
-        why = ev.REF_NOT_OUVERTE if self.ouverte is None else self.ouverte.ask(event, arg)
-        if why:
-            self._refuse(why)
-
-    def prepare(self, event, arg):
-        """What step() will need allocated, made before it runs (step() allocates nothing): Article 61's day, at the
-        opening of a séance of banque ouverte. The shell calls it outside the board's no-allocation guard."""
-        if event == ev.EV_SEANCE and rec.seance_game(arg) == games.DEUX_TABLEAUX_OUVERTE:
-            self._day()
-
-    def _day(self):
-        if self.ouverte is None:
-            from firmware.ouverte import Day  # only a shoe that deals banque ouverte loads it
-
-            self.ouverte = Day(self._emit)
-        return self.ouverte
-
-    def _on_seance_close(self):
-        if self._admits(ev.EV_SEANCE_CLOSE):  # S-IDENT: only the séance open closes, with its table
-            self._emit(rec.R_SEANCE_CLOSE, 0, 0, 0, self.table)  # the table's 0 after it: no séance is open
-
-    def _on_power_up(self, arg):
-        uncertain = self.releasing
-        torn = arg & (1 << rec.CAUSE_SHIFT) - 1
-        self._emit(rec.R_BOOT, 0, 0, 0, arg >> rec.CAUSE_SHIFT)
-        if torn or uncertain:
-            # J-DURABLE: say what was cut, and that a release's outcome is unknown, never hide it.
-            self._emit(rec.R_RECOVERY, 0, 0, uncertain, rec.pack_torn(torn))
-        if torn and not uncertain:
-            # S-FORCED: the record torn while the gate was locked may have been a card forced past it; its alarm
-            # stands until a supervisor has looked (a released card's loss is the uncertain release above).
-            self._raise(ALARM_FORCED)
-
-    def _on_firmware(self, matches):
-        self._files_ok = bool(matches)  # with the approved files back, the supervisor may clear the fault
-        if not matches and not self.raised(rec.FAULT_FIRMWARE):
-            self._cmd(ev.CMD_GATE_CLOSE, 0)
-            self._raise(rec.FAULT_FIRMWARE)
-
-    def _on_fault(self, code):
-        if code < 1 or code > rec.ALARM_MAX:
-            return self._refuse(ev.REF_BAD_FAULT)
-        self._cmd(ev.CMD_GATE_CLOSE, 0)
-        if self.releasing:
-            # J-DURABLE: the events lost may have held the release's card: its outcome is unknown, never hidden.
-            self._emit(rec.R_RECOVERY, 0, 0, self.releasing, 0)
-        self._raise(code)
-
-    def _on_element(self, arg):
-        """Counter values of the secure element spent with no checkpoint, said (J-TAMPER): found at power-up, or the
-        element failing to sign one, which locks the shoe in its fault (it can no longer vouch for its journal)."""
-        why = arg >> 24
-        self._emit(rec.R_ELEMENT, arg >> 21 & 7, arg >> 16 & 31, why, arg & 0xFFFF)
-        if why == rec.EL_FAULT and not self.raised(rec.FAULT_ELEMENT):
-            self._cmd(ev.CMD_GATE_CLOSE, 0)
-            self._raise(rec.FAULT_ELEMENT)
-
-    def _on_authority(self, what):
-        """A change of the casino's authority (P-AUTHORITY), journalled before it takes effect: who asked, before,
-        after. A new number or casino key waits for no alarm and no séance open (a forced card's alarm is not
-        cleared by renumbering the shoe); the clock is set at any time."""
-        if what < rec.AU_NUMBER or what > rec.AU_CLOCK_FORCED:
-            return self._refuse(ev.REF_BAD_FAULT)
-        if what <= rec.AU_KEY and not self._admits(ev.EV_AUTHORITY):
-            return
-        asked = self.asked
-        for part in range(3):
-            at = 4 * part
-            self._emit(rec.R_AUTHORITY, asked[at + 2], asked[at + 3], what | part << 4, asked[at] | asked[at + 1] << 8)
 
     def _on_release_request(self, kind):
         if self._settling():  # its card's twin may be coming yet: a release now would call it a second release's
@@ -403,45 +254,6 @@ class Controller:
     def _settling(self):
         return self._card_at >= 0 and ticks_diff(self.now, self._card_at) < _SETTLE_MS
 
-    def _on_stand(self, hand):
-        hands = self.hands
-        if not self._admits(ev.EV_STAND):
-            return
-        if (not hands.known or hand >= hands.hands or hands.next_hand() != hand or hands.counts[hand] != 2
-                or hands.stood[hand] or hands.rule(hand) != OPTIONAL):
-            return self._refuse(ev.REF_NOT_OPTIONAL)  # not this hand's turn, or the tableau leaves it no choice
-        self._emit(R_STAND, 0, 0, 0, hand)
-        if hands.next_hand() == NONE:
-            self._end_coup(END_TABLEAU)
-
-    def _on_no_more_bets(self):
-        if self._admits(ev.EV_NO_MORE_BETS):
-            self._emit(R_NO_MORE_BETS, 0, 0, 0, 0)
-
-    def _on_load(self, game):
-        if game < 0 or game >= len(games.GAMES):
-            return self._refuse(ev.REF_BAD_GAME)
-        if not self._admits(ev.EV_LOAD):  # S-IDENT: every shoe is dealt within an open séance
-            return
-        limit = games.GAMES[game][games.TAILLES_PER_SEANCE]
-        if limit and self.tailles_in_seance >= limit:
-            return self._refuse(ev.REF_TAILLES)  # G-DTO: two tailles per séance (Article 61)
-        self._emit(R_LOAD, 0, 0, 0, game)
-
-    def _end_coup(self, how):
-        if self.coup_cards < games.GAMES[self.game][games.COUP_MIN]:
-            self._emit(R_FINDING, 0, 0, 0, F_SHORT_COUP)
-        hands = self.hands
-        if hands.known and hands.dealt():
-            self._emit(R_RESULT, pack_counts(hands.counts), hands.hands, 0, hands.packed_result())
-        self._emit(R_COUP_END, 0, 0, 0, how)
-        if self.stop_seen:
-            self._emit(R_CLOSED, 0, 0, 0, 0)  # S-STOP: the coup in progress was the last one
-
-    def _raise(self, code):
-        self._emit(R_ALARM, 0, 0, 0, code)
-        self._cmd(ev.CMD_BUZZER, ev.BUZZ_ALARM)
-
     def _admits(self, event):
         """Whether the shoe meets what the event needs (a free gate, then its row of _NEEDS); if not, the input is
         refused for the first need unmet."""
@@ -467,10 +279,6 @@ class Controller:
         if why:
             self._refuse(why)
         return not why
-
-    def _refuse(self, why):
-        self.refused = why
-        self._cmd(ev.CMD_BUZZER, ev.BUZZ_REFUSED)
 
     def _show(self):
         if self.alarms:
@@ -542,9 +350,9 @@ class Controller:
             self.phase = CLOSED
         elif rtype == R_RELEASE:
             self.releasing = code
-        elif rtype == R_STAND:
+        elif rtype == rec.R_STAND:
             self.hands.stood[code] = 1
-        elif rtype == R_ALARM:
+        elif rtype == rec.R_ALARM:
             self.releasing = REL_NONE  # whatever was under way, the gate is shut
             self.alarms |= 1 << code - 1  # a fault never replaces an alarm
             if code == rec.FAULT_ROLLBACK:
@@ -562,7 +370,7 @@ class Controller:
                 self.stop_seen = True  # the virtual cut card came out
         elif rtype == R_LOAD:
             self.game = code
-            self._stop_at = _stop_position(code)
+            self._stop_at = stop_position(code)
             self.phase = BETS
             self.in_coup = False
             self.coup_cards = 0
@@ -588,9 +396,3 @@ class Controller:
         elif rtype == rec.R_BOOT:
             if self.phase == DEALING:
                 self.phase = BETS  # S-FAILSAFE: power-up never resumes dealing by itself
-
-
-
-def _stop_position(game):
-    """Where the game's stop card comes out: the shoe's items less the cards that stay behind it (S-STOPPOS)."""
-    return games.shoe_size(game) - games.GAMES[game][games.STOP_BEFORE]

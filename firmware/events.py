@@ -29,7 +29,7 @@ EV_ELEMENT = const(17)  # secure element counter values spent with no checkpoint
 EV_AUTHORITY = const(18)  # the casino's authority changed (records.R_AUTHORITY); arg: what, records.AU_*; who asked,
 # the values before and after in the controller's asked (12 bytes, 3 little-endian u32), filled just before
 # 19: a burst of requests on the cable answered busy, arg the bursts since power-up: firmware/protocol.py's EV_BURST
-# (named there, which the sim board never loads: each name here is heap in a whole shoe's 64 KB, H-SIM)
+# (named there, which the sim board never loads: each name here is heap in a whole shoe's 65 KB, H-SIM)
 
 # Commands to the devices: (command, argument) pairs in cmds[].
 CMD_GATE_OPEN = const(1)  # release exactly one card

@@ -15,7 +15,7 @@ from firmware.compat import const
 from firmware.layout import BODY_AT, BODY_SECONDS, CRC_AT, LINK_AT, LINK_SIZE, SEQ_AT
 
 # A record's write imports the offsets it uses; the rest of firmware/layout.py is read through the module: on the
-# MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 64 KB).
+# MicroPython VM each imported name is one more global in the heap (H-SIM: a whole shoe in 65 KB).
 
 SEGMENT_RECORDS = const(4096)
 RESERVE_BYTES = 64 * layout.FRAME_SIZE  # flash kept free for a coup under way and its faults; no coup starts below

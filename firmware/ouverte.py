@@ -1,6 +1,6 @@
 """Article 61 at banque ouverte, in the shoe: two séances a casino day, separated by a break the casino configures,
 and the bank drawn by lot among its candidates. Its own state, which the controller makes at the first séance or
-record of banque ouverte: a shoe that never deals it loads none of this (the sim's whole shoe fits a 64 KB heap)."""
+record of banque ouverte: a shoe that never deals it loads none of this (the sim's whole shoe fits a 65 KB heap)."""
 
 from firmware import article61 as a61
 from firmware import events as ev

@@ -53,7 +53,7 @@ AU_CLOCK = const(3)  # the clock: the shoe's time before, the time set, seconds 
 AU_CLOCK_FORCED = const(4)  # the same, more than a day ahead of the journal's last record, under --force
 CLOCK_AHEAD_MOST = const(86400)  # seconds a clock set may go past the journal's last record without --force
 # 23: requests on the shoe's cable answered busy, a burst of them: firmware/record_names.py's R_BURST (the readers'
-# and firmware/protocol.py's, never the sim board's: each name here is heap in a whole shoe's 64 KB, H-SIM)
+# and firmware/protocol.py's, never the sim board's: each name here is heap in a whole shoe's 65 KB, H-SIM)
 
 # Which fields each record type uses: firmware/record_names.py's USES_* and NO_CODE, for readers (the controller
 # writes them by type and never asks).

@@ -1,6 +1,6 @@
 """Journal segments as files in a folder: on a board's littlefs, in the sim, on the virtual board alike; and the
 interface every store of the Journal has (Segments). littlefs's block arithmetic, which the ring's drains follow,
-is firmware/lfs_blocks.py: a shoe without the ring never loads it (the sim's shoe fits a 64 KB heap)."""
+is firmware/lfs_blocks.py: a shoe without the ring never loads it (the sim's shoe fits a 65 KB heap)."""
 
 import os
 

@@ -1,7 +1,7 @@
 """What the journal can count bounds a whole scenario (docs/scenarios.md), checked by `sabot sim` before any runtime
 runs it: a card's count in a shoe is a byte, the coup, séance and taille numbers and a card's position 16 bits, the
 shoes of a séance a byte, and the wall clock's seconds stay under 2**30 (docs/architecture.md). A module apart from
-the parser: the VM's runner never loads it, and the whole shoe's run keeps within a 64 KB heap (H-SIM)."""
+the parser: the VM's runner never loads it, and the whole shoe's run keeps within a 65 KB heap (H-SIM)."""
 
 from boards.sim.scenario import _COUNTED, ScenarioError
 from firmware import cards, games

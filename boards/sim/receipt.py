@@ -1,6 +1,6 @@
 """The sim's receipt (runner --receipt): the simulated shoe's signed head written into JOURNAL/receipt.json, as
 `sabot pull-log` writes a shoe's. The sim has no inspector to draw a nonce: its nonce is the scenario file's SHA-256.
-Apart from the runner, so that a run without --receipt, the 64 KB one among them (H-SIM), does not load it."""
+Apart from the runner, so that a run without --receipt, the 65 KB one among them (H-SIM), does not load it."""
 
 from hashlib import sha256
 

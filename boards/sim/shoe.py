@@ -10,7 +10,7 @@ def shuffled_shoe(game, seed):
     """A full shoe of the game's decks in a seeded order, the stop card before the last ones (Article 58).
 
     xorshift32 rather than random, so CPython and MicroPython deal the very same shoe. One buffer, the stop card
-    placed in it: the sim's run fits a 64 KB heap only when loading a shoe needs no second (H-SIM).
+    placed in it: the sim's run fits a 65 KB heap only when loading a shoe needs no second (H-SIM).
     """
     row = games.GAMES[game]
     count = row[games.DECKS] * 52
@@ -34,7 +34,7 @@ def shuffled_shoe(game, seed):
 def with_stop_card(cards, after):
     """The stack (a bytearray: one byte a card) with the stop card right after its first `after` cards."""
     stack = bytearray(len(cards) + 1)
-    for i in range(len(cards)):  # no slice copies: a whole shoe's run fits a 64 KB heap (H-SIM)
+    for i in range(len(cards)):  # no slice copies: a whole shoe's run fits a 65 KB heap (H-SIM)
         stack[i if i < after else i + 1] = cards[i]
     stack[after] = STOP
     return stack

@@ -1,6 +1,6 @@
 """A checked scenario as compact bytes, read back step by step: the runner checks the file with boards.sim.scenario,
 keeps these bytes (a few hundred for a whole shoe), and lets the checker's code go before the shoe runs, so a
-64 KB heap holds the firmware and the shoe rather than the parser's messages (H-SIM). The encoder is the checker's
+65 KB heap holds the firmware and the shoe rather than the parser's messages (H-SIM). The encoder is the checker's
 (boards.sim.scenario.compiled): only the decoder stays loaded while a shoe runs.
 
 A step: its command's index in NAMES, its line, then a and b + 1 as unsigned varints; shoe_cards's a is its

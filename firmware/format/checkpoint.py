@@ -2,7 +2,7 @@
 offsets, the label its signed bytes begin with, the key id's label, and why an entry was written (its reason byte).
 Written by the shoe (firmware/checkpoints.py), read by the host's readers (sabot.checkpoints, sabot.receipts,
 sabot.openings, sabot.kept), which import this and nothing of the shoe. Not in firmware/layout.py, which every shoe
-loads: the sim board's shoe, which has no element, must run in a 64 KB heap (H-SIM), where each name costs."""
+loads: the sim board's shoe, which has no element, must run in a 65 KB heap (H-SIM), where each name costs."""
 
 from firmware.compat import const
 
