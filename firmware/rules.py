@@ -16,12 +16,49 @@ from firmware import records as rec
 from firmware.compat import const
 from firmware.tableau import NONE, OPTIONAL
 
-# Alarms no supervisor clears: the firmware's until a boot has found the approved files again (H-FIRMWARE), the
-# development key's never (a shoe needs its own key, and a journal of its own with it).
-_BOOT_CHECKED = const(0x140)  # 1 << FAULT_FIRMWARE - 1 | 1 << FAULT_DEVKEY - 1
+# 0 to MicroPython's compiler, which drops the blocks it guards (no code on a board, no heap in the sim); true to mypy
+# (typecheck/mypy.ini's always_true), which reads the Controller's names these rules use.
+_TYPE_CHECKING = const(0)
+if _TYPE_CHECKING:
+    from firmware.ouverte import Day
+    from firmware.tableau import Coup
 
 
 class Rules:
+    if _TYPE_CHECKING:  # the Controller's state and methods these rules use (firmware/controller.py), for mypy alone
+        now: int
+        phase: int
+        game: int
+        seance: int
+        table: int
+        taille: int
+        tailles_in_seance: int
+        coup: int
+        in_coup: bool
+        coup_cards: int
+        position: int
+        stop_seen: bool
+        _stop_at: int
+        alarms: int
+        _files_ok: bool
+        releasing: int
+        refused: int
+        counts: bytearray
+        hands: Coup
+        seconds: int
+        break_min: int
+        ouverte: Day | None
+        asked: bytearray
+
+        def _admits(self, event: int) -> bool:  # type: ignore[empty-body]
+            ...
+
+        def _cmd(self, command: int, arg: int) -> None: ...
+
+        def _emit(self, rtype: int, card: int, disposition: int, condition: int, code: int) -> None: ...
+
+        def _apply(self, rtype: int, seance: int, taille: int, coup: int, position: int, card: int, disposition: int,
+                   condition: int, code: int) -> None: ...
     # The lasting state saved into a segment's header, and replayed from the journal at power-up.
 
     def restore(self, body):
@@ -144,7 +181,9 @@ class Rules:
         alarms = self.alarms
         if not alarms:
             return self._refuse(ev.REF_NO_ALARM)
-        kept = alarms & _BOOT_CHECKED
+        # Alarms no supervisor clears: the firmware's until a boot has found the approved files again (H-FIRMWARE),
+        # the development key's never (a shoe needs its own key, and a journal of its own with it).
+        kept = alarms & (1 << rec.FAULT_FIRMWARE - 1 | 1 << rec.FAULT_DEVKEY - 1)
         if self._files_ok:
             kept &= ~(1 << rec.FAULT_FIRMWARE - 1)  # the approved files are back: the supervisor may clear it now
         if kept == alarms:
