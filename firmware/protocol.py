@@ -102,13 +102,40 @@ class Protocol:
         self.job = None  # an answer worked on a pass at a time: [its step(state), command, seq, state] (work())
         self.files = None  # (another journal on flash, the kept journals' numbers): the status's, read once a boot
         self.cached = None  # (seed, answer): the last challenge's answer, its next index answered from it
-        self.longest = 0  # the longest pass of serve()'s loop, ms
+        self.longest = 0  # the longest pass of the loop serving it (after_pass), ms
+        self._received = _unheard  # the board's port: listen()
 
     def feed(self, data):
         """The bytes one pass read: its frames answered within the pass's budget, which then starts again."""
         self.framer.feed(data, self.now())
         self.spent = False
         self.cheap = 0
+
+    def listen(self, received):
+        """The board's port, heard between the loop's passes: received() gives what came since (bytes, maybe none).
+        The board then runs its Runtime with this protocol as its cable (firmware/runtime.py), until one of its
+        commands (a clock set, a new number) asks the board to restart."""
+        self._received = received
+
+    def after_pass(self, held, began):
+        """Runtime's loop calls it after each pass (began: its start, ticks; held: a checkpoint under way, the element
+        the controller's, so no request begins meanwhile). A card released and not out yet: the cable waits. The card
+        reader's line comes a few ms before the card breaks the beam, and the loop parses it (idle) for the beam's
+        handler to take: a pass that answered a request meanwhile (a receipt signed in one pass, once: some 220 ms)
+        journalled the card unknown, its identity then the next card's."""
+        shell = self.shell
+        now = self.now
+        if not shell.ctl.releasing:
+            # One signature or erase a pass: the controller's, then no request's; none while its checkpoint is under
+            # way (a receipt's run would hold the chip it waits for).
+            points = shell.checkpoints
+            self.work(held or ticks_diff(now(), began) >= SLOW_PASS_MS or points is not None and points.job is not None)
+            data = self._received()
+            if data:
+                self.feed(data)
+        took = ticks_diff(now(), began)
+        if took > self.longest:
+            self.longest = took
 
     def work(self, slow=False):
         """Once a pass before feed(), slow when the pass has spent its expensive work already (a checkpoint signed, a
@@ -235,38 +262,10 @@ class Protocol:
             self.used_nonce = None  # spent with its command: no challenge kept past it
 
 
-def serve(runtime, protocol, received):
-    """The production configuration's loop, every board's (boards/mcu/service.py, boards/vboard/board.py): a pass of
-    the controller (firmware/runtime.py's Runtime), then what the port received (received(): bytes, maybe none) to
-    the protocol, until one of its commands (a clock set, a new number) asks the board to restart. No
-    KeyboardInterrupt: the board turned Ctrl-C off before anything could fail. Here rather than in Runtime, which
-    every shoe loads: only a production one does this module."""
-    from firmware.runtime import Runtime
 
-    Runtime.current = runtime  # the shoe remote.py's functions act on (a new number sets the ring's journal aside)
-    runtime.shell.journal.reopen()
-    ctl = runtime.shell.ctl
-    points = runtime.shell.checkpoints
-    now = runtime.now
-    while not protocol.restart:
-        began = now()
-        held = runtime.step()  # a checkpoint under way: the element is the controller's, no request begins meanwhile
-        runtime.idle()
-        # A card released and not out yet: the cable waits. The card reader's line comes a few ms before the card
-        # breaks the beam, and the loop parses it (idle) for the beam's handler to take: a pass that answered a
-        # request meanwhile (a receipt signed in one pass, once: some 220 ms) journalled the card unknown, its identity
-        # then the next card's.
-        if not ctl.releasing:
-            # One signature or erase a pass: the controller's, then no request's; none while its checkpoint is under
-            # way (a receipt's run would hold the chip it waits for).
-            protocol.work(held or ticks_diff(now(), began) >= SLOW_PASS_MS
-                          or points is not None and points.job is not None)
-            data = received()
-            if data:
-                protocol.feed(data)
-        took = ticks_diff(now(), began)
-        if took > protocol.longest:
-            protocol.longest = took
+def _unheard():
+    """A port not listened to yet: nothing came."""
+    return None
 
 
 def _same(a, b):

@@ -52,8 +52,9 @@ class Runtime:
         self.idle = idle  # wait a little for the next interrupt
 
     def run(self, serving=None):
-        """Boot, then serve until interrupted: KeyboardInterrupt from a technician leaves the gate locked. serving(),
-        once the controller is reachable, lets a board hear its technician again (boards/mcu/service.py)."""
+        """Boot, then serve until interrupted (KeyboardInterrupt from a technician) or, with a cable, until its restart:
+        the gate locked on the way out. serving(), once the controller is reachable, lets a board hear its
+        technician again, or returns the cable the loop serves (boards/mcu/service.py)."""
         try:
             self.boot()
             self._serve(serving)
@@ -64,21 +65,29 @@ class Runtime:
         """Power-up: the gate locked, the journal recovered into the controller (the sim board's power-on too)."""
         self.shell.boot(self.now())
 
-    def serve(self):
-        """Serve an already booted shell until interrupted (the virtual board after a scenario)."""
+    def serve(self, cable=None):
+        """Serve an already booted shell until interrupted, or until its cable's restart (the virtual board: after a
+        scenario, or in production)."""
         try:
-            self._serve()
+            self._serve(None, cable)
         finally:
             self.stop()
 
-    def _serve(self, serving=None):
+    def _serve(self, serving=None, cable=None):
+        """The loop. cable: the shoe's protocol on the board's port (firmware/protocol.py's Protocol, after listen()),
+        heard after each pass, the loop's end when one of its commands asks for a restart; None on a development
+        board, whose loop runs until its technician interrupts it. serving() may give it."""
         Runtime.current = self
         self.shell.journal.reopen()
         if serving is not None:
-            serving()
-        while True:
-            self.step()
+            cable = serving()
+        now = self.now
+        while cable is None or not cable.restart:
+            began = now()
+            held = self.step()
             self.idle()
+            if cable is not None:
+                cable.after_pass(held, began)
 
     def step(self):
         """A pass: the events queued, then the controller's timer. The shell's job first (job(now, spare)): a

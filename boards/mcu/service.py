@@ -83,7 +83,7 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
     gives the raw partition of the journal's write-ahead ring, or None (boards/<board>/journal_flash.py);
     beam_handler(on_break), the handler a board attaches to the beam in place of the shared one (the RP2040's shuts
     the gate in native code first). board: the production configuration, the board module whose set_clock the
-    protocol's clock command calls: the loop serves the shoe's protocol on USB (serve_protocol) and returns only for
+    protocol's clock command calls: the loop serves the shoe's protocol on USB (usb_protocol) and returns only for
     the board to restart; the maintenance jumper then keeps the shoe stopped, silent, for good. requested(): whether
     the last reset was a restart a command asked for (the board's record of it, read once). interlock(): the
     board's gate in hardware, where its chip has one (the RP2040's PIO: boards/rpi_pico/pio_gate.py): its gate, and
@@ -154,27 +154,20 @@ def start(config, pins, attach, ring_partition=None, beam_handler=None, board=No
         for number, button in buttons:
             attach(Pin(number, Pin.IN, Pin.PULL_UP), button.on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
         runtime = Runtime(shell, events, time.ticks_ms, watchdog.feed, chores.idle)
-        if board is None:
-            runtime.run(lambda: _interruptible(micropython))
-        else:
-            try:
-                runtime.boot()
-                serve_protocol(runtime, pins, board)
-            finally:
-                runtime.stop()
+        runtime.run(lambda: _interruptible(micropython) if board is None else usb_protocol(runtime, board))
     finally:
         gate.close()
 
 
-def serve_protocol(runtime, pins, board):
-    """The production configuration's loop (firmware/protocol.py's serve(), the virtual board's too): the shoe's
-    protocol on USB's stdin and stdout, its keys (the casino's, or the factory's enrolment code) from the
-    filesystem, its secure element beside the DS3231. Returns when a command asks the shoe to restart."""
+def usb_protocol(runtime, board):
+    """The production configuration's cable, which Runtime's loop hears after each pass until a command asks the
+    shoe to restart (the virtual board's too): the shoe's protocol on USB's stdin and stdout, its keys (the
+    casino's, or the factory's enrolment code) from the filesystem, its secure element beside the DS3231."""
     import os
     import select
     import sys
 
-    from firmware.protocol import READ_MAX, Protocol, serve
+    from firmware.protocol import READ_MAX, Protocol
     from firmware.startup import held_keys
 
     casino, enrolment = held_keys()
@@ -192,7 +185,8 @@ def serve_protocol(runtime, pins, board):
             n += 1
         return got[:n]
 
-    serve(runtime, protocol, received)
+    protocol.listen(received)
+    return protocol
 
 
 def _interruptible(micropython):

@@ -23,7 +23,6 @@ from boards.vboard.element_link import element
 from firmware.checkpoints import Checkpoints
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
 from firmware.protocol import READ_MAX, Protocol
-from firmware.protocol import serve as serve_protocol
 from firmware.records import BOOT_POWER, BOOT_RESTART
 from firmware.runtime import EventQueue, Runtime
 from firmware.startup import CONFIG, JOURNAL, check_firmware, held_keys, load_config
@@ -144,7 +143,8 @@ def _serve_protocol(board, dealer=None):
             data += read(1)
         return data
 
-    serve_protocol(runtime, protocol, received)  # the Pico's loop too
+    protocol.listen(received)
+    runtime.serve(protocol)  # the Pico's loop too: Runtime's, the protocol heard after each pass
 
 
 def _runtime(board, idle=None):
