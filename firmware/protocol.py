@@ -159,10 +159,10 @@ class Protocol:
             self.in_burst = False
 
     def _say_bursts(self):
-        """The bursts begun since the last R_BURST, journalled between coups (a coup's records stay the coup's; serve()
-        calls work() with no card released, so a burn's intent is followed by its card) and with no job under way (a
-        receipt answers with the journal's end it took when asked), a minute after the last at the soonest. The
-        record, and the drain between coups after it, are the pass's expensive work: work() asks for none in a pass
+        """The bursts begun since the last R_BURST, journalled between coups (a coup's records stay the coup's;
+        after_pass() calls work() with no card released, so a burn's intent is followed by its card) and with no job
+        under way (a receipt answers with the journal's end it took when asked), a minute after the last at the soonest.
+        The record, and the drain between coups after it, are the pass's expensive work: work() asks for none in a pass
         already slow, and begins none after it (nor a job's step, so the pass that answers a receipt journals nothing
         after it)."""
         shell = self.shell
