@@ -24,7 +24,7 @@ from firmware.checkpoints import Checkpoints
 from firmware.layout import BODY_AT, BODY_SECONDS, FRAME_SIZE, HEADER_SIZE
 from firmware.protocol import READ_MAX, Protocol
 from firmware.records import BOOT_POWER, BOOT_RESTART
-from firmware.runtime import EventQueue, Runtime
+from firmware.runtime import Runtime
 from firmware.startup import CONFIG, JOURNAL, check_firmware, held_keys, load_config
 from firmware.storage import FileStorage
 from firmware.ticks import ticks_diff
@@ -47,7 +47,8 @@ def play(path="scenario.txt", out=sys.stdout):
     with open(path) as f:
         run(commands(f, path), BOARD)
     if BOARD.shell:
-        Runtime.current = _runtime(BOARD)  # the shoe a technician's commands reach (firmware/remote.py), not serving
+        # The shoe a technician's commands reach (firmware/remote.py), not serving: resume() serves it.
+        Runtime.current = _serving(BOARD, _idle_until_ctrl_c())
 
 
 def serve():
@@ -56,7 +57,7 @@ def serve():
     if BOARD is None or BOARD.shell is None:
         BOARD = _board(None)
         BOARD.power_on()
-    _runtime(BOARD).serve()
+    _serving(BOARD, _idle_until_ctrl_c()).serve()
 
 
 def reboot():
@@ -65,7 +66,7 @@ def reboot():
     global BOARD
     BOARD = _board(None)
     BOARD.power_on(BOOT_RESTART)  # the power stayed on: its boot record says a restart, not a power cut
-    Runtime.current = _runtime(BOARD)
+    Runtime.current = _serving(BOARD, _idle_until_ctrl_c())
     print("controller recovered from journal/, gate locked")
 
 
@@ -122,7 +123,7 @@ def _serve_protocol(board, dealer=None):
         if dealer is not None:
             dealer.step()
 
-    runtime = _runtime(board, runs)
+    runtime = _serving(board, runs)
     try:
         chip = element()  # its driver, over the socket to the model outside the VM
     except OSError:
@@ -147,8 +148,12 @@ def _serve_protocol(board, dealer=None):
     runtime.serve(protocol)  # the Pico's loop too: Runtime's, the protocol heard after each pass
 
 
-def _runtime(board, idle=None):
-    return Runtime(board.shell, EventQueue(), board.clock.ticks, lambda: None, idle or _idle_until_ctrl_c())
+def _serving(board, idle):
+    """The board's own loop (SimBoard.runtime: the queue its interrupts fill, its virtual clock), served with what the
+    virtual board does between passes: watch its terminal for a technician's Ctrl-C, or keep its clock running."""
+    runtime = board.runtime
+    runtime.idle = idle
+    return runtime
 
 
 def _board(observer):
