@@ -1,4 +1,4 @@
-"""`make mutants`: every mutant of firmware/controller.py and firmware/tableau.py, hand-made and generated,
+"""`make mutants`: every mutant of firmware/controller.py, rules.py and tableau.py, hand-made and generated,
 played on the bundled scenarios and random ones; each that changes a journal must be flagged by verify. Prints
 the kill ratio and the survivors, and writes every verdict to build/mutants.json (and, as they come, to
 build/mutants.jsonl). Not part of CI (about half an
