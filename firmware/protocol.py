@@ -262,7 +262,6 @@ class Protocol:
             self.used_nonce = None  # spent with its command: no challenge kept past it
 
 
-
 def _unheard():
     """A port not listened to yet: nothing came."""
     return None

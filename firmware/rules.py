@@ -59,6 +59,7 @@ class Rules:
 
         def _apply(self, rtype: int, seance: int, taille: int, coup: int, position: int, card: int, disposition: int,
                    condition: int, code: int) -> None: ...
+
     # The lasting state saved into a segment's header, and replayed from the journal at power-up.
 
     def restore(self, body):
