@@ -3,7 +3,7 @@ machine shuts the gate on the edge whatever the core does. On the development im
 gate's state machine armed for a card held at the mouth until the core is busy (tools/pico/pico.mjs's `card`
 command, break_when): in a sector erase (interrupts off, the core in the ROM), in a garbage collection, in USB's
 interrupt handler while the REPL prints. The production image never erases with the gate armed (the housekeeping
-waits for no release pending, firmware/checkpoint_shell.py) and has no REPL to make it: its figure is a whole shoe
+waits for no release pending, firmware/checkpoint_hook.py) and has no REPL to make it: its figure is a whole shoe
 dealt to the stop card, from the factory's bench, the core's state at each edge counted. Skipped without `make
 image BOARD=rpi_pico`."""
 

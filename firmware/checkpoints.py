@@ -63,7 +63,7 @@ class Checkpoints:
         self.element = element
         self.sabot = sabot
         self._last = None  # the last entry read at power-up, or None
-        self._shell = None  # the CheckpointShell that journals what the element spent with no entry
+        self._hook = None  # the shell's hook (firmware/checkpoint_hook.py) that journals what the element spent
         self._counted = None  # the counter value the entries reach (the last one's, or explained), None: unknown
         self._found = 0  # at power-up: the element's counter, a few values ahead of the last entry (a cut)
         self._spent = None  # the value the increment of the entry being written returned
@@ -72,8 +72,8 @@ class Checkpoints:
         self._pending = None  # a coup's opening, counted up and signed before its gate unlocked: written with the next
         self.job = None  # a checkpoint under way, a pass at a time (start(), poll()): _appending()'s generator
         self._run = None  # the element's run it waits for, None: a pass, the chip free
-        self.polled = False  # a loop polls its jobs (CheckpointShell's, firmware/runtime.py): steps begin them
-        self.tail = None  # the power-up's replay (checkpoint_shell.Tail), set by the shell's recover()
+        self.polled = False  # a loop polls its jobs (the hook's work, firmware/runtime.py): steps begin them
+        self.tail = None  # the power-up's replay (checkpoint_hook.Tail), set by the hook's recover()
         self.keyless = False  # key() found no element answering
         self.chip = None  # key(): the configuration bytes the element's own messages carry, None: it signs externally
         self.version, self.size = fmt.EXTERNAL, fmt.EXTERNAL_SIZE  # the entries this element writes: key() says which
@@ -81,7 +81,7 @@ class Checkpoints:
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
         the board then locked in the fault that says so (FAULT_DEVKEY, "no secure element answers", raised by the
-        shell() made after, on every board) as well as rolled back (rolled_back)."""
+        shell attach() hooks into, on every board) as well as rolled back (rolled_back)."""
         try:
             if self.element is None:
                 raise OSError(19)
@@ -111,12 +111,14 @@ class Checkpoints:
             return None
         return first[0] if first else None
 
-    def shell(self, *args):
-        """The board's shell (Shell's arguments: gate, indicator, buzzer, journal, observer, firmware_ok), these
-        checkpoints its own; locked at every boot when key() found no element answering."""
-        from firmware.checkpoint_shell import CheckpointShell  # here: the readers load these entries, not a shell
+    def attach(self, shell):
+        """These checkpoints registered in the board's shell (firmware/shell.py): its hook (their part in its
+        power-up and steps) and the loop's job; locked at every boot when key() found no element answering."""
+        from firmware.checkpoint_hook import CheckpointHook  # here: the readers load these entries, not a shell
 
-        shell = self._shell = CheckpointShell(self, *args)
+        hook = self._hook = shell.hook = CheckpointHook(self, shell)
+        shell.checkpoints = self
+        shell.job = hook.work
         if self.keyless:
             shell.boot_fault = FAULT_DEVKEY  # a casino shoe's journal is vouched for by its own element (docs/keys.md)
         return shell
@@ -164,18 +166,18 @@ class Checkpoints:
         back, self._counted, self._found = judged(self._last, self.version, counter, journal, watch, self.tail)
         return back
 
-    def booted(self, shell, cut, quiet=False):
+    def booted(self, hook, cut, quiet=False):
         """After the power-up's records: the counter values a cut spent, said, then its checkpoint, a recovery's
-        when it cut a torn tail; none when quiet (CheckpointShell._quiet: since the last checkpoint only boot records,
+        when it cut a torn tail; none when quiet (CheckpointHook._quiet: since the last checkpoint only boot records,
         so a shoe restarted again and again spends no count) and nothing was cut."""
         found = self._found
         if quiet and not found and not cut:
             return
         if found:
             self._found = 0
-            shell.said(found, found - (self._counted or 0), EL_CUT)
+            hook.said(found, found - (self._counted or 0), EL_CUT)
             self._counted = found
-        self.write(shell.journal, fmt.RECOVERY if cut else fmt.BOOT)
+        self.write(hook.shell.journal, fmt.RECOVERY if cut else fmt.BOOT)
 
     def due(self, ctl, event, in_coup, alarms):
         """After a step that wrote records (in_coup and alarms: the controller's before it): the reason of the
@@ -225,13 +227,13 @@ class Checkpoints:
         """An entry not written: the values spent since the last one (the increment's; none when the increment
         failed), journalled by the shell with the element's fault."""
         counted = self._counted
-        shell = self._shell
-        if counted is None or shell is None:
+        hook = self._hook
+        if counted is None or hook is None:
             return
         spent = self._spent  # None: the increment failed, which the driver's read-back says counted nothing
         if spent is None or spent < counted:
             spent = counted
-        shell.said(spent, spent - counted, EL_FAULT)
+        hook.said(spent, spent - counted, EL_FAULT)
         self._counted = spent
 
     def begin(self, sabot):
@@ -258,7 +260,7 @@ class Checkpoints:
 
     def start(self, journal, reason):
         """write() begun, polled a pass at a time by the loop (poll()) so that no pass waits on the element's 160 ms of
-        signing (issue 38); the shell holds the events meanwhile (firmware/checkpoint_shell.py): no record comes
+        signing (issue 38); the shell holds the events meanwhile (firmware/checkpoint_hook.py): no record comes
         between a step and its entry. False when nothing was begun (the journal cannot be written)."""
         if journal.broken:
             return False

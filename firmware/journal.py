@@ -187,7 +187,7 @@ class Journal:
 
     def tidy(self, piece=False):
         """Between coups: the storage's housekeeping (firmware/ring.py drains and erases ahead); piece: one flash
-        operation's worth, True when there was one (a loop's pass, firmware/checkpoint_shell.py)."""
+        operation's worth, True when there was one (a loop's pass, firmware/checkpoint_hook.py)."""
         return not self.broken and self.storage.tidy(piece)
 
     def _start(self, segment, ctl, previous_valid, staged=False):

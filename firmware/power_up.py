@@ -33,7 +33,7 @@ ENDS = const(0x440)  # R_COUP_END, R_CLOSED: the end of a coup, signed with its 
 def judged(entry, version, counter, journal, watch, tail):
     """(rolled back, the counter value the entries reach, a cut's counter value found ahead of them (0: none)) for
     the last entry (b"": none) of version, the element's counter, the journal recovered, the recovery's watch
-    ([segment, seq, chain value seen there, last segment]) and the power-up's replay (tail: checkpoint_shell.Tail, None
+    ([segment, seq, chain value seen there, last segment]) and the power-up's replay (tail: checkpoint_hook.Tail, None
     when none replayed the journal)."""
     if not entry:  # none yet: a journal's first checkpoint cut (issue 37), or the file deleted
         if not counter:

@@ -274,7 +274,7 @@ class RingStorage:
     def tidy(self, piece=False):
         """Between coups: drain a littlefs block's worth once it waits (all of it once half the ring is taken),
         then erase the next sector once the current one is nearly full, unless it holds something undrained. piece:
-        a loop's pass of it (firmware/checkpoint_shell.py): DRAIN_PIECE entries of a drain of one block, its file
+        a loop's pass of it (firmware/checkpoint_hook.py): DRAIN_PIECE entries of a drain of one block, its file
         kept open from one pass to the next, or the erase; True when it did one, a later call may find more due."""
         if piece and self._draining is not None:
             try:

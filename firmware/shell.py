@@ -6,6 +6,7 @@ then hands the card to handle(EV_CARD, ...). No machine import here: the boards 
 
 import os
 
+from firmware.compat import const
 from firmware.controller import Controller
 from firmware.events import (
     CMD_BUZZER,
@@ -24,10 +25,16 @@ from firmware.events import (
 from firmware.journal import RESERVE_BYTES, JournalError
 from firmware.records import BOOT_POWER, CAUSE_SHIFT, FAULT_JOURNAL, FAULT_JOURNAL_FULL, FAULT_ROLLBACK, pack_torn
 
+_TYPE_CHECKING = const(0)  # mypy's alone (typecheck/mypy.ini): MicroPython's compiler drops the block
+if _TYPE_CHECKING:
+    from firmware.checkpoint_hook import CheckpointHook  # noqa: F401 (read by the type comment below)
+
 
 class Shell:
-    checkpoints = None  # a board with a secure element's signed checkpoints (firmware/checkpoint_shell.py sets them)
-    job = None  # job(now, spare), polled by the loop each pass: True when the pass is its (firmware/checkpoint_shell)
+    checkpoints = None  # a board with a secure element's signed checkpoints (Checkpoints.attach sets them)
+    # An optional part's hooks into the power-up and each step: the checkpoints' (firmware/checkpoint_hook.py).
+    hook = None  # type: CheckpointHook | None
+    job = None  # job(now, spare), polled by the loop each pass: True when the pass is its (the hook's work)
 
     def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None):
         """Every board's shell, the sim board's too (firmware/startup.py's make_shell, boards/sim/board.py)."""
@@ -45,33 +52,41 @@ class Shell:
         self.random = hardware_random  # the draw's source (Article 61): the sim's is seeded, so runs repeat
 
     def boot(self, now):
-        """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller."""
+        """Power-up: the gate locks first (S-FAILSAFE), the journal is recovered into the controller. A hook's
+        methods are named after the shell's that call them: with one (a board with a secure element), its recover()
+        watches the recovery, and its boot() writes the power-up's one checkpoint after its records."""
         self.gate.close()
+        hook = self.hook
         try:
             cut = self.recover()
         except (OSError, JournalError):
             # An unreadable journal: nothing is written after it, and the shoe stays locked for a technician.
             self.handle(EV_FAULT, FAULT_JOURNAL, now)
-            return
-        rolled_back = self.rolled_back()
-        self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << CAUSE_SHIFT, now)
-        if self.firmware_ok is not None:
-            self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
-        if rolled_back:
-            self.handle(EV_FAULT, FAULT_ROLLBACK, now)  # J-TAMPER: records the shoe wrote are gone
-        if self.boot_fault:
-            self.handle(EV_FAULT, self.boot_fault, now)
+            cut = -1
+        if cut >= 0:
+            # Whether the journal was cut or put back while the shoe was off: a board with a secure element tells
+            # by its signed checkpoints (its hook); the sim board cannot.
+            rolled_back = hook is not None and hook.rolled_back()
+            self.handle(EV_POWER_UP, pack_torn(cut) | self.boot_cause << CAUSE_SHIFT, now)
+            if self.firmware_ok is not None:
+                self.handle(EV_FIRMWARE, 1 if self.firmware_ok else 0, now)  # H-FIRMWARE
+            if rolled_back:
+                self.handle(EV_FAULT, FAULT_ROLLBACK, now)  # J-TAMPER: records the shoe wrote are gone
+            if self.boot_fault:
+                self.handle(EV_FAULT, self.boot_fault, now)
+        if hook is not None:
+            hook.boot()
 
     def recover(self):
-        """The journal recovered into the controller at power-up: the bytes of a torn tail cut."""
-        return self.journal.recover(self.ctl)
-
-    def rolled_back(self):
-        """Whether the journal was cut or put back while the shoe was off: a board with a secure element tells by
-        its signed checkpoints (firmware/checkpoint_shell.py's CheckpointShell); the sim board cannot."""
-        return False
+        """The journal recovered into the controller at power-up (through the hook's watch with one): the bytes of
+        a torn tail cut."""
+        hook = self.hook
+        return self.journal.recover(self.ctl) if hook is None else hook.recover()
 
     def handle(self, event, arg, now):
+        hook = self.hook
+        if hook is not None:
+            hook.handle(now)  # a checkpoint under way finished first: no record between a step and its entry
         try:
             self._handle(event, arg, now)
             if not self.ctl.in_coup and self.ctl.deadline(now) < 0:
@@ -82,7 +97,11 @@ class Shell:
 
     def _tidy(self):
         """Flash housekeeping between coups only, so that no erase waits on a card. A drain the archive refuses leaves
-        the records in the ring: free() says so, and the shoe faults before a coup as when flash fills."""
+        the records in the ring: free() says so, and the shoe faults before a coup as when flash fills. Under a loop
+        with a hook, a piece a pass after the checkpoint under way (its work)."""
+        hook = self.hook
+        if hook is not None and hook.tidy():
+            return
         try:
             self.journal.tidy()
         except OSError:
@@ -116,7 +135,11 @@ class Shell:
         finally:
             if guard:
                 guard[1]()
-        self.carry_out(event, arg, now)
+        hook = self.hook
+        if hook is None:
+            self.carry_out(event, arg, now)
+        else:
+            hook.carry_out(event, arg, now)  # and the checkpoint the step calls for
 
     def carry_out(self, event, arg, now):
         """Make the step's records durable, then run its commands; a failed write locks instead (J-DURABLE)."""

@@ -14,6 +14,7 @@ from firmware.journal import Journal
 from firmware.mac import Key
 from firmware.records import BREAK_MIN, SABOT_MAX, TABLE_MAX, TABLE_MIN
 from firmware.ring import RingStorage
+from firmware.shell import Shell
 from firmware.storage import FileStorage
 from firmware.version import IMAGE, development_identity
 
@@ -104,11 +105,11 @@ def make_shell(config, gate, indicator, buzzer, wall, ring=None, element=None):
     """The shell of a real board: its journal named after the firmware checked at boot and after the board's secure
     element, which signs its checkpoints (element: its driver; None when it has none, and every power-up is then a
     rollback fault: the shoe cannot tell). With no element answering it has no key of its own: it starts locked,
-    with the fault that says so (Checkpoints.shell)."""
+    with the fault that says so (Checkpoints.attach)."""
     firmware, ok = check_firmware(config["board"])
     points = Checkpoints(JOURNAL, element, config["sabot"])
     key = points.key()
-    shell = points.shell(gate, indicator, buzzer, open_journal(config, wall, key, firmware, ring), None, ok)
+    shell = points.attach(Shell(gate, indicator, buzzer, open_journal(config, wall, key, firmware, ring), None, ok))
     shell.ctl.break_min = config.get("ouverte_break", BREAK_MIN)
     return shell
 

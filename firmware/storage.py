@@ -4,8 +4,10 @@ is firmware/lfs_blocks.py: a shoe without the ring never loads it (the sim's sho
 
 import os
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
+from firmware.compat import const
+
+_TYPE_CHECKING = const(0)  # mypy's alone (typecheck/mypy.ini): MicroPython's compiler drops the block, and its names
+if _TYPE_CHECKING:
     from typing import Any  # noqa: F401 (read by the type comment below)
 
 _SUFFIX = ".sbj"

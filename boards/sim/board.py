@@ -57,8 +57,9 @@ class SimBoard:
         journal = Journal(self.storage, self.key, self.sabot, self.firmware, self.wall)
         if self.segment_records:
             journal.segment_records = self.segment_records
-        make = Shell if self.checkpoints is None else self.checkpoints.shell  # firmware/checkpoints.py's with one
-        self.shell = make(self.gate, self.indicator, self.buzzer, journal, self.observer, self.firmware_ok)
+        self.shell = Shell(self.gate, self.indicator, self.buzzer, journal, self.observer, self.firmware_ok)
+        if self.checkpoints is not None:
+            self.checkpoints.attach(self.shell)  # their hook into its power-up and steps, as make_shell's
         self.shell.boot_cause = cause
         self.shell.random = self._random
         if self.heap_lock:

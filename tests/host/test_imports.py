@@ -191,7 +191,7 @@ def test_the_readers_load_nothing_of_the_shoes_controller_its_shell_or_its_board
                             check=True).stdout.split()
     assert set(READERS) <= set(loaded)
     assert [m for m in loaded if m in ("firmware.controller", "firmware.rules", "firmware.shell",
-                                       "firmware.checkpoint_shell", "firmware.runtime", "firmware.checkpoints")
+                                       "firmware.checkpoint_hook", "firmware.runtime", "firmware.checkpoints")
             or m.split(".")[0] == "boards"] == []
 
 

@@ -31,7 +31,7 @@ SHOE = (SCENARIOS / "full_shoe_chemin_de_fer.txt").read_text()
 SECTORS = 4  # 16 KB: a shoe's 19 KB of entries go round it
 SEGMENTS = {"short segments": 16, "whole segments": None, "drained in pieces": None}  # headers through the ring
 # thirty times a shoe; or files that grow past littlefs blocks, the drains splitting the frame each block ends in; or
-# those drained as a loop drains them (firmware/checkpoint_shell.py), a few entries a pass, the file open from one
+# those drained as a loop drains them (firmware/checkpoint_hook.py), a few entries a pass, the file open from one
 # pass to the next, records appended meanwhile
 PIECES = 2  # the pieces of housekeeping a step between coups is followed by: a drain goes on across coups
 POWER_BACK_MS = 1000
