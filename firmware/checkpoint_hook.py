@@ -74,8 +74,9 @@ class CheckpointHook:
         return seen and journal.seq == self._recovered + 1
 
     def handle(self, now):
-        """Before a step (Shell.handle: from the loop, the protocol, or a technician's), a checkpoint under way
-        finished first: no record comes between a step and its entry. The controller as the step finds it."""
+        """Before a step (Shell.handle's, the gate locked if it raises: from the loop, the protocol, or a
+        technician's), a checkpoint under way finished first: no record comes between a step and its entry. The
+        controller as the step finds it."""
         self._stepped = now
         if self.points.job is not None:
             self.points.finish()

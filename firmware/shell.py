@@ -31,14 +31,15 @@ if _TYPE_CHECKING:
 
 
 class Shell:
+    boot_fault = 0  # a fault the board found before boot (no element answering), raised at every boot: read at boot
     checkpoints = None  # a board with a secure element's signed checkpoints (Checkpoints.attach sets them)
-    # An optional part's hooks into the power-up and each step: the checkpoints' (firmware/checkpoint_hook.py).
-    hook = None  # type: CheckpointHook | None
     job = None  # job(now, spare), polled by the loop each pass: True when the pass is its (the hook's work)
 
     def __init__(self, gate, indicator, buzzer, journal, observer=None, firmware_ok=None):
         """Every board's shell, the sim board's too (firmware/startup.py's make_shell, boards/sim/board.py)."""
         self.ctl = Controller()
+        # An optional part's hooks into the power-up and each step: the checkpoints' (firmware/checkpoint_hook.py).
+        self.hook = None  # type: CheckpointHook | None
         self.gate = gate
         self.indicator = indicator
         self.buzzer = buzzer
@@ -47,7 +48,6 @@ class Shell:
         self.guard = None  # (lock, unlock) around each decision: micropython.heap_lock in the no-allocation test
         self.firmware_ok = firmware_ok  # the boot-time check against the release manifest; None: no manifest
         self.panel_seance = 0  # what the board's séance button opens: records.pack_seance of its table and game
-        self.boot_fault = 0  # a fault the board found before boot (the development key), raised at every boot
         self.boot_cause = BOOT_POWER  # why it boots, as the board knows it: R_BOOT's code (records.BOOT_*)
         self.random = hardware_random  # the draw's source (Article 61): the sim's is seeded, so runs repeat
 
@@ -84,9 +84,6 @@ class Shell:
         return self.journal.recover(self.ctl) if hook is None else hook.recover()
 
     def handle(self, event, arg, now):
-        hook = self.hook
-        if hook is not None:
-            hook.handle(now)  # a checkpoint under way finished first: no record between a step and its entry
         try:
             self._handle(event, arg, now)
             if not self.ctl.in_coup and self.ctl.deadline(now) < 0:
@@ -112,6 +109,9 @@ class Shell:
         self.ctl.step(event, arg, now)
 
     def _handle(self, event, arg, now):
+        hook = self.hook
+        if hook is not None:
+            hook.handle(now)  # a checkpoint under way finished first: no record between a step and its entry
         if event == EV_SEANCE and arg == 0:
             arg = self.panel_seance  # the button's event carries one byte; the board's config says the rest
         if event == EV_SEANCE or event == EV_SEANCE_CLOSE:
@@ -135,7 +135,6 @@ class Shell:
         finally:
             if guard:
                 guard[1]()
-        hook = self.hook
         if hook is None:
             self.carry_out(event, arg, now)
         else:
