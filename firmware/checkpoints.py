@@ -80,8 +80,8 @@ class Checkpoints:
 
     def key(self):
         """The journal's key (firmware/journal.py's Journal): the element's; with no element answering, one of no id,
-        the board then locked in the fault that says so (FAULT_DEVKEY, "no secure element answers", raised by the
-        shell attach() hooks into, on every board) as well as rolled back (rolled_back)."""
+        the board then locked in the fault that says so (FAULT_DEVKEY, "no secure element answers": attach() gives
+        the shell its boot_fault, on every board) as well as rolled back (rolled_back)."""
         try:
             if self.element is None:
                 raise OSError(19)

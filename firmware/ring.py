@@ -33,6 +33,7 @@ from firmware.ring_entry import (
     pack_header,
     payload,
 )
+from firmware.ring_recent import Recent
 
 DRAIN_PIECE = const(4)  # entries a loop's drain walks a pass (tidy(True)): some 10 ms on the emulated Pico, and writes
 DRAIN_BLOCKS = const(2)  # littlefs blocks a drain between coups fills: each drain commits the file's metadata
@@ -67,6 +68,7 @@ class RingStorage:
         self._torn = 0  # bytes of an entry the power cut as it was programmed, found at power-up
         self._open = -1  # the segment an appender writes, and the offset of its next frame
         self._offset = 0
+        self.recent = Recent()  # the segments' ends and the newest frames, as the protocol's reads ask them
         self.pos = 0  # where the next entry goes; tail: the oldest the archive lacks; room: pos's sector erased ahead
         self.tail = 0
         self.room = False
@@ -130,17 +132,14 @@ class RingStorage:
 
     def segments(self):
         found = self.archive.segments()
-        for _, entry in self.undrained():
-            if entry.kind == HEADER and entry.segment not in found:
-                found.append(entry.segment)
+        for segment in self.recent.walked(self):
+            if segment not in found:
+                found.append(segment)  # its header is in the ring: the archive has none of it yet
         return sorted(found)
 
     def size(self, segment):
         size = self.archive.size(segment) if segment in self.archive.segments() else 0
-        for _, entry in self.undrained():
-            if entry.segment == segment:
-                size = max(size, entry.at + payload(entry.kind))
-        return size
+        return max(size, self.recent.walked(self).get(segment, 0))
 
     def reader(self, segment):
         from firmware.ring_reader import Reader  # a pull's or a receipt's: never loaded on a card's path
@@ -152,6 +151,7 @@ class RingStorage:
         frames after it in data (a recovery's records), one program each."""
         self._place(HEADER_ENTRY)
         self._program(pack_header(self._entry, data))
+        self.recent.created(segment)
         self._base[:] = _ZERO_BODY
         self._open = segment
         self._offset = HEADER_SIZE
@@ -183,6 +183,7 @@ class RingStorage:
         else:  # the sector's first frame: in full
             size = pack_anchor(self._entry, frame, segment, self._offset, chain)
         self._program(size)
+        self.recent.appended(segment, self._offset, frame)
         for i in range(BODY_SIZE):
             base[i] = frame[BODY_AT + i]
         self._offset += FRAME_SIZE
@@ -202,6 +203,7 @@ class RingStorage:
             if written(self, sector * SECTOR):
                 self._erase(sector)
         find_ends(self)
+        self.recent.forget()
         self.waiting = 0
         self._open = -1
 
@@ -383,3 +385,4 @@ class RingStorage:
         self.tail = tail
         if tail == self.pos:
             self.waiting = 0
+            self.recent.ends = {}  # the archive holds every segment whole

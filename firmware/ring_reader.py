@@ -10,6 +10,9 @@ class Reader:
     def __init__(self, ring, segment):
         self.segment = segment
         self.at = 0
+        self.recent = ring.recent
+        self.kept = None  # the bytes from seek()'s offset to the segment's end, when the ring keeps them in RAM
+        self.base = 0
         archive = ring.archive
         self.stored = archive.size(segment) if segment in archive.segments() else 0
         self.file = archive.reader(segment) if self.stored else None
@@ -20,7 +23,22 @@ class Reader:
         buf = bytearray(count)
         return bytes(buf[:self.readinto(buf)])
 
+    def seek(self, offset):
+        """The next read from offset, as a file's seek (a protocol's chunk): the newest frames from what the ring keeps
+        (firmware/ring_recent.py), else the archive's file sought and the ring's entries before offset walked."""
+        self.kept = self.recent.read(self.segment, offset)
+        self.base = self.at = offset
+        if self.file is not None and offset < self.stored:
+            self.file.seek(offset)
+        return offset
+
     def readinto(self, buf):
+        kept = self.kept
+        if kept is not None:
+            part = kept[self.at - self.base:self.at - self.base + len(buf)]
+            buf[:len(part)] = part
+            self.at += len(part)
+            return len(part)
         done = 0
         while done < len(buf):
             file = self.file
