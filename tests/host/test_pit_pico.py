@@ -9,17 +9,20 @@ import threading
 import duckdb
 import pytest
 
-from sabot.pico import Pico, play
-from sabot.pico_vboard import factory
-from sabot.production_link import restarted_production
+from sabot.pico import play
 from tests.host.test_nuit import board, enrol
 from tests.host.test_pico_boot import image  # noqa: F401 (the fixture)
 from tests.host.test_pit import PitProcess, live_board, scenario
+from tests.host.test_pit_follows_pico import enrolled_pico
 from tests.host.test_vboard import sabot as run_sabot
 
 BOARDS = (41, 42, 43, 44)
 PICO = 45
 PICO_DEAL = "game chemin_de_fer\nseance table=3\nshoe seed=45\n" + "no_more_bets\ndraw 6\n" * 4
+# The Pico's croupier as the virtual boards' (test_pit.LIVE_MS): a draw pressed 40 ms after the last card's step, as
+# tools/pico/pico.mjs's croupier does by default, falls within the shoe's 60 ms after a card (a double feed's watch,
+# S-ONE), refused, once a pit's read had the loop answer it first
+GAP_US = 250000
 
 
 @pytest.mark.pico
@@ -35,18 +38,11 @@ def test_four_virtual_boards_and_the_emulated_pico_deal_at_once_into_one_pit_and
             shoe, port = board(tmp_path, sabot)
             enrol(tmp_path, port)
             shoe.close()
-        flash = tmp_path / "pico" / "shoe.flash"
-        flash.parent.mkdir()
-        code = factory(flash, {"config.json": json.dumps({"board": "rpi_pico", "sabot": PICO, "table": 3,
-                                                          "game": "chemin_de_fer", "reader": True})})
-        pico = Pico(flash).start()
-        restarted_production(pico.port)
-        (flash.parent / "shoe.flash.tty").symlink_to(pico.port)
-        enrol(tmp_path, "pico/shoe.flash.tty", code)
+        pico = enrolled_pico(tmp_path, PICO)
         (tmp_path / "stranger").mkdir()  # PitProcess's extra port: none here
         pit = PitProcess(tmp_path)
         dealt = {}
-        dealer = threading.Thread(target=lambda: dealt.update(play(pico, _write(tmp_path, PICO_DEAL))))
+        dealer = threading.Thread(target=lambda: dealt.update(play(pico, _write(tmp_path, PICO_DEAL), gap_us=GAP_US)))
         dealer.start()
         for n, sabot in enumerate(BOARDS):
             shoes[sabot] = live_board(tmp_path, sabot, scenario(n + 1, sabot, forced=False))
@@ -68,6 +64,7 @@ def test_four_virtual_boards_and_the_emulated_pico_deal_at_once_into_one_pit_and
             shoe.close()
         if pico:
             pico.stop()
+            (tmp_path / "pico-events.json").write_text(json.dumps(list(pico.events)))
     for sabot in ports:
         copy, pulled = tmp_path / "pit" / ("sabot-%04d" % sabot), tmp_path / ("pulled-%d" % sabot)
         names = sorted(p.name for p in copy.iterdir())
