@@ -60,8 +60,9 @@ BURST_RECORD_MS = const(60000)
 # The controller's event for a burst (firmware/controller.py's _EV_BURST; not in firmware/events.py, which the sim
 # board loads: H-SIM); arg: the bursts since power-up, journalled as record_names.R_BURST.
 EV_BURST = const(19)
-# A pass whose controller step already took this long (a checkpoint signed by the secure element, a segment's flash
-# erased) has spent its expensive request: it begins none (a job under way takes its small step). A receipt's signature
+# A pass whose controller step already took this long (a checkpoint's file written, a segment's flash erased) does
+# nothing for the cable: no job's step, no byte read (they wait in the port for the next pass). Under a flood, a
+# checkpoint's last poll of 98 ms followed by a receipt's step made passes of 109 ms (issue 34). A receipt's signature
 # is itself polled for a pass at a time (firmware/receipt.py's Signing): a flood's receipts on every coup's signed
 # opening made passes of 423 ms when the receipt was signed in one.
 SLOW_PASS_MS = const(50)
@@ -125,11 +126,12 @@ class Protocol:
         journalled the card unknown, its identity then the next card's."""
         shell = self.shell
         now = self.now
-        if not shell.ctl.releasing:
-            # One signature or erase a pass: the controller's, then no request's; none while its checkpoint is under
-            # way (a receipt's run would hold the chip it waits for).
+        if not shell.ctl.releasing and ticks_diff(now(), began) < SLOW_PASS_MS:
+            # One signature or erase a pass: the controller's (a pass whose step took SLOW_PASS_MS does nothing for
+            # the cable: its bytes wait in the port), then no request's; none while its checkpoint is under way (a
+            # receipt's run would hold the chip it waits for).
             points = shell.checkpoints
-            self.work(held or ticks_diff(now(), began) >= SLOW_PASS_MS or points is not None and points.job is not None)
+            self.work(held or points is not None and points.job is not None)
             data = self._received()
             if data:
                 self.feed(data)
